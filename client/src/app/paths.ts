@@ -1,0 +1,10 @@
+/** Every URL the client builds, in one place. */
+export const paths = {
+  home: () => '/',
+  product: (id: string) => `/product/${encodeURIComponent(id)}`,
+  productBySlug: (slug: string) => `/products/${encodeURIComponent(slug)}`,
+  checkout: () => '/checkout',
+  about: () => '/about',
+  notFound: () => '/not-found',
+  admin: () => '/admin',
+} as const;

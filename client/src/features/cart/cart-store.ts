@@ -1,0 +1,96 @@
+import { useSyncExternalStore } from 'react';
+
+/** A cart line as the browser keeps it: only what identifies it, never a price (the server prices). */
+export type CartLine = { productId: string; size: string | null; quantity: number };
+
+const STORAGE_KEY = 'cart:v1';
+export const MAX_LINE_QUANTITY = 10;
+const MAX_LINES = 50;
+
+function readLines(): CartLine[] {
+  try {
+    const raw: unknown = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? '[]');
+    if (!Array.isArray(raw)) return [];
+    return raw
+      .filter(
+        (l): l is CartLine =>
+          !!l &&
+          typeof l === 'object' &&
+          typeof l.productId === 'string' &&
+          (l.size === null || typeof l.size === 'string') &&
+          Number.isInteger(l.quantity),
+      )
+      .map((l) => ({ ...l, quantity: Math.min(Math.max(l.quantity, 1), MAX_LINE_QUANTITY) }))
+      .slice(0, MAX_LINES);
+  } catch {
+    return [];
+  }
+}
+
+let lines: CartLine[] = typeof localStorage === 'undefined' ? [] : readLines();
+const listeners = new Set<() => void>();
+
+function emit() {
+  for (const l of listeners) l();
+}
+
+function write(next: CartLine[]) {
+  lines = next;
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(next));
+  } catch {
+    // Private mode or a full quota: the cart still works for this tab.
+  }
+  emit();
+}
+
+if (typeof window !== 'undefined') {
+  // Another tab changed the cart: follow it.
+  window.addEventListener('storage', (event) => {
+    if (event.key === STORAGE_KEY) {
+      lines = readLines();
+      emit();
+    }
+  });
+}
+
+const sameLine = (a: CartLine, productId: string, size: string | null) =>
+  a.productId === productId && a.size === size;
+
+export const cart = {
+  subscribe(listener: () => void) {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  lines: () => lines,
+  add(productId: string, size: string | null) {
+    const existing = lines.find((l) => sameLine(l, productId, size));
+    if (existing) {
+      write(
+        lines.map((l) =>
+          l === existing ? { ...l, quantity: Math.min(l.quantity + 1, MAX_LINE_QUANTITY) } : l,
+        ),
+      );
+    } else if (lines.length < MAX_LINES) {
+      write([...lines, { productId, size, quantity: 1 }]);
+    }
+  },
+  setQuantity(productId: string, size: string | null, quantity: number) {
+    const q = Math.min(Math.max(Math.trunc(quantity), 1), MAX_LINE_QUANTITY);
+    write(lines.map((l) => (sameLine(l, productId, size) ? { ...l, quantity: q } : l)));
+  },
+  remove(productId: string, size: string | null) {
+    write(lines.filter((l) => !sameLine(l, productId, size)));
+  },
+  clear() {
+    write([]);
+  },
+};
+
+export function useCartLines(): CartLine[] {
+  return useSyncExternalStore(cart.subscribe, cart.lines, () => []);
+}
+
+export function useCartCount(): number {
+  return useCartLines().reduce((sum, l) => sum + l.quantity, 0);
+}

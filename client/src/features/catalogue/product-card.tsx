@@ -1,0 +1,134 @@
+import { type MouseEvent, useId, useState } from 'react';
+import { useLocation } from 'wouter';
+import type { ProductCard as ProductCardData } from '../../../../src/shared/catalogue';
+import { sortSizes } from '../../../../src/shared/sizes';
+import { paths } from '../../app/paths';
+import { Button } from '../../components/ui/button';
+import { formatMoney } from '../../lib/money';
+import { cart } from '../cart/cart-store';
+
+const PLACEHOLDER = '/placeholder.svg';
+
+export function ProductCard({ product, eager = false }: { product: ProductCardData; eager?: boolean }) {
+  const [, navigate] = useLocation();
+  const [size, setSize] = useState('');
+  const [missingSize, setMissingSize] = useState(false);
+  const [loaded, setLoaded] = useState(false);
+  const sizeId = useId();
+  const errorId = useId();
+  const href = paths.product(product.id);
+  const hasSizes = product.sizes.length > 0;
+
+  // The whole card opens the product, except its own controls.
+  const openFromCard = (event: MouseEvent<HTMLElement>) => {
+    if ((event.target as HTMLElement).closest('a,button,select,label')) return;
+    navigate(href);
+  };
+
+  const addToCart = () => {
+    if (hasSizes && !size) {
+      setMissingSize(true);
+      return;
+    }
+    cart.add(product.id, hasSizes ? size : null);
+  };
+
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the title link is the keyboard path to the product.
+    <article
+      className="group flex cursor-pointer flex-col overflow-hidden rounded-2xl border border-stone-line bg-white/70 shadow-sm transition hover:shadow-md"
+      onClick={openFromCard}
+      data-testid="product-card"
+    >
+      <div className="relative aspect-square overflow-hidden bg-sand">
+        {!loaded ? <div className="skeleton absolute inset-0" aria-hidden="true" /> : null}
+        <img
+          src={product.image?.url ?? PLACEHOLDER}
+          alt={product.image?.alt ?? product.title}
+          loading={eager ? 'eager' : 'lazy'}
+          decoding="async"
+          width={800}
+          height={800}
+          className={`h-full w-full object-cover transition duration-500 group-hover:scale-[1.03] ${loaded ? 'opacity-100' : 'opacity-0'}`}
+          onLoad={() => setLoaded(true)}
+          onError={(e) => {
+            const img = e.currentTarget;
+            if (!img.src.endsWith(PLACEHOLDER)) img.src = PLACEHOLDER;
+            setLoaded(true);
+          }}
+        />
+      </div>
+      <div className="flex flex-1 flex-col gap-2 p-4">
+        {product.manufacturer ? (
+          <p className="text-xs font-medium tracking-[0.14em] text-gold uppercase">{product.manufacturer}</p>
+        ) : null}
+        <h3 className="line-clamp-2 font-serif text-lg leading-snug text-ink">
+          <a
+            href={href}
+            onClick={(e) => {
+              e.preventDefault();
+              navigate(href);
+            }}
+            className="hover:underline"
+          >
+            {product.title}
+          </a>
+        </h3>
+        <p className="line-clamp-2 text-sm text-muted">{product.description}</p>
+        <p className="mt-auto pt-1 text-lg font-semibold text-ink" data-testid="product-price">
+          {formatMoney(product.priceMinor, product.currency)}
+        </p>
+        {hasSizes ? (
+          <div>
+            <label htmlFor={sizeId} className="sr-only">
+              Size for {product.title}
+            </label>
+            <select
+              id={sizeId}
+              value={size}
+              onChange={(e) => {
+                setSize(e.target.value);
+                setMissingSize(false);
+              }}
+              aria-invalid={missingSize}
+              aria-describedby={missingSize ? errorId : undefined}
+              className={`w-full rounded-lg border bg-white px-3 py-2 text-sm ${missingSize ? 'border-red-700' : 'border-stone-line'}`}
+            >
+              <option value="">Select size</option>
+              {sortSizes(product.sizes).map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+            {missingSize ? (
+              <p id={errorId} className="mt-1 text-xs text-red-700" role="alert">
+                Please select a size
+              </p>
+            ) : null}
+          </div>
+        ) : null}
+        <div className="flex gap-2 pt-1">
+          <Button className="flex-1" onClick={addToCart}>
+            Add to Cart
+          </Button>
+        </div>
+      </div>
+    </article>
+  );
+}
+
+export function ProductCardSkeleton() {
+  return (
+    <div className="overflow-hidden rounded-2xl border border-stone-line bg-white/70" aria-hidden="true">
+      <div className="skeleton aspect-square" />
+      <div className="space-y-3 p-4">
+        <div className="skeleton h-3 w-24 rounded" />
+        <div className="skeleton h-5 w-3/4 rounded" />
+        <div className="skeleton h-4 w-full rounded" />
+        <div className="skeleton h-6 w-20 rounded" />
+        <div className="skeleton h-10 w-full rounded-full" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,188 @@
+import { ArrowLeft } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
+import { Link, useLocation, useParams } from 'wouter';
+import type { ProductDetail } from '../../../../src/shared/catalogue';
+import { sortSizes } from '../../../../src/shared/sizes';
+import { paths } from '../../app/paths';
+import { Button, buttonClass } from '../../components/ui/button';
+import { formatMoneyExact } from '../../lib/money';
+import { trpc } from '../../lib/trpc';
+import { cart } from '../cart/cart-store';
+import { useSiteSettings } from '../site/use-site-settings';
+import { ProductGallery } from './product-gallery';
+import { SizeDetailsTable } from './size-details-table';
+
+export function ProductPage() {
+  const { id = '' } = useParams<{ id: string }>();
+  const [, navigate] = useLocation();
+  const product = trpc.catalogue.byId.useQuery(
+    { id },
+    { retry: (n, err) => err.data?.code !== 'NOT_FOUND' && n < 2 },
+  );
+  const notFound = product.error?.data?.code === 'NOT_FOUND';
+
+  useEffect(() => {
+    if (!notFound) return;
+    const timer = setTimeout(() => navigate(paths.home(), { replace: true }), 1500);
+    return () => clearTimeout(timer);
+  }, [notFound, navigate]);
+
+  useEffect(() => {
+    if (product.data) document.title = product.data.title;
+  }, [product.data]);
+
+  if (product.isPending) return <ProductSkeleton />;
+  if (notFound) {
+    return (
+      <p role="alert" className="mx-auto max-w-7xl px-4 py-20 text-center text-lg">
+        Product not found
+      </p>
+    );
+  }
+  if (product.isError) {
+    return (
+      <p role="alert" className="mx-auto max-w-7xl px-4 py-20 text-center text-red-800">
+        Error loading product catalog: {product.error.message}
+      </p>
+    );
+  }
+  return <ProductView product={product.data} />;
+}
+
+function ProductView({ product }: { product: ProductDetail }) {
+  const [size, setSize] = useState('');
+  const [missingSize, setMissingSize] = useState(false);
+  const settings = useSiteSettings();
+  const sizeGroupId = useId();
+  const hasSizes = product.sizes.length > 0;
+  const images = product.media.filter((m) => m.mediaType === 'image');
+
+  const addToCart = () => {
+    if (hasSizes && !size) {
+      setMissingSize(true);
+      return;
+    }
+    cart.add(product.id, hasSizes ? size : null);
+  };
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
+      <button
+        type="button"
+        onClick={() => window.history.back()}
+        className="mb-6 inline-flex items-center gap-1 text-sm text-muted hover:text-ink"
+      >
+        <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back
+      </button>
+      <div className="grid gap-10 lg:grid-cols-2">
+        <ProductGallery images={images} title={product.title} />
+        <div>
+          {product.manufacturer ? (
+            <p className="text-xs font-medium tracking-[0.14em] text-gold uppercase">
+              {product.manufacturerUrl ? (
+                <a
+                  href={product.manufacturerUrl}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="hover:underline"
+                >
+                  {product.manufacturer}
+                  <span className="sr-only"> (opens in a new tab)</span>
+                </a>
+              ) : (
+                product.manufacturer
+              )}
+            </p>
+          ) : null}
+          <h1 className="mt-2 font-serif text-3xl text-ink sm:text-4xl">{product.title}</h1>
+          <p className="mt-4 text-2xl font-semibold" data-testid="product-price">
+            {formatMoneyExact(product.priceMinor, product.currency)}
+          </p>
+          <p className="mt-6 leading-relaxed text-muted">{product.description}</p>
+          <dl className="mt-6 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt className="text-muted">SKU</dt>
+            <dd>{product.sku}</dd>
+          </dl>
+          {product.tags.length + product.colors.length > 0 ? (
+            <ul className="mt-4 flex flex-wrap gap-2" aria-label="Tags and colours">
+              {product.tags.map((t) => (
+                <li key={`t-${t}`} className="rounded-full bg-sand px-3 py-1 text-xs">
+                  {t}
+                </li>
+              ))}
+              {product.colors.map((c) => (
+                <li key={`c-${c}`} className="rounded-full border border-stone-line px-3 py-1 text-xs">
+                  {c}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+
+          {hasSizes ? (
+            <fieldset className="mt-8" aria-describedby={missingSize ? `${sizeGroupId}-error` : undefined}>
+              <legend className="text-sm font-medium">Size</legend>
+              <div className="mt-2 flex flex-wrap gap-2">
+                {sortSizes(product.sizes).map((s) => (
+                  <label key={s} className="cursor-pointer">
+                    <input
+                      type="radio"
+                      name={sizeGroupId}
+                      value={s}
+                      checked={size === s}
+                      onChange={() => {
+                        setSize(s);
+                        setMissingSize(false);
+                      }}
+                      className="peer sr-only"
+                    />
+                    <span className="inline-flex h-11 min-w-11 items-center justify-center rounded-lg border border-stone-line px-3 text-sm peer-checked:border-maroon peer-checked:bg-maroon peer-checked:text-ivory peer-focus-visible:outline-2 peer-focus-visible:outline-maroon">
+                      {s}
+                    </span>
+                  </label>
+                ))}
+              </div>
+              {missingSize ? (
+                <p id={`${sizeGroupId}-error`} role="alert" className="mt-2 text-sm text-red-700">
+                  Please select a size
+                </p>
+              ) : null}
+            </fieldset>
+          ) : null}
+
+          <div className="mt-8 flex flex-wrap gap-3">
+            <Button onClick={addToCart} disabled={hasSizes && !size}>
+              Add to Cart
+            </Button>
+            <Link href={paths.home()} className={buttonClass('secondary')}>
+              Continue Shopping
+            </Link>
+          </div>
+
+          <SizeDetailsTable sizes={sortSizes(product.sizes)} detail={product.sizeDetail} />
+          {settings.data?.disclaimer ? (
+            <p className="mt-10 border-t border-stone-line pt-6 text-xs leading-relaxed text-muted">
+              {settings.data.disclaimer}
+            </p>
+          ) : null}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function ProductSkeleton() {
+  return (
+    <div
+      className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:px-6 lg:grid-cols-2 lg:px-8"
+      aria-hidden="true"
+    >
+      <div className="skeleton aspect-square rounded-2xl" />
+      <div className="space-y-4">
+        <div className="skeleton h-4 w-32 rounded" />
+        <div className="skeleton h-9 w-3/4 rounded" />
+        <div className="skeleton h-7 w-28 rounded" />
+        <div className="skeleton h-24 w-full rounded" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,5 @@
+import { trpc } from '../../lib/trpc';
+
+export function useSiteSettings() {
+  return trpc.site.settings.useQuery(undefined, { staleTime: 10 * 60 * 1000 });
+}

@@ -1,0 +1,1 @@
+export { formatMoney, formatMoneyExact } from '../../../src/shared/money';

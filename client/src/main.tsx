@@ -1,0 +1,21 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Providers } from './app/providers';
+import { AppRoutes } from './app/routes';
+import { ScrollToTop } from './app/scroll-to-top';
+import { SiteLayout } from './components/layout/site-layout';
+import './styles.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('Missing #root element');
+
+createRoot(root).render(
+  <StrictMode>
+    <Providers>
+      <ScrollToTop />
+      <SiteLayout>
+        <AppRoutes />
+      </SiteLayout>
+    </Providers>
+  </StrictMode>,
+);

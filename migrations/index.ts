@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as catalogue from './2026-11-22T0001-catalogue.js';
+
+/**
+ * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
+ * Names sort in the order they run.
+ */
+export const migrations: Record<string, Migration> = {
+  '2026-11-22T0001-catalogue': catalogue,
+};

@@ -1,0 +1,18 @@
+// Bundles the server and its command-line tools into dist/ (dependencies stay in node_modules).
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: {
+    server: 'src/main.ts',
+    migrate: 'src/db/migrate-cli.ts',
+  },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+  banner: { js: '// Built by scripts/build-server.mjs: edit src/, not this file.' },
+});

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import { registerHealth } from './http/health.js';
+import { registerMedia } from './http/media.js';
+import { registerSpa } from './http/spa.js';
+import type { FileStorage } from './storage/file-storage.js';
+import { type Clock, createContextFactory } from './trpc/context.js';
+import { type AppRouter, appRouter } from './trpc/router.js';
+
+export type AppDeps = {
+  config: Config;
+  db: Db;
+  storage: FileStorage;
+  clock: Clock;
+  /** The built client folder (dist/client); null serves the API only (tests, or `npm run dev` behind Vite). */
+  clientDir: string | null;
+  logger?: FastifyServerOptions['logger'];
+};
+
+/** Fastify takes a hop count as a function of the hop index. */
+function toFastifyTrustProxy(
+  value: Config['trustProxy'],
+): boolean | string[] | ((addr: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_addr, hop) => hop < value : value;
+}
+
+/** Builds the whole HTTP application without listening; main.ts listens, tests use inject(). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    trustProxy: toFastifyTrustProxy(config.trustProxy),
+    // Batched tRPC GETs put every procedure name in the path.
+    maxParamLength: 5000,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    return503OnClosing: true,
+  });
+
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) {
+      req.log.error({ err: error }, 'request failed');
+      return reply.code(status).send({
+        error: 'Internal Server Error',
+        message: config.isProduction ? 'Something went wrong on our side. Please try again.' : error.message,
+        requestId: req.id,
+      });
+    }
+    return reply.code(status).send({ error: error.name, message: error.message, requestId: req.id });
+  });
+
+  const secureTransport = config.publicUrl.startsWith('https://');
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        ...(secureTransport ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    // Product photos may come from other hosts (URL media); COEP would block them.
+    crossOriginEmbedderPolicy: false,
+    hsts: secureTransport ? { maxAge: 15552000, includeSubDomains: false } : false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+
+  registerHealth(app, { db: deps.db });
+  await registerMedia(app, { mediaRoot: path.join(config.dataDir, 'media') });
+
+  const createContext = createContextFactory({
+    db: deps.db,
+    config,
+    clock: deps.clock,
+    storage: deps.storage,
+  });
+  await app.register(async (scope) => {
+    await scope.register(fastifyTRPCPlugin, {
+      prefix: '/api/trpc',
+      trpcOptions: {
+        router: appRouter,
+        createContext,
+        maxBatchSize: 20,
+        onError({ error, path: procedure, req }) {
+          if (error.code === 'INTERNAL_SERVER_ERROR') {
+            req.log.error({ err: error.cause ?? error, procedure }, 'procedure failed');
+          }
+        },
+      },
+    } satisfies FastifyTRPCPluginOptions<AppRouter>);
+  });
+
+  await registerSpa(app, { clientDir: deps.clientDir });
+  return app;
+}

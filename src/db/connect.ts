@@ -1,0 +1,40 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database } from './database.js';
+
+export type DatabaseHandle = {
+  db: Kysely<Database>;
+  sqlite: SQLite.Database;
+  close(): Promise<void>;
+};
+
+/**
+ * Opens the store's SQLite file with the settings every connection needs: WAL so readers never wait for the
+ * writer, foreign keys enforced, and a busy timeout so a second process (CLI, backup) waits instead of failing.
+ */
+export function openDatabase(file: string): DatabaseHandle {
+  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  let closed = false;
+  return {
+    db,
+    sqlite,
+    async close() {
+      if (closed) return;
+      closed = true;
+      // Kysely's destroy closes the better-sqlite3 handle through the dialect.
+      await db.destroy();
+    },
+  };
+}
+
+export function databaseFile(dataDir: string): string {
+  return path.join(dataDir, 'store.db');
+}

@@ -1,0 +1,93 @@
+import type { Generated, Kysely, Transaction } from 'kysely';
+
+/** Rows as SQLite stores them: snake_case, JSON as text, booleans as 0/1, times as ISO-8601 UTC text. */
+export interface ProductsTable {
+  id: string;
+  title: string;
+  description: string;
+  manufacturer: string;
+  manufacturer_url: string | null;
+  sku: string;
+  price_minor: number;
+  currency: string;
+  /** JSON array of size labels. */
+  sizes: string;
+  /** JSON object: size -> measurement name -> value. */
+  size_detail: string;
+  /** JSON array of colour names. */
+  colors: string;
+  /** JSON array of tags. */
+  tags: string;
+  image_folder: string | null;
+  /** JSON array of image URLs kept from the original data model; media rows come first. */
+  images: string;
+  stripe_payment_link: string | null;
+  product_link: string | null;
+  page_order: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export type MediaType = 'image' | 'pdf' | 'txt' | 'video';
+
+export interface MediaTable {
+  id: string;
+  product_id: string;
+  url: string;
+  file_name: string;
+  media_type: MediaType;
+  display_order: number;
+  alt_text: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SettingsTable {
+  id: Generated<number>;
+  store_name: string;
+  tagline: string;
+  about_text: string;
+  disclaimer: string;
+  /** JSON array of {role, name}. */
+  credits: string;
+  special_order_url: string | null;
+  contact_url: string | null;
+  banner_title: string | null;
+  banner_description: string | null;
+  banner_image_url: string | null;
+  banner_active: number;
+  updated_at: string;
+}
+
+export interface FunnyQuotesTable {
+  id: Generated<number>;
+  quote: string;
+  author: string;
+  created_at: string;
+}
+
+export interface VersionInfoTable {
+  id: Generated<number>;
+  version: string;
+  environment: string;
+  notes: string | null;
+  updated_at: string;
+}
+
+export interface AppMetaTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  products: ProductsTable;
+  media: MediaTable;
+  settings: SettingsTable;
+  funny_quotes: FunnyQuotesTable;
+  version_info: VersionInfoTable;
+  app_meta: AppMetaTable;
+}
+
+export type Db = Kysely<Database>;
+/** A Kysely instance or an open transaction: repository functions take either. */
+export type DbOrTx = Kysely<Database> | Transaction<Database>;

@@ -1,0 +1,215 @@
+import { type Expression, type SqlBool, sql } from 'kysely';
+import type { DbOrTx } from '../../db/database.js';
+import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
+import type {
+  CataloguePage,
+  ProductCard,
+  ProductDetail,
+  ProductMedia,
+  SizeDetail,
+} from '../../shared/catalogue.js';
+
+const DESCRIPTION_PREVIEW = 280;
+
+type Cursor = { pageOrder: number; id: string };
+
+function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify([c.pageOrder, c.id])).toString('base64url');
+}
+
+/** A cursor is client input: anything that does not decode to [integer, string] is treated as "no cursor". */
+export function decodeCursor(text: string | null | undefined): Cursor | null {
+  if (!text) return null;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      Number.isSafeInteger(value[0]) &&
+      typeof value[1] === 'string'
+    ) {
+      return { pageOrder: value[0] as number, id: value[1] };
+    }
+  } catch {
+    // fall through
+  }
+  return null;
+}
+
+function isString(v: unknown): v is string {
+  return typeof v === 'string' || typeof v === 'number';
+}
+
+function isMeasurements(v: unknown): v is Record<string, string> {
+  return !!v && typeof v === 'object' && !Array.isArray(v);
+}
+
+function normaliseSizeDetail(raw: Record<string, Record<string, string>>): SizeDetail {
+  const out: SizeDetail = {};
+  for (const [size, measurements] of Object.entries(raw)) {
+    const row: Record<string, string> = {};
+    for (const [name, value] of Object.entries(measurements)) if (isString(value)) row[name] = String(value);
+    out[size] = row;
+  }
+  return out;
+}
+
+/** The first image of a product: its first image media row, else the legacy images list. */
+const firstImageUrl = sql<string | null>`coalesce(
+  (SELECT m.url FROM media m WHERE m.product_id = p.id AND m.media_type = 'image'
+     ORDER BY m.display_order, m.id LIMIT 1),
+  json_extract(p.images, '$[0]'))`;
+const firstImageAlt = sql<string | null>`(SELECT m.alt_text FROM media m
+  WHERE m.product_id = p.id AND m.media_type = 'image' ORDER BY m.display_order, m.id LIMIT 1)`;
+
+function cardColumns(db: DbOrTx) {
+  return db
+    .selectFrom('products as p')
+    .select([
+      'p.id',
+      'p.title',
+      sql<string>`substr(p.description, 1, ${DESCRIPTION_PREVIEW})`.as('description'),
+      'p.manufacturer',
+      'p.price_minor',
+      'p.currency',
+      'p.sizes',
+      'p.page_order',
+      firstImageUrl.as('image_url'),
+      firstImageAlt.as('image_alt'),
+      sql<number>`p.stripe_payment_link IS NOT NULL AND p.stripe_payment_link <> ''`.as('has_payment_link'),
+    ]);
+}
+
+type CardRow = {
+  id: string;
+  title: string;
+  description: string;
+  manufacturer: string;
+  price_minor: number;
+  currency: string;
+  sizes: string;
+  image_url: string | null;
+  image_alt: string | null;
+  has_payment_link: number;
+};
+
+function toCard(row: CardRow): ProductCard {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    manufacturer: row.manufacturer,
+    priceMinor: row.price_minor,
+    currency: row.currency,
+    sizes: parseJsonArray(row.sizes),
+    image: row.image_url ? { url: row.image_url, alt: row.image_alt ?? row.title } : null,
+    hasPaymentLink: row.has_payment_link === 1,
+  };
+}
+
+/** Product cards in featured order (page_order, then id), keyset-paged so deep pages stay as fast as the first. */
+export async function listProductCards(
+  db: DbOrTx,
+  opts: { limit: number; cursor: string | null | undefined },
+): Promise<CataloguePage> {
+  const after = decodeCursor(opts.cursor);
+  let query = cardColumns(db);
+  if (after) {
+    query = query.where(
+      ({ eb, or, and }): Expression<SqlBool> =>
+        or([
+          eb('p.page_order', '>', after.pageOrder),
+          and([eb('p.page_order', '=', after.pageOrder), eb('p.id', '>', after.id)]),
+        ]),
+    );
+  }
+  const rows = await query
+    .orderBy('p.page_order')
+    .orderBy('p.id')
+    .limit(opts.limit + 1)
+    .execute();
+  const page = rows.slice(0, opts.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(toCard),
+    nextCursor:
+      rows.length > opts.limit && last ? encodeCursor({ pageOrder: last.page_order, id: last.id }) : null,
+  };
+}
+
+export async function findProductDetail(db: DbOrTx, id: string): Promise<ProductDetail | null> {
+  const row = await db
+    .selectFrom('products as p')
+    .select([
+      'p.id',
+      'p.title',
+      'p.description',
+      'p.manufacturer',
+      'p.manufacturer_url',
+      'p.sku',
+      'p.price_minor',
+      'p.currency',
+      'p.sizes',
+      'p.size_detail',
+      'p.colors',
+      'p.tags',
+      'p.images',
+      'p.stripe_payment_link',
+      'p.product_link',
+      'p.created_at',
+      'p.updated_at',
+    ])
+    .where('p.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const mediaRows = await db
+    .selectFrom('media')
+    .select(['id', 'url', 'file_name', 'media_type', 'alt_text', 'display_order'])
+    .where('product_id', '=', id)
+    .orderBy('display_order')
+    .orderBy('id')
+    .execute();
+  const media: ProductMedia[] = mediaRows.map((m) => ({
+    id: m.id,
+    url: m.url,
+    fileName: m.file_name,
+    mediaType: m.media_type,
+    altText: m.alt_text,
+    displayOrder: m.display_order,
+  }));
+  if (media.length === 0) {
+    // Products imported from the original data model may only have plain image URLs.
+    parseJsonArray(row.images).forEach((url, i) => {
+      media.push({
+        id: `legacy-${i}`,
+        url,
+        fileName: url.split('/').pop() ?? url,
+        mediaType: 'image',
+        altText: null,
+        displayOrder: i,
+      });
+    });
+  }
+  const firstImage = media.find((m) => m.mediaType === 'image');
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    manufacturer: row.manufacturer,
+    manufacturerUrl: row.manufacturer_url,
+    sku: row.sku,
+    priceMinor: row.price_minor,
+    currency: row.currency,
+    sizes: parseJsonArray(row.sizes),
+    sizeDetail: normaliseSizeDetail(parseJsonRecord(row.size_detail, isMeasurements)),
+    colors: parseJsonArray(row.colors),
+    tags: parseJsonArray(row.tags),
+    image: firstImage ? { url: firstImage.url, alt: firstImage.altText ?? row.title } : null,
+    hasPaymentLink: !!row.stripe_payment_link,
+    productLink: row.product_link,
+    stripePaymentLink: row.stripe_payment_link,
+    media,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

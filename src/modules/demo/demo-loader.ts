@@ -1,0 +1,141 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Db } from '../../db/database.js';
+import { parseMajorToMinor } from '../../shared/money.js';
+import type { FileStorage } from '../../storage/file-storage.js';
+import type { Clock } from '../../trpc/context.js';
+import { demoCatalogueSchema } from './demo-catalogue.schema.js';
+
+const DEMO_MARKER = 'demo_catalogue_loaded_at';
+
+export type DemoLoadResult = { loaded: boolean; products: number };
+
+/**
+ * Loads data/demo into a store that has never had a catalogue: only when no product exists and the demo
+ * was never loaded before (an operator who deletes every product does not get the demo back). The rows go
+ * in one transaction; the image files are copied first, so a crash leaves at most unused files.
+ */
+export async function loadDemoCatalogueIfEmpty(deps: {
+  db: Db;
+  storage: FileStorage;
+  demoDir: string;
+  clock: Clock;
+}): Promise<DemoLoadResult> {
+  const { db, storage, demoDir, clock } = deps;
+  const marker = await db
+    .selectFrom('app_meta')
+    .select('value')
+    .where('key', '=', DEMO_MARKER)
+    .executeTakeFirst();
+  const anyProduct = await db.selectFrom('products').select('id').limit(1).executeTakeFirst();
+  if (marker || anyProduct) return { loaded: false, products: 0 };
+
+  const raw: unknown = JSON.parse(await readFile(path.join(demoDir, 'catalogue.json'), 'utf8'));
+  const demo = demoCatalogueSchema.parse(raw);
+  const mediaUrl = (file: string) => `/media/demo/${path.posix.basename(file)}`;
+
+  const files = new Set<string>(demo.products.flatMap((p) => p.media.map((m) => m.file)));
+  if (demo.settings.bannerImage) files.add(demo.settings.bannerImage);
+  for (const file of files) {
+    await storage.put(`media/demo/${path.posix.basename(file)}`, await readFile(path.join(demoDir, file)));
+  }
+
+  const now = clock.now().toISOString();
+  await db.transaction().execute(async (trx) => {
+    // Re-checked inside the transaction: two processes starting together must not both load it.
+    const again = await trx
+      .selectFrom('app_meta')
+      .select('value')
+      .where('key', '=', DEMO_MARKER)
+      .executeTakeFirst();
+    if (again) return;
+    const s = demo.settings;
+    await trx
+      .updateTable('settings')
+      .set({
+        store_name: s.storeName,
+        tagline: s.tagline,
+        about_text: s.aboutText,
+        disclaimer: s.disclaimer,
+        credits: JSON.stringify(s.credits),
+        special_order_url: s.specialOrderUrl,
+        contact_url: s.contactUrl,
+        banner_title: s.bannerTitle,
+        banner_description: s.bannerDescription,
+        banner_image_url: s.bannerImage ? mediaUrl(s.bannerImage) : null,
+        banner_active: s.bannerActive ? 1 : 0,
+        updated_at: now,
+      })
+      .where('id', '=', 1)
+      .execute();
+
+    for (const p of demo.products) {
+      const priceMinor = parseMajorToMinor(p.price, p.currency);
+      if (priceMinor === null) throw new Error(`Demo product ${p.id} has an invalid price ${p.price}`);
+      await trx
+        .insertInto('products')
+        .values({
+          id: p.id,
+          title: p.title,
+          description: p.description,
+          manufacturer: p.manufacturer,
+          manufacturer_url: p.manufacturerUrl,
+          sku: p.sku,
+          price_minor: priceMinor,
+          currency: p.currency,
+          sizes: JSON.stringify(p.sizes),
+          size_detail: JSON.stringify(p.sizeDetail),
+          colors: JSON.stringify(p.colors),
+          tags: JSON.stringify(p.tags),
+          image_folder: `/media/images/product-catalog/${p.id}`,
+          images: '[]',
+          stripe_payment_link: null,
+          product_link: p.productLink ?? null,
+          page_order: p.pageOrder,
+          created_at: p.createdAt,
+          updated_at: p.createdAt,
+        })
+        .execute();
+      if (p.media.length > 0) {
+        await trx
+          .insertInto('media')
+          .values(
+            p.media.map((m, i) => ({
+              id: `${p.id}-m${i}`,
+              product_id: p.id,
+              url: mediaUrl(m.file),
+              file_name: path.posix.basename(m.file),
+              media_type: 'image' as const,
+              display_order: i,
+              alt_text: m.altText,
+              created_at: p.createdAt,
+              updated_at: p.createdAt,
+            })),
+          )
+          .execute();
+      }
+    }
+
+    const quotesExist = await trx.selectFrom('funny_quotes').select('id').limit(1).executeTakeFirst();
+    if (!quotesExist && demo.quotes.length > 0) {
+      await trx
+        .insertInto('funny_quotes')
+        .values(demo.quotes.map((q) => ({ quote: q.quote, author: q.author, created_at: now })))
+        .execute();
+    }
+    const versionExists = await trx.selectFrom('version_info').select('id').limit(1).executeTakeFirst();
+    if (!versionExists) {
+      await trx
+        .insertInto('version_info')
+        .values({
+          version: demo.version.version,
+          environment: demo.version.environment,
+          notes: demo.version.notes,
+          updated_at: now,
+        })
+        .execute();
+    }
+    await trx.insertInto('app_meta').values({ key: DEMO_MARKER, value: now }).execute();
+  });
+  return { loaded: true, products: demo.products.length };
+}

@@ -1,0 +1,9 @@
+/** The spec's slug rule: lowercase, runs of non-alphanumerics become one hyphen, no leading/trailing hyphen. */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
