@@ -36,7 +36,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger ?? { level: config.logLevel },
     trustProxy: toFastifyTrustProxy(config.trustProxy),
     // Batched tRPC GETs put every procedure name in the path.
-    maxParamLength: 5000,
+    routerOptions: { maxParamLength: 5000 },
     bodyLimit: 1024 * 1024,
     genReqId: () => randomUUID(),
     requestIdHeader: false,

@@ -1,0 +1,107 @@
+import { TRPCError } from '@trpc/server';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { insertProducts } from '../../test-support/fixtures.js';
+import { createTestStore, type TestStore } from '../../test-support/test-store.js';
+
+describe('catalogue procedures', () => {
+  let store: TestStore;
+  beforeEach(async () => {
+    store = await createTestStore();
+  });
+  afterEach(async () => store.cleanup());
+
+  it('lists product cards in featured order (page_order, then id)', async () => {
+    await insertProducts(store.handle.db, [
+      { id: 'c', page_order: 2 },
+      { id: 'a', page_order: 999 },
+      { id: 'b', page_order: 2 },
+      { id: 'd', page_order: 1 },
+    ]);
+    const page = await store.caller().catalogue.list({ limit: 10 });
+    expect(page.items.map((p) => p.id)).toEqual(['d', 'b', 'c', 'a']);
+    expect(page.nextCursor).toBeNull();
+  });
+
+  it('pages through the whole catalogue without duplicates or gaps', async () => {
+    const ids = Array.from({ length: 53 }, (_, i) => ({ id: `p${String(i).padStart(3, '0')}`, page_order: i % 5 }));
+    await insertProducts(store.handle.db, ids);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: { items: { id: string }[]; nextCursor: string | null } = await store
+        .caller()
+        .catalogue.list({ limit: 10, cursor });
+      seen.push(...page.items.map((p) => p.id));
+      cursor = page.nextCursor;
+      pages += 1;
+    } while (cursor && pages < 20);
+    expect(pages).toBe(6);
+    expect(new Set(seen).size).toBe(53);
+    expect(seen).toHaveLength(53);
+  });
+
+  it('sends a shopper only card fields: first image by display order, never the payment link itself', async () => {
+    await insertProducts(store.handle.db, [
+      { id: 'p1', stripe_payment_link: 'https://buy.stripe.com/secretish', description: 'x'.repeat(2000) },
+    ]);
+    await store.handle.db
+      .insertInto('media')
+      .values([
+        { id: 'm2', product_id: 'p1', url: '/media/2.png', file_name: '2.png', media_type: 'image', display_order: 1, alt_text: 'Back', created_at: 'x', updated_at: 'x' },
+        { id: 'm1', product_id: 'p1', url: '/media/1.png', file_name: '1.png', media_type: 'image', display_order: 0, alt_text: 'Front', created_at: 'x', updated_at: 'x' },
+      ])
+      .execute();
+    const [card] = (await store.caller().catalogue.list({})).items;
+    expect(Object.keys(card ?? {}).sort()).toEqual(
+      ['currency', 'description', 'hasPaymentLink', 'id', 'image', 'manufacturer', 'priceMinor', 'sizes', 'title'].sort(),
+    );
+    expect(card?.image).toEqual({ url: '/media/1.png', alt: 'Front' });
+    expect(card?.hasPaymentLink).toBe(true);
+    expect(card?.description.length).toBeLessThanOrEqual(280);
+    expect(JSON.stringify(card)).not.toContain('buy.stripe.com');
+  });
+
+  it('falls back to the legacy images list when a product has no media rows', async () => {
+    await insertProducts(store.handle.db, [{ id: 'p1', images: '["https://cdn.example/a.jpg"]' }]);
+    const [card] = (await store.caller().catalogue.list({})).items;
+    expect(card?.image?.url).toBe('https://cdn.example/a.jpg');
+  });
+
+  it('treats a forged or garbage cursor as the first page and rejects out-of-range limits', async () => {
+    await insertProducts(store.handle.db, [{ id: 'a' }, { id: 'b' }]);
+    for (const cursor of ['garbage', Buffer.from('{"x":1}').toString('base64url'), Buffer.from('[1e400,"a"]').toString('base64url')]) {
+      const page = await store.caller().catalogue.list({ cursor });
+      expect(page.items.map((p) => p.id)).toEqual(['a', 'b']);
+    }
+    await expect(store.caller().catalogue.list({ limit: 0 })).rejects.toThrow(TRPCError);
+    await expect(store.caller().catalogue.list({ limit: 1000 })).rejects.toThrow(TRPCError);
+    await expect(store.caller().catalogue.list({ cursor: 'x'.repeat(500) })).rejects.toThrow(TRPCError);
+  });
+
+  it('returns a product with its details, sizes, size details and media in order', async () => {
+    await insertProducts(store.handle.db, [
+      {
+        id: 'p1',
+        price_minor: 12450,
+        sizes: '["XL","S","M"]',
+        size_detail: JSON.stringify({ S: { 'Chest (in)': '36' }, M: { 'Chest (in)': 38 } }),
+        colors: '["Mint"]',
+        tags: '["lawn","eid"]',
+      },
+    ]);
+    const p = await store.caller().catalogue.byId({ id: 'p1' });
+    expect(p.priceMinor).toBe(12450);
+    expect(p.currency).toBe('usd');
+    expect(p.sizes).toEqual(['XL', 'S', 'M']);
+    expect(p.sizeDetail).toEqual({ S: { 'Chest (in)': '36' }, M: { 'Chest (in)': '38' } });
+    expect(p.colors).toEqual(['Mint']);
+    expect(p.tags).toEqual(['lawn', 'eid']);
+  });
+
+  it('answers NOT_FOUND for a missing product and BAD_REQUEST for a bad id', async () => {
+    await expect(store.caller().catalogue.byId({ id: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(store.caller().catalogue.byId({ id: '' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(store.caller().catalogue.byId({ id: 'x'.repeat(101) })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+});

@@ -1,0 +1,32 @@
+import type { Db, ProductsTable } from '../db/database.js';
+
+type ProductRow = Omit<ProductsTable, 'page_order'> & { page_order: number };
+
+export function productRow(overrides: Partial<ProductRow> & { id: string }): ProductRow {
+  return {
+    title: `Product ${overrides.id}`,
+    description: 'A well-cut garment.',
+    manufacturer: 'Test House',
+    manufacturer_url: null,
+    sku: `SKU-${overrides.id.slice(0, 8)}`,
+    price_minor: 5000,
+    currency: 'usd',
+    sizes: '["S","M","L","XL"]',
+    size_detail: '{}',
+    colors: '[]',
+    tags: '[]',
+    image_folder: null,
+    images: '[]',
+    stripe_payment_link: null,
+    product_link: null,
+    page_order: 999,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export async function insertProducts(db: Db, rows: Array<Partial<ProductRow> & { id: string }>): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insertInto('products').values(rows.map(productRow)).execute();
+}
