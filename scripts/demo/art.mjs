@@ -19,7 +19,8 @@ export function hashStr(s) {
 }
 
 const r = (v) => Math.round(v * 10) / 10;
-const P = (p) => `${r(p[0])} ${r(p[1])}`;
+const P = (p) => `${Math.round(p[0])} ${Math.round(p[1])}`;
+const intD = (d) => d.replace(/-?\d+\.\d+/g, (m) => String(Math.round(+m)));
 
 export const COLORS = {
   Mint: '#9cd2bb', Ivory: '#efe6d1', Maroon: '#6b1a2b', Navy: '#1f2b4b', Mustard: '#d09b28', Black: '#1e1d22',
@@ -61,7 +62,21 @@ function bez(pts, t) {
 }
 function sample(pts, n = 20) { const out = []; for (let i = 0; i <= n; i++) out.push(bez(pts, i / n)); return out; }
 function line(a, b, n = 2) { const out = []; for (let i = 0; i <= n; i++) out.push([a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n]); return out; }
-function polyD(pts) { return 'M' + pts.map(P).join('L'); }
+// Polyline as compact path data: absolute start, then relative integer steps.
+function polyD(pts) {
+  const q = pts.map(([x, y]) => [Math.round(x), Math.round(y)]);
+  let d = `M${q[0][0]} ${q[0][1]}`;
+  for (let i = 1; i < q.length; i++) {
+    const dx = q[i][0] - q[i - 1][0], dy = q[i][1] - q[i - 1][1];
+    if (dx || dy) d += `l${dx}${dy < 0 ? '' : ' '}${dy}`;
+  }
+  return d;
+}
+// <use> of an embroidery motif at a point.
+function useM(id, x, y, a, sc) {
+  const ra = Math.round(a) % 360;
+  return `<use href="#${id}" transform="translate(${Math.round(x)} ${Math.round(y)})${ra ? ` rotate(${ra})` : ''}${sc !== 1 ? ` scale(${Math.round(sc * 10) / 10})` : ''}"/>`;
+}
 function offsetPts(pts, d) {
   return pts.map((p, i) => {
     const a = pts[Math.max(0, i - 1)], b = pts[Math.min(pts.length - 1, i + 1)];
@@ -83,6 +98,7 @@ function along(pts, step, phase = 0.5) {
   return out;
 }
 const MIRROR = 'matrix(-1 0 0 1 800 0)';
+const BOTEH = 'M7-15C-3-13-11-4-10 4C-9 11-1 14 5 10C10 7 10 0 5-3C3-5 2-8 3-10C4-12 6-13 7-15Z';
 const mp = (p, cx = 400) => [2 * cx - p[0], p[1]];
 
 // Symmetric closed outline: start (left neck point) -> left segs -> bottom -> mirrored segs -> neck.
@@ -153,13 +169,13 @@ function fabricDef(S, id, style, base, acc, acc2, scale = 1) {
         flower(72, 72, 6, acc2, acc) + `<g fill="${acc}" fill-opacity=".75"><circle cx="60" cy="20" r="2"/><circle cx="66" cy="26" r="1.4"/><circle cx="20" cy="78" r="2"/><circle cx="12" cy="70" r="1.4"/></g>`);
     }
     case 'paisley': {
-      const pz = (x, y, a, c, c2) => `<g transform="translate(${x} ${y}) rotate(${a})"><path d="M-2 10C-11 8-11-4-4-8C3-12 11-7 10 1C9 7 4 11-2 10ZM10 1C14-2 15-8 11-11" fill="${c}" stroke="${c}" stroke-width="1.4"/><path d="M-1 6C-6 5-6-2-2-4C2-6 6-3 5 1" fill="none" stroke="${c2}" stroke-width="1.3"/><circle cx="0" cy="1" r="1.6" fill="${c2}"/></g>`;
-      return T(64, 64, pz(18, 20, -20, acc, acc2) + pz(50, 52, 160, acc, acc2) + `<g fill="${acc2}" fill-opacity=".8"><circle cx="48" cy="14" r="1.6"/><circle cx="16" cy="48" r="1.6"/></g>`);
+      const pz = (x, y, a, sc) => `<g transform="translate(${x} ${y}) rotate(${a}) scale(${sc})"><path d="${BOTEH}" fill="${acc}"/><path d="${BOTEH}" transform="translate(0 3) scale(.5)" fill="${acc2}"/><circle cx="0" cy="3" r="1.5" fill="${acc}"/><g fill="${acc}"><circle cx="-14" cy="-3" r="1.1"/><circle cx="-14" cy="4" r="1.1"/><circle cx="-10" cy="11" r="1.1"/><circle cx="-3" cy="15" r="1.1"/></g></g>`;
+      return T(60, 60, pz(16, 18, -15, 0.8) + pz(46, 48, 165, 0.8) + `<g fill="${acc2}" fill-opacity=".85"><circle cx="46" cy="14" r="1.5"/><circle cx="14" cy="46" r="1.5"/></g>`);
     }
     case 'chikan': {
       const th = light ? shade(base, -0.16) : shade(base, 0.42);
       return T(48, 48, `<g fill="none" stroke="${th}" stroke-width="1.1"><circle cx="12" cy="12" r="3.2"/><circle cx="12" cy="5.5" r="2"/><circle cx="18.5" cy="12" r="2"/><circle cx="12" cy="18.5" r="2"/><circle cx="5.5" cy="12" r="2"/>` +
-        `<path d="M24 24C30 30 32 38 40 38M40 38C36 34 36 30 38 27M30 32C27 34 26 37 27 40"/><circle cx="40" cy="10" r="2.2"/><circle cx="8" cy="38" r="2.2"/></g>`);
+        `<path d="M26 40C30 34 34 31 42 30M33 33C32 29 34 26 37 25C37 29 35 31 33 33ZM37 31C40 33 41 36 40 39C37 37 36 34 37 31Z"/><circle cx="40" cy="10" r="1.6"/><circle cx="36" cy="14" r="1"/><circle cx="8" cy="38" r="1.6"/></g>`);
     }
     case 'stripes':
       return T(24, 24, `<rect x="0" width="3" height="24" fill="${acc}" fill-opacity=".85"/><rect x="12" width="1" height="24" fill="${acc}" fill-opacity=".6"/>`);
@@ -180,7 +196,7 @@ function motifDefs(S, m) {
   for (let i = 0; i < 5; i++) { const a = (i * 72 - 90) * Math.PI / 180; petals += `<circle cx="${r(Math.cos(a) * 4.6)}" cy="${r(Math.sin(a) * 4.6)}" r="2.9"/>`; }
   S.def(`<g id="mf"><g fill="${m.c}">${petals}</g><circle r="2.4" fill="${m.hi}"/></g>`);
   S.def(`<g id="ml"><path d="M-11 0C-7-6-2-5 0 0C-2 5-7 6-11 0ZM11 0C7-6 2-5 0 0C2 5 7 6 11 0Z" fill="${m.c}"/><circle r="1.8" fill="${m.hi}"/></g>`);
-  S.def(`<g id="mp"><path d="M-2 7C-8 6-8-3-3-6C2-8 8-5 7 1C6 5 3 7-2 7Z" fill="${m.c}"/><circle cy="1" r="1.6" fill="${m.hi}"/></g>`);
+  S.def(`<g id="mp"><path d="${BOTEH}" transform="rotate(-90) scale(.62)" fill="${m.c}"/><circle cx="1.5" r="1.5" fill="${m.hi}"/></g>`);
   S.def(`<radialGradient id="bt" cx=".35" cy=".35" r=".7"><stop offset="0" stop-color="${m.hi}"/><stop offset=".55" stop-color="${m.c}"/><stop offset="1" stop-color="${m.lo}"/></radialGradient>`);
 }
 
@@ -193,12 +209,30 @@ function band(pts, o) {
   s += `<path d="${polyD(offsetPts(pts, -h / 2 + 2.5))}${polyD(offsetPts(pts, h / 2 - 2.5))}" fill="none" stroke="${m.c}" stroke-width="2.2"/>`;
   if (h >= 20) s += `<path d="${polyD(offsetPts(pts, -h / 2 + 7))}${polyD(offsetPts(pts, h / 2 - 7))}" fill="none" stroke="${m.hi}" stroke-width="2.6" stroke-linecap="round" stroke-dasharray="0 6.5"/>`;
   const sc = o.sc ?? Math.min(1.6, h / 22);
+  if (h >= 40 && !o.noVine) {
+    // rich band: sinuous vine with leaves and flowers between two bead rows
+    const vs = o.vsc ?? h / 48, amp = h * 0.2, wl = 44 * vs;
+    const dense = along(pts, 5, 0);
+    const vp = dense.map((q, i) => { const a = q.a * Math.PI / 180, w = amp * Math.sin((2 * Math.PI * i * 5) / wl); return [q.x - Math.sin(a) * w, q.y + Math.cos(a) * w]; });
+    s += `<path d="${polyD(vp)}" fill="none" stroke="${m.c}" stroke-width="${r(2.2 * vs)}"/>`;
+    let u = '';
+    along(pts, wl / 2, 0.25).forEach((q, i) => {
+      const a = q.a * Math.PI / 180, w = (i % 2 ? -1 : 1) * amp;
+      const x = q.x - Math.sin(a) * w * 0.35, y = q.y + Math.cos(a) * w * 0.35;
+      u += useM(i % 4 === 1 ? 'mp' : 'mf', x, y, q.a + (i % 2 ? 180 : 0), vs * 1.3);
+    });
+    along(pts, wl / 2, 0.75).forEach((q, i) => {
+      const a = q.a * Math.PI / 180, w = (i % 2 ? 1 : -1) * amp * 0.9;
+      u += useM('ml', q.x - Math.sin(a) * w, q.y + Math.cos(a) * w, q.a + (i % 2 ? 35 : -35), vs * 0.7);
+    });
+    return s + u + '</g>';
+  }
   const step = o.step ?? 22 * sc;
-  s += along(pts, step).map((q, i) => `<use href="#${o.motifs ? o.motifs[i % o.motifs.length] : 'mf'}" transform="translate(${r(q.x)} ${r(q.y)}) rotate(${r(q.a)}) scale(${r(sc * 100) / 100})"/>`).join('');
+  s += along(pts, step).map((q, i) => useM(o.motifs ? o.motifs[i % o.motifs.length] : 'mf', q.x, q.y, q.a, sc)).join('');
   return s + '</g>';
 }
 
-function fold(d, w, o, light) { return `<path d="${d}" stroke="${light ? '#fff' : '#1a0f08'}" stroke-opacity="${r(Math.min(0.5, o * (light ? 1.5 : 1.7)) * 100) / 100}" stroke-width="${r(w * 1.3)}"/>`; }
+function fold(d, w, o, light) { return `<path d="${intD(d)}" stroke="${light ? '#fff' : '#1a0f08'}" stroke-opacity="${r(Math.min(0.5, o * (light ? 1.5 : 1.7)) * 100) / 100}" stroke-width="${r(w * 1.3)}"/>`; }
 
 // Garment piece: fabric fill + volume shading + optional folds + outline.
 function piece(S, d, fill, o = {}) {
@@ -227,7 +261,7 @@ function makeCtx(p, rng) {
   return { p, rng, base, acc, acc2, m: thread, hasEmb: p.emb !== 'none', metal };
 }
 
-function setupFabrics(S, ctx, scale = 1) {
+function setupFabrics(S, ctx, scale = 1, only = false) {
   const { p, base, acc, acc2 } = ctx;
   S.def(fabricDef(S, 'f1', p.pat, base, acc, acc2, scale));
   // secondary (trousers / lining): plain weave of the accent or matching colour
@@ -236,11 +270,11 @@ function setupFabrics(S, ctx, scale = 1) {
     : ['sherwani', 'princecoat', 'kidsherwani'].includes(p.t) ? (lum(base) > 0.6 ? shade(base, -0.04) : COLORS.Ivory)
     : plainAcc ? COLORS[plainAcc] : shade(base, -0.08);
   ctx.second = second;
-  S.def(fabricDef(S, 'f2', 'plain', second, acc, acc2, scale));
+  if (!only) S.def(fabricDef(S, 'f2', 'plain', second, acc, acc2, scale));
   // dupatta: translucent version of the main print or the accent colour
   const dup = p.c.length > 1 && p.t !== 'suit3' ? acc : base;
   ctx.dupBase = dup;
-  S.def(fabricDef(S, 'f3', p.pat === 'plain' ? 'block' : p.pat, dup, dup === base ? acc : (ctx.metal ? ctx.metal.c : shade(dup, lum(dup) > 0.5 ? -0.3 : 0.4)), acc2, scale));
+  if (!only) S.def(fabricDef(S, 'f3', p.pat === 'plain' ? 'block' : p.pat, dup, dup === base ? acc : (ctx.metal ? ctx.metal.c : shade(dup, lum(dup) > 0.5 ? -0.3 : 0.4)), acc2, scale));
   motifDefs(S, ctx.m);
 }
 
@@ -356,10 +390,12 @@ function trousers(S, ctx, type, top, o = {}) {
   let d, folds = '';
   if (type === 'shalwar') {
     d = `M${cx - 104} ${top}C${cx - 126} ${top + 80} ${cx - 122} ${bot - 70} ${cx - 88} ${bot - 18}L${cx - 86} ${bot}L${cx - 26} ${bot}L${cx - 24} ${bot - 18}C${cx - 10} ${bot - 70} ${cx - 4} ${top + 80} ${cx} ${top + 20}L${cx} ${top}Z`;
-    for (let i = 0; i < 6; i++) {
-      const x0 = cx - 100 + i * 18 + rng() * 6, x1 = cx - 82 + i * 10;
-      folds += fold(`M${r(x0)} ${top + 30}C${r(x0 - 4)} ${bot - 120} ${r(x1)} ${bot - 60} ${r(x1)} ${bot - 18}`, 6 + rng() * 4, 0.12, i % 2 === 0);
-    }
+    const xs = [cx - 96, cx - 74, cx - 58, cx - 36, cx - 18];
+    xs.forEach((x0, i) => {
+      const x1 = cx - 82 + i * 13 + (rng() - 0.5) * 6, ys = top + 20 + rng() * 60;
+      folds += fold(`M${r(x0 + (rng() - 0.5) * 8)} ${r(ys)}C${r(x0 - 8 + rng() * 10)} ${r(bot - 150)} ${r(x1 - 6)} ${bot - 70} ${r(x1)} ${bot - 18}`, 5 + rng() * 7, 0.08 + rng() * 0.06, i % 2 === 1);
+    });
+    folds += fold(`M${cx - 112} ${bot - 70}Q${cx - 60} ${bot - 36} ${cx - 20} ${bot - 40}`, 6, 0.1);
   } else if (type === 'churidar' || type === 'tights') {
     const wO = type === 'tights' ? 44 : 56;
     d = `M${cx - wO - 4} ${top}C${cx - wO - 2} ${top + 60} ${cx - wO + 8} ${bot - 40} ${cx - wO + 12} ${bot}L${cx - 12} ${bot}C${cx - 10} ${bot - 40} ${cx - 6} ${top + 60} ${cx - 1} ${top}Z`;
@@ -427,7 +463,7 @@ function menTop(S, ctx, o) {
     const x0 = cx - 66 + i * 44 + (rng() - 0.5) * 14, y0 = sy + 250 + rng() * 60;
     folds += fold(`M${r(x0)} ${r(y0)}C${r(x0 + 2)} ${r(y0 + 80)} ${r(x0 - 2)} ${hemY - 80} ${r(x0 + (x0 - cx) * 0.1)} ${hemY + 4}`, 7 + rng() * 4, 0.1, i % 2 === 0);
   }
-  const body = piece(S, geom(0, 36), 'url(#f1)', { folds });
+  const body = piece(S, geom(0, o.back ? 8 : 36), 'url(#f1)', { folds });
   out += body.out;
   const dk = shade(ctx.base, lum(ctx.base) > 0.5 ? -0.35 : 0.35);
   if (o.coat) {
@@ -466,7 +502,7 @@ function collar(S, ctx, y, type, emb, back) {
   let s = '';
   if (!back) s += piece(S, `M${cx - 34} ${y - 16}Q${cx} ${y - 26} ${cx + 34} ${y - 16}L${cx + 36} ${y}Q${cx} ${y - 8} ${cx - 36} ${y}Z`, 'url(#f1)', { dark: 0.38, shade: false }).out;
   if (back) {
-    const pc = piece(S, `M${cx - 36} ${y}Q${cx} ${y + 8} ${cx + 36} ${y}L${cx + 34} ${y - 17}Q${cx} ${y - 10} ${cx - 34} ${y - 17}Z`, 'url(#f1)', {});
+    const pc = piece(S, `M${cx - 36} ${y}Q${cx} ${y + 16} ${cx + 36} ${y}L${cx + 34} ${y - 17}Q${cx} ${y - 10} ${cx - 34} ${y - 17}Z`, 'url(#f1)', {});
     s += pc.out;
     if (emb) s += band(sample([[cx - 40, y - 8], [cx, y + 2], [cx + 40, y - 8]], 10), { h: 12, fill: 'none', m: ctx.m, clip: pc.cid, sc: 0.5, step: 10 });
     return s;
@@ -500,7 +536,7 @@ function waistcoat(S, ctx, back) {
   let out = piece(S, outline(40, 12), 'url(#fl)', { dark: 0.2, shade: false }).out;
   let folds = fold(`M${cx - 110} ${sy + 200}Q${cx - 80} ${sy + 230} ${cx - 60} ${sy + 290}`, 7, 0.1) + fold(`M${cx + 110} ${sy + 200}Q${cx + 80} ${sy + 230} ${cx + 60} ${sy + 290}`, 7, 0.1);
   for (let i = 0; i < 3; i++) { const x0 = cx - 80 + i * 80 + (rng() - 0.5) * 16; folds += fold(`M${r(x0)} ${sy + 240}C${r(x0 + 4)} ${sy + 320} ${r(x0)} ${hemY - 80} ${r(x0 + 4)} ${hemY}`, 10, 0.08, i === 1); }
-  const body = piece(S, outline(0, 34), 'url(#f1)', { folds });
+  const body = piece(S, outline(0, back ? 8 : 34), 'url(#f1)', { folds });
   out += body.out;
   if (!back) {
     out += `<path d="M${cx} ${sy + 36}V${hemY + 28}" stroke="#1a0f08" stroke-opacity=".5" stroke-width="1.6"/>`;
@@ -516,7 +552,7 @@ function waistcoat(S, ctx, back) {
     const bl = piece(S, `M${cx - 80} ${sy + 330}h160v26h-160z`, 'url(#f1)', { lo: 0.4 });
     out += bl.out + `<g fill="url(#bt)"><circle cx="${cx - 30}" cy="${sy + 343}" r="5"/><circle cx="${cx + 30}" cy="${sy + 343}" r="5"/></g>`;
   }
-  if (ctx.hasEmb) {
+  if (ctx.hasEmb && !back) {
     out += band(neckPts(cx, sy + 2, 44, 40, 'round'), { h: 14, fill: 'none', m: ctx.m, clip: body.cid, sc: 0.6, step: 12 });
   }
   out += collar(S, ctx, sy + 2, 'band', ctx.hasEmb, back);
@@ -537,7 +573,7 @@ function skirt(S, ctx, top, hemY, wTop, wHem, o = {}) {
   }
   const pc = piece(S, d, o.fill || 'url(#f1)', { folds, op: o.op });
   let out = pc.out;
-  const hp = sample([[cx - wHem - 10, hemY - 3], [cx, hemY + 51], [cx + wHem + 10, hemY - 3]], 36);
+  const hp = sample([[cx - wHem - 10, hemY - 3], [cx, hemY + 51], [cx + wHem + 10, hemY - 3]], 24);
   const hh = o.hemH ?? 48;
   if (ctx.hasEmb || o.hemBand) {
     out += band(offsetPts(hp, -hh / 2 + 2), { h: hh, fill: o.hemFill || shade(ctx.base, lum(ctx.base) > 0.6 ? -0.12 : 0.12), m: ctx.m, clip: pc.cid, motifs: ['mf', 'mp', 'ml'] });
@@ -551,7 +587,7 @@ function skirt(S, ctx, top, hemY, wTop, wHem, o = {}) {
 // Shawl: flat-lay folded with border and fringe
 function shawlArt(S, ctx) {
   const { base, acc, acc2, m } = ctx;
-  const x = 170, y = 190, w = 460, h = 350;
+  const x = 135, y = 180, w = 530, h = 400;
   let out = `<g transform="rotate(-5 400 400)">`;
   out += `<rect x="${x + 6}" y="${y + 18}" width="${w}" height="${h}" rx="10" fill="#2a1f16" fill-opacity=".28" filter="url(#b2)"/>`;
   // folded layers (thickness)
@@ -567,12 +603,12 @@ function shawlArt(S, ctx) {
   out += band(line([x - 10, y + h - 30], [x + w + 10, y + h - 30], 20), { h: 56, fill: shade(acc2, -0.3), m: { c: acc, hi: shade(acc, 0.4), lo: acc }, clip: pc.cid, motifs: ['mp', 'mf', 'ml'] });
   // fringe
   let fr = '';
-  for (let fx = x + 4; fx < x + w - 2; fx += 5) fr += `M${fx} ${y + h}q${r((ctx.rng() - 0.5) * 6)} 16 ${r((ctx.rng() - 0.5) * 5)} ${r(26 + ctx.rng() * 8)}`;
+  for (let fx = x + 4; fx < x + w - 2; fx += 5) fr += `M${fx} ${y + h}q${Math.round((ctx.rng() - 0.5) * 6)} 16 ${Math.round((ctx.rng() - 0.5) * 5)} ${Math.round(26 + ctx.rng() * 8)}`;
   out += `<path d="${fr}" fill="none" stroke="${shade(base, -0.1)}" stroke-width="2.2" stroke-linecap="round"/>`;
   out += `<path d="${fr}" fill="none" stroke="#fff" stroke-opacity=".18" stroke-width=".8"/>`;
   // folded-back corner flap
-  const fp = piece(S, `M${x + w - 130} ${y}L${x + w} ${y}L${x + w} ${y + 130}Z`, 'url(#f1)', { dark: 0.22 });
-  out += `<path d="M${x + w - 134} ${y}L${x + w} ${y + 134}" stroke="#2a1f16" stroke-opacity=".25" stroke-width="8" filter="url(#bl)"/>` + fp.out;
+  const fp = piece(S, `M${x + w - 120} ${y}Q${x + w - 60} ${y + 50} ${x + w} ${y + 120}L${x + w - 40} ${y + 40}Z`, 'url(#f1)', { folds: fold(`M${x + w - 110} ${y + 8}L${x + w - 10} ${y + 108}`, 10, 0.2, true) });
+  out += `<path d="M${x + w - 120} ${y}Q${x + w - 60} ${y + 50} ${x + w} ${y + 120}" fill="none" stroke="#2a1f16" stroke-opacity=".3" stroke-width="10" filter="url(#bl)" transform="translate(4 6)"/>` + fp.out;
   return out + '</g>';
 }
 
@@ -609,7 +645,8 @@ export function renderMain(p, rng, view = 'front') {
   const t = p.t;
   let art = '';
   if (t === 'shawl') { S.add(shawlArt(S, ctx)); return S.toString(); }
-  floorShadow(S, 400, 742, t === 'lehenga' || t === 'anarkali' || t === 'maxi' ? 270 : 190);
+  if (t === 'waistcoat') floorShadow(S, 400, 694, 150, 18);
+  else floorShadow(S, 400, 742, t === 'lehenga' || t === 'anarkali' || t === 'maxi' ? 270 : t.startsWith('kid') ? 160 : 190);
   if (t === 'dupatta') { S.add(dupattaArt(S, ctx)); return S.toString(); }
   if (t === 'kurta' || t === 'suit3' || t === 'kidsuit3') {
     const long = 420 + (p.len - 40) * 12;
@@ -621,7 +658,7 @@ export function renderMain(p, rng, view = 'front') {
     art += trousers(S, ctx, kid ? 'straight' : (t === 'suit3' && p.tags.includes('winter') ? 'shalwar' : 'straight'), hemY - 90, { ankle: true, fill: t === 'kurta' ? 'url(#f2)' : 'url(#f2)' });
     art += womenTop(S, ctx, { hemY, cuffY, sleeve: kid ? 'full' : p.sleeve, slit: hemY - 130, flare: 6, back, nd: p.pat === 'chikan' ? 50 : 58, neck: p.pat === 'stripes' ? 'v' : 'round', dori: back && ctx.hasEmb });
     art += dup ? dup.front : '';
-    S.add(kid ? KID(art, 0.9) : art);
+    S.add(kid ? KID(art, 0.84) : art);
   } else if (t === 'anarkali' || t === 'maxi') {
     art += trousers(S, ctx, 'churidar', 640, { fill: 'url(#f1)' });
     art += skirt(S, ctx, 302, 712, 80, t === 'anarkali' ? 240 : 205, { kalis: t === 'anarkali' ? 18 : 12 });
@@ -640,20 +677,20 @@ export function renderMain(p, rng, view = 'front') {
     const hemY = kid ? 540 : 580;
     art += trousers(S, ctx, t === 'kidkurta' ? 'straight' : 'shalwar', hemY - 80, { fill: 'url(#f2)' });
     art += menTop(S, ctx, { hemY, cuffY: 520, back, collar: p.collar, collarEmb: ctx.hasEmb, cuffEmb: false });
-    S.add(kid ? KID(art, 0.9) : art);
+    S.add(kid ? KID(art, 0.84) : art);
   } else if (t === 'sherwani' || t === 'princecoat' || t === 'kidsherwani') {
     const kid = t === 'kidsherwani';
     const hemY = t === 'princecoat' ? 560 : 640;
     art += trousers(S, ctx, 'churidar', hemY - 60, { fill: 'url(#f2)' });
     art += menTop(S, ctx, { hemY, cuffY: 520, back, coat: true, fitted: true, flare: 14, slit: hemY - 90, collarEmb: ctx.hasEmb, cuffEmb: ctx.hasEmb, buttons: t === 'princecoat' ? 7 : 9, pocket: t === 'princecoat' });
-    S.add(kid ? KID(art, 0.9) : art);
+    S.add(kid ? KID(art, 0.84) : art);
   } else if (t === 'waistcoat') {
     S.add(waistcoat(S, ctx, back));
   } else if (t === 'kidfrock') {
     art += trousers(S, ctx, 'tights', 500, { fill: 'url(#f2)' });
     art += skirt(S, ctx, 300, 560, 80, 200, { kalis: 12, hemH: 34, second: false });
     art += womenTop(S, ctx, { hemY: 310, sleeve: 'puff', back, nd: 40, nw: 36, placket: false, dori: back });
-    S.add(KID(art, 0.9));
+    S.add(KID(art, 0.84));
   }
   return S.toString();
 }
@@ -664,30 +701,38 @@ export function renderDetail(p, rng) {
   studioDefs(S, { blur: 10 });
   const ctx = makeCtx(p, rng);
   const sc = p.pat === 'plain' || p.pat === 'herringbone' ? 3.2 : 2.6;
-  setupFabrics(S, ctx, sc);
+  setupFabrics(S, ctx, sc, true);
   S.def(`<radialGradient id="vg" cx=".5" cy=".5" r=".75"><stop offset=".55" stop-opacity="0"/><stop offset="1" stop-opacity=".38"/></radialGradient>`);
   S.add(`<rect width="800" height="800" fill="url(#f1)"/>`);
   // soft fabric undulation
   let waves = '';
-  for (let i = 0; i < 5; i++) {
-    const y = 60 + i * 170 + rng() * 40;
-    waves += fold(`M-60 ${r(y)}C200 ${r(y - 60 - rng() * 40)} 520 ${r(y + 60 + rng() * 40)} 860 ${r(y - 20)}`, 50 + rng() * 40, 0.16, i % 2 === 0);
+  for (let i = 0; i < 4; i++) {
+    const x = -100 + i * 300 + rng() * 60;
+    waves += fold(`M${r(x)} -60C${r(x + 120)} 200 ${r(x - 60)} 520 ${r(x + 140)} 860`, 70 + rng() * 50, 0.05 + rng() * 0.03, i % 2 === 0);
   }
   S.add(`<g filter="url(#b2)" fill="none" stroke-linecap="round">${waves}</g>`);
   const big = { ...ctx.m };
   if (p.t === 'shawl') {
-    S.add(`<g transform="rotate(-8 400 400)">` + band(line([-200, 520], [1000, 520], 30), { h: 150, fill: shade(ctx.acc2, -0.3), m: { c: ctx.acc, hi: shade(ctx.acc, 0.4), lo: ctx.acc }, motifs: ['mp', 'mf', 'ml'], sc: 3.6, step: 90 }) +
-      `<path d="${Array.from({ length: 120 }, (_, i) => `M${-200 + i * 10} 595q${r((rng() - 0.5) * 8)} 60 ${r((rng() - 0.5) * 10)} ${r(140 + rng() * 30)}`).join('')}" fill="none" stroke="${shade(ctx.base, -0.1)}" stroke-width="5" stroke-linecap="round"/></g>`);
-    // background below the fringe
-    S.def(`<linearGradient id="bz" x2="0" y2="1"><stop offset="0" stop-color="#e9e1d5" stop-opacity="0"/><stop offset="1" stop-color="#e9e1d5"/></linearGradient>`);
-  } else if (ctx.hasEmb) {
-    const pts = sample([[-100, 560], [400, 470], [900, 560]], 40);
+    // corner of the shawl: field, woven border, fringe hanging over the backdrop
+    S.add(`<rect width="800" height="800" fill="url(#bg)"/>`);
+    let fr = '';
+    for (let x = -180; x < 1000; x += 9) fr += `M${x} 560q${Math.round((rng() - 0.5) * 14)} 70 ${Math.round((rng() - 0.5) * 18)} ${Math.round(120 + rng() * 40)}`;
+    const cid = S.id('c');
+    S.def(`<clipPath id="${cid}"><rect x="-200" y="-200" width="1200" height="765"/></clipPath>`);
+    S.add(`<g transform="rotate(-6 400 400)"><rect x="-200" y="560" width="1200" height="40" fill="#2a1f16" fill-opacity=".25" filter="url(#b2)"/>` +
+      `<path d="${fr}" fill="none" stroke="#2a1f16" stroke-opacity=".18" stroke-width="7" filter="url(#bl)" transform="translate(6 10)"/>` +
+      `<path d="${fr}" fill="none" stroke="${shade(ctx.base, -0.05)}" stroke-width="5" stroke-linecap="round"/><path d="${fr}" fill="none" stroke="#fff" stroke-opacity=".2" stroke-width="1.5"/>` +
+      `<rect x="-200" y="-200" width="1200" height="765" fill="url(#f1)"/>` +
+      band(line([-200, 480], [1000, 480], 30), { h: 150, fill: shade(ctx.acc2, -0.3), m: { c: ctx.acc, hi: shade(ctx.acc, 0.45), lo: ctx.acc }, clip: cid }) +
+      `<rect x="-200" y="-200" width="1200" height="765" fill="url(#sv)"/></g>`);
+    } else if (ctx.hasEmb) {
+    const pts = sample([[-100, 560], [400, 470], [900, 560]], 24);
     S.add(band(pts, { h: 170, fill: shade(ctx.base, lum(ctx.base) > 0.6 ? -0.1 : 0.1), m: big, motifs: ['mf', 'mp', 'ml'], sc: 3.4, step: 84 }));
-    S.add(band(offsetPts(pts, -150), { h: 50, fill: 'none', m: big, motifs: ['ml'], sc: 1.8, step: 60 }));
+    S.add(band(offsetPts(pts, -150), { h: 50, fill: 'none', m: big, motifs: ['ml', 'mf'], sc: 1.8, step: 64, noVine: true }));
     // scattered sequins
     let sq = '';
     for (let i = 0; i < 26; i++) sq += `<circle cx="${r(rng() * 800)}" cy="${r(rng() * 330 + 20)}" r="${r(3 + rng() * 3)}"/>`;
-    S.add(`<g fill="url(#bt)" fill-opacity=".9">${sq}</g>`);
+    if (ctx.metal) S.add(`<g fill="url(#bt)" fill-opacity=".9">${sq}</g>`);
   } else if (['mensk', 'kidsk', 'kidkurta', 'waistcoat'].includes(p.t)) {
     // placket with buttons
     const btn = shade(ctx.base, lum(ctx.base) > 0.5 ? -0.4 : 0.4);
@@ -710,7 +755,7 @@ export function renderBanner(rng) {
   const S = new Svg(1600, 544);
   S.def(`<linearGradient id="bg" x2="1" y2=".3"><stop offset="0" stop-color="#f7f1e8"/><stop offset=".55" stop-color="#f1e6da"/><stop offset="1" stop-color="#e8d8c8"/></linearGradient>`);
   S.def(`<radialGradient id="gl" cx=".7" cy=".3" r=".6"><stop offset="0" stop-color="#fff" stop-opacity=".7"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient>`);
-  S.def(`<linearGradient id="fd" x2="46" gradientUnits="userSpaceOnUse" spreadMethod="reflect"><stop offset="0" stop-opacity=".26"/><stop offset=".45" stop-opacity=".02"/><stop offset=".7" stop-color="#fff" stop-opacity=".16"/><stop offset="1" stop-opacity=".1"/></linearGradient>`);
+  S.def(`<linearGradient id="fd" x2="46" gradientUnits="userSpaceOnUse" spreadMethod="reflect"><stop offset="0" stop-opacity=".38"/><stop offset=".4" stop-opacity=".04"/><stop offset=".7" stop-color="#fff" stop-opacity=".24"/><stop offset="1" stop-opacity=".16"/></linearGradient>`);
   S.def(`<linearGradient id="sv" x2="0" y2="1"><stop offset="0" stop-opacity=".22"/><stop offset=".2" stop-opacity="0"/><stop offset="1" stop-opacity=".1"/></linearGradient>`);
   S.def(`<filter id="bl" x="-30%" y="-30%" width="160%" height="160%"><feGaussianBlur stdDeviation="10"/></filter>`);
   S.def(`<filter id="b2" x="-30%" y="-30%" width="160%" height="160%"><feGaussianBlur stdDeviation="4"/></filter>`);
@@ -733,8 +778,8 @@ export function renderBanner(rng) {
   // hanging drapes
   let x = 760; const W = 122;
   fabrics.forEach((f, i) => {
-    const len = 360 + ((i * 97) % 5) * 30 + rng() * 20;
-    const w = W + rng() * 20;
+    const len = Math.round(360 + ((i * 97) % 5) * 30 + rng() * 20);
+    const w = Math.round(W + rng() * 20);
     const x0 = x, x1 = x + w;
     const wave = (a, b) => { let s = ''; const n = 3; for (let k = 0; k < n; k++) { const xa = a + (b - a) * (k + 1) / n; s += `Q${r(a + (b - a) * (k + 0.5) / n)} ${r(len + 40 + (k % 2 ? -18 : 14))} ${r(xa)} ${r(len + 40 + (k === n - 1 ? 0 : 4))}`; } return s; };
     const d = `M${x0 + 10} 40C${x0 + 8} 120 ${x0 - 6} ${len - 100} ${x0 - 14} ${len + 40}${wave(x0 - 14, x1 + 14)}C${x1 + 6} ${len - 100} ${x1 - 8} 120 ${x1 - 10} 40Z`;
@@ -746,14 +791,14 @@ export function renderBanner(rng) {
       S.add(band(line([x0 - 20, yb], [x1 + 20, yb], 6), { h: 34, fill: shade(f[1], -0.18), m: gold, clip: cid, motifs: ['mf', 'mp'], sc: 1.1 }));
     }
     S.add(`<path d="M${x0 + 8} 44h${r(w - 16)}" stroke="#1a0f08" stroke-opacity=".25" stroke-width="6"/>`);
-    x += w * 0.78 + rng() * 6;
+    x = Math.round(x + w * 0.78 + rng() * 6);
   });
   // folded stack lower left-centre
   const stack = [[COLORS.Teal, 'z3'], [COLORS.Fuchsia, 'z7'], [COLORS.Ivory, 'z5'], [COLORS.Mustard, 'z2'], [COLORS.Maroon, 'z0']];
   S.add(`<ellipse cx="560" cy="512" rx="190" ry="22" fill="#2a1f16" fill-opacity=".22" filter="url(#bl)"/>`);
   stack.forEach((s, i) => {
     const y = 492 - i * 34, xL = 410 + i * 4, w = 300 - i * 8;
-    S.add(`<g transform="rotate(${r((rng() - 0.5) * 2.5)} 560 ${y})"><rect x="${xL}" y="${y - 30}" width="${w}" height="32" rx="14" fill="url(#${s[1]})"/><rect x="${xL}" y="${y - 30}" width="${w}" height="32" rx="14" fill="url(#sv)"/>` +
+    S.add(`<g transform="rotate(${r((rng() - 0.5) * 2.5)} 560 ${y})"><rect x="${xL}" y="${y - 30}" width="${w}" height="32" rx="7" fill="url(#${s[1]})"/><rect x="${xL}" y="${y - 30}" width="${w}" height="32" rx="7" fill="url(#sv)"/><path d="M${xL + 3} ${y - 24}q-6 13 0 24" fill="none" stroke="#1a0f08" stroke-opacity=".3" stroke-width="4"/>` +
       `<path d="M${xL + 8} ${y - 2}H${xL + w - 8}" stroke="#1a0f08" stroke-opacity=".25" stroke-width="3"/><path d="M${xL + 12} ${y - 27}H${xL + w - 12}" stroke="#fff" stroke-opacity=".35" stroke-width="2"/>` +
       (i % 2 ? `<path d="M${xL + w - 70} ${y - 30}v32" stroke="${gold.c}" stroke-width="10"/><path d="M${xL + w - 70} ${y - 28}v28" stroke="${gold.hi}" stroke-width="2" stroke-dasharray="0 5" stroke-linecap="round"/>` : '') + '</g>');
   });
