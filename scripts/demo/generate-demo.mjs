@@ -155,6 +155,9 @@ function main() {
   const start = Date.UTC(2025, 0, 8, 9, 0, 0), end = Date.UTC(2026, 9, 28, 18, 0, 0);
   const products = [];
   let images = 0;
+  // creation dates: evenly spread over the period, then shuffled so every category has old and new items
+  const slots = PRODUCTS.map((_, i) => i);
+  for (let i = slots.length - 1; i > 0; i--) { const j = Math.floor(rng() * (i + 1)); [slots[i], slots[j]] = [slots[j], slots[i]]; }
 
   PRODUCTS.forEach((p, idx) => {
     const mf = MANUFACTURERS[p.m];
@@ -165,7 +168,7 @@ function main() {
     skuCount[p.m] = (skuCount[p.m] || 0) + 1;
     const sizes = pickSizes(p, rng);
     const pr = price(p, rng);
-    const t = start + ((end - start) * (idx + rng() * 0.8)) / PRODUCTS.length;
+    const t = start + ((end - start) * (slots[idx] + rng() * 0.8)) / PRODUCTS.length;
     const createdAt = new Date(Math.floor(t / 60000) * 60000).toISOString();
     const pageOrder = p.feat ?? (rng() < 0.18 ? 999 : 100 + idx * 10);
 
@@ -188,7 +191,7 @@ function main() {
       description: p.desc,
       manufacturer: mf.name,
       manufacturerUrl: `https://${mf.slug}.example.com`,
-      sku: `${p.m}-${TYPE_CODES[p.t]}-${String(skuCount[p.m] * 7 + 1000 * (idx % 3)).padStart(4, '0')}`,
+      sku: `${p.m}-${TYPE_CODES[p.t]}-${String(skuCount[p.m]).padStart(4, '0')}`,
       price: pr,
       currency: 'usd',
       sizes,
