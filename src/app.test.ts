@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { insertProducts } from './test-support/fixtures.js';
 import { buildTestApp, createTestStore, type TestStore } from './test-support/test-store.js';
 
-const INDEX_HTML = '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>';
+const INDEX_HTML =
+  '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>';
 
 function makeClientDir(store: TestStore): string {
   const dir = path.join(store.dir, 'client');
@@ -44,7 +45,10 @@ describe('HTTP application', () => {
     app = await buildTestApp(store);
     const res = await app.inject(batchUrl(['catalogue.list', 'site.settings'], { 0: { limit: 5 } }));
     expect(res.statusCode).toBe(200);
-    const [list, settings] = res.json() as [{ result: { data: { items: { title: string }[] } } }, { result: { data: { storeName: string } } }];
+    const [list, settings] = res.json() as [
+      { result: { data: { items: { title: string }[] } } },
+      { result: { data: { storeName: string } } },
+    ];
     expect(list.result.data.items[0]?.title).toBe('Mint Kurta');
     expect(settings.result.data.storeName).toBe('My Store');
 
@@ -57,7 +61,9 @@ describe('HTTP application', () => {
     app = await buildTestApp(store);
     const res = await app.inject(batchUrl(['catalogue.list'], { 0: { limit: 'lots' } }));
     expect(res.statusCode).toBe(400);
-    const [body] = res.json() as [{ error: { message: string; data: { zodError: { fieldErrors: Record<string, string[]> } } } }];
+    const [body] = res.json() as [
+      { error: { message: string; data: { zodError: { fieldErrors: Record<string, string[]> } } } },
+    ];
     expect(body.error.message).toBe('Invalid input');
     expect(body.error.data.zodError.fieldErrors.limit?.length).toBeGreaterThan(0);
   });
@@ -70,7 +76,9 @@ describe('HTTP application', () => {
     expect(res.statusCode).toBe(500);
     const text = res.body;
     expect(text).not.toMatch(/no such table|SqliteError|at .*\.js/);
-    const [body] = res.json() as [{ error: { message: string; data: { requestId: string; stack?: string } } }];
+    const [body] = res.json() as [
+      { error: { message: string; data: { requestId: string; stack?: string } } },
+    ];
     expect(body.error.message).toBe('Something went wrong on our side. Please try again.');
     expect(body.error.data.requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.error.data.stack).toBeUndefined();
@@ -104,7 +112,10 @@ describe('HTTP application', () => {
   it('serves hashed assets precompressed and cached for a year', async () => {
     store = await createTestStore();
     app = await buildTestApp(store, { clientDir: makeClientDir(store) });
-    const res = await app.inject({ url: '/assets/app-abc123.js', headers: { 'accept-encoding': 'br, gzip' } });
+    const res = await app.inject({
+      url: '/assets/app-abc123.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('br');
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
@@ -128,14 +139,17 @@ describe('HTTP application', () => {
 
   it('serves stored media sandboxed, and refuses paths outside the media folder', async () => {
     store = await createTestStore();
-    await store.storage.put('media/demo/a.svg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'));
+    await store.storage.put(
+      'media/demo/a.svg',
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+    );
     app = await buildTestApp(store);
     const res = await app.inject('/media/demo/a.svg');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-security-policy']).toContain('sandbox');
     expect(res.headers['content-security-policy']).toContain("default-src 'none'");
-    const escape = await app.inject('/media/../store.db');
-    expect(escape.statusCode).toBe(404);
+    const traversal = await app.inject('/media/../store.db');
+    expect(traversal.statusCode).toBe(404);
     const encoded = await app.inject('/media/%2e%2e/store.db');
     expect(encoded.statusCode).toBe(404);
   });

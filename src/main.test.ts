@@ -6,7 +6,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { appRoot } from './app-root.js';
 
 /** Runs the real entry point (through tsx, as `npm run dev` does) in its own process. */
-function runMain(env: Record<string, string>): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
+function runMain(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  exit: Promise<number | null>;
+} {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(appRoot, 'src/main.ts')], {
     cwd: appRoot,
     env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env },

@@ -29,7 +29,10 @@ export function ensureChromium(): string {
     console.log("Chromium is missing: installing Debian's chromium package (apt-get install -y chromium)…");
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update', '-q'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'chromium'], {
+      stdio: 'inherit',
+      env,
+    });
     if (existsSync(DEBIAN_CHROMIUM)) return DEBIAN_CHROMIUM;
   }
   throw new Error(

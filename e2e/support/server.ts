@@ -22,7 +22,8 @@ async function freePort(): Promise<number> {
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const root = path.resolve(import.meta.dirname, '..', '..');
   const entry = path.join(root, 'dist', 'server.js');
-  if (!existsSync(entry)) throw new Error('dist/server.js is missing: run `npm run build` first (npm run test:e2e does).');
+  if (!existsSync(entry))
+    throw new Error('dist/server.js is missing: run `npm run build` first (npm run test:e2e does).');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'store-e2e-'));
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [entry], {

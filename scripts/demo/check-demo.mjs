@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Validates data/demo/catalogue.json and its images. Exits non-zero on any problem.
 //   node scripts/demo/check-demo.mjs
-import { readFileSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,18 +12,32 @@ const fail = (m) => errors.push(m);
 
 const cat = JSON.parse(readFileSync(join(OUT, 'catalogue.json'), 'utf8'));
 const s = cat.settings;
-for (const k of ['storeName', 'tagline', 'aboutText', 'disclaimer', 'specialOrderUrl', 'contactUrl', 'bannerTitle', 'bannerDescription', 'bannerImage']) {
+for (const k of [
+  'storeName',
+  'tagline',
+  'aboutText',
+  'disclaimer',
+  'specialOrderUrl',
+  'contactUrl',
+  'bannerTitle',
+  'bannerDescription',
+  'bannerImage',
+]) {
   if (typeof s?.[k] !== 'string' || !s[k]) fail(`settings.${k} missing`);
 }
 if (s.bannerActive !== true) fail('settings.bannerActive must be true');
 if (!Array.isArray(s.credits) || s.credits.length !== 2) fail('settings.credits must have 2 entries');
 if (!existsSync(join(OUT, s.bannerImage))) fail(`banner image missing: ${s.bannerImage}`);
-if (!Array.isArray(cat.quotes) || cat.quotes.length < 8 || cat.quotes.some((q) => !q.quote || !q.author)) fail('need at least 8 quotes with quote+author');
-if (cat.version?.version !== '1.0.0' || cat.version?.environment !== 'production' || !cat.version?.notes) fail('bad version block');
+if (!Array.isArray(cat.quotes) || cat.quotes.length < 8 || cat.quotes.some((q) => !q.quote || !q.author))
+  fail('need at least 8 quotes with quote+author');
+if (cat.version?.version !== '1.0.0' || cat.version?.environment !== 'production' || !cat.version?.notes)
+  fail('bad version block');
 
 const products = cat.products || [];
 if (products.length < 40) fail(`only ${products.length} products`);
-const ids = new Set(), skus = new Set(), files = new Set();
+const ids = new Set(),
+  skus = new Set(),
+  files = new Set();
 const makers = new Set();
 for (const p of products) {
   const where = p.id || p.title;
@@ -33,15 +47,28 @@ for (const p of products) {
   if (skus.has(p.sku)) fail(`${where}: duplicate sku`);
   skus.add(p.sku);
   makers.add(p.manufacturer);
-  for (const k of ['title', 'description', 'manufacturer', 'manufacturerUrl', 'sku', 'productLink', 'createdAt']) if (typeof p[k] !== 'string' || !p[k]) fail(`${where}: ${k} missing`);
-  if (!/^\d+\.\d{2}$/.test(p.price) || +p.price < 35 || +p.price > 480) fail(`${where}: bad price ${p.price}`);
+  for (const k of [
+    'title',
+    'description',
+    'manufacturer',
+    'manufacturerUrl',
+    'sku',
+    'productLink',
+    'createdAt',
+  ])
+    if (typeof p[k] !== 'string' || !p[k]) fail(`${where}: ${k} missing`);
+  if (!/^\d+\.\d{2}$/.test(p.price) || +p.price < 35 || +p.price > 480)
+    fail(`${where}: bad price ${p.price}`);
   if (p.currency !== 'usd') fail(`${where}: currency`);
   if (!Array.isArray(p.sizes)) fail(`${where}: sizes not array`);
   else {
     const idx = p.sizes.map((z) => SIZES.indexOf(z));
     if (idx.some((i, n) => i < 0 || (n && i <= idx[n - 1]))) fail(`${where}: sizes out of order or unknown`);
-    for (const z of p.sizes) if (!p.sizeDetail?.[z] || !Object.keys(p.sizeDetail[z]).length) fail(`${where}: no sizeDetail for ${z}`);
-    if (Object.keys(p.sizeDetail || {}).some((z) => !p.sizes.includes(z))) fail(`${where}: sizeDetail has extra sizes`);
+    for (const z of p.sizes)
+      if (!p.sizeDetail?.[z] || !Object.keys(p.sizeDetail[z]).length)
+        fail(`${where}: no sizeDetail for ${z}`);
+    if (Object.keys(p.sizeDetail || {}).some((z) => !p.sizes.includes(z)))
+      fail(`${where}: sizeDetail has extra sizes`);
   }
   if (!Array.isArray(p.colors) || p.colors.length < 1 || p.colors.length > 3) fail(`${where}: colors`);
   if (!Array.isArray(p.tags) || p.tags.length < 2 || p.tags.length > 4) fail(`${where}: tags`);
@@ -62,9 +89,17 @@ let total = 0;
 for (const f of readdirSync(join(OUT, 'images'))) {
   const path = join(OUT, 'images', f);
   total += statSync(path).size;
-  if (!f.endsWith('.svg')) { fail(`unexpected file images/${f}`); continue; }
+  if (!f.endsWith('.svg')) {
+    fail(`unexpected file images/${f}`);
+    continue;
+  }
   const svg = readFileSync(path, 'utf8');
-  if (/<script|<foreignObject|<text|<image|@font-face|https?:\/\/(?!www\.w3\.org\/2000\/svg)|NaN|undefined/i.test(svg)) fail(`images/${f}: forbidden content`);
+  if (
+    /<script|<foreignObject|<text|<image|@font-face|https?:\/\/(?!www\.w3\.org\/2000\/svg)|NaN|undefined/i.test(
+      svg,
+    )
+  )
+    fail(`images/${f}: forbidden content`);
   if (f !== 'banner.svg' && !svg.includes('viewBox="0 0 800 800"')) fail(`images/${f}: not 800x800`);
   if (f !== 'banner.svg' && !files.has(`images/${f}`)) fail(`images/${f}: not referenced by any product`);
 }
@@ -75,4 +110,6 @@ if (errors.length) {
   console.error(`demo catalogue: ${errors.length} problem(s)`);
   process.exit(1);
 }
-console.log(`demo catalogue OK: ${products.length} products, ${makers.size} manufacturers, ${files.size + 1} images, ${(total / 1024).toFixed(0)} KiB`);
+console.log(
+  `demo catalogue OK: ${products.length} products, ${makers.size} manufacturers, ${files.size + 1} images, ${(total / 1024).toFixed(0)} KiB`,
+);

@@ -26,7 +26,10 @@ export function productRow(overrides: Partial<ProductRow> & { id: string }): Pro
   };
 }
 
-export async function insertProducts(db: Db, rows: Array<Partial<ProductRow> & { id: string }>): Promise<void> {
+export async function insertProducts(
+  db: Db,
+  rows: Array<Partial<ProductRow> & { id: string }>,
+): Promise<void> {
   if (rows.length === 0) return;
   await db.insertInto('products').values(rows.map(productRow)).execute();
 }

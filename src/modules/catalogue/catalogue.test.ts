@@ -23,7 +23,10 @@ describe('catalogue procedures', () => {
   });
 
   it('pages through the whole catalogue without duplicates or gaps', async () => {
-    const ids = Array.from({ length: 53 }, (_, i) => ({ id: `p${String(i).padStart(3, '0')}`, page_order: i % 5 }));
+    const ids = Array.from({ length: 53 }, (_, i) => ({
+      id: `p${String(i).padStart(3, '0')}`,
+      page_order: i % 5,
+    }));
     await insertProducts(store.handle.db, ids);
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -48,13 +51,43 @@ describe('catalogue procedures', () => {
     await store.handle.db
       .insertInto('media')
       .values([
-        { id: 'm2', product_id: 'p1', url: '/media/2.png', file_name: '2.png', media_type: 'image', display_order: 1, alt_text: 'Back', created_at: 'x', updated_at: 'x' },
-        { id: 'm1', product_id: 'p1', url: '/media/1.png', file_name: '1.png', media_type: 'image', display_order: 0, alt_text: 'Front', created_at: 'x', updated_at: 'x' },
+        {
+          id: 'm2',
+          product_id: 'p1',
+          url: '/media/2.png',
+          file_name: '2.png',
+          media_type: 'image',
+          display_order: 1,
+          alt_text: 'Back',
+          created_at: 'x',
+          updated_at: 'x',
+        },
+        {
+          id: 'm1',
+          product_id: 'p1',
+          url: '/media/1.png',
+          file_name: '1.png',
+          media_type: 'image',
+          display_order: 0,
+          alt_text: 'Front',
+          created_at: 'x',
+          updated_at: 'x',
+        },
       ])
       .execute();
     const [card] = (await store.caller().catalogue.list({})).items;
     expect(Object.keys(card ?? {}).sort()).toEqual(
-      ['currency', 'description', 'hasPaymentLink', 'id', 'image', 'manufacturer', 'priceMinor', 'sizes', 'title'].sort(),
+      [
+        'currency',
+        'description',
+        'hasPaymentLink',
+        'id',
+        'image',
+        'manufacturer',
+        'priceMinor',
+        'sizes',
+        'title',
+      ].sort(),
     );
     expect(card?.image).toEqual({ url: '/media/1.png', alt: 'Front' });
     expect(card?.hasPaymentLink).toBe(true);
@@ -70,7 +103,11 @@ describe('catalogue procedures', () => {
 
   it('treats a forged or garbage cursor as the first page and rejects out-of-range limits', async () => {
     await insertProducts(store.handle.db, [{ id: 'a' }, { id: 'b' }]);
-    for (const cursor of ['garbage', Buffer.from('{"x":1}').toString('base64url'), Buffer.from('[1e400,"a"]').toString('base64url')]) {
+    for (const cursor of [
+      'garbage',
+      Buffer.from('{"x":1}').toString('base64url'),
+      Buffer.from('[1e400,"a"]').toString('base64url'),
+    ]) {
       const page = await store.caller().catalogue.list({ cursor });
       expect(page.items.map((p) => p.id)).toEqual(['a', 'b']);
     }
@@ -102,6 +139,8 @@ describe('catalogue procedures', () => {
   it('answers NOT_FOUND for a missing product and BAD_REQUEST for a bad id', async () => {
     await expect(store.caller().catalogue.byId({ id: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(store.caller().catalogue.byId({ id: '' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(store.caller().catalogue.byId({ id: 'x'.repeat(101) })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(store.caller().catalogue.byId({ id: 'x'.repeat(101) })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
   });
 });

@@ -10,7 +10,8 @@ describe('demo catalogue', () => {
   let store: TestStore;
   afterEach(async () => store.cleanup());
 
-  const load = () => loadDemoCatalogueIfEmpty({ db: store.handle.db, storage: store.storage, demoDir, clock: fixedClock });
+  const load = () =>
+    loadDemoCatalogueIfEmpty({ db: store.handle.db, storage: store.storage, demoDir, clock: fixedClock });
 
   it('fills an empty store with at least 36 products from at least 6 manufacturers, with media files', async () => {
     store = await createTestStore();
@@ -49,7 +50,10 @@ describe('demo catalogue', () => {
     const first = await load();
     const second = await load();
     expect(second.loaded).toBe(false);
-    const count = await store.handle.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const count = await store.handle.db
+      .selectFrom('products')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(count.n).toBe(first.products);
     await store.cleanup();
 
