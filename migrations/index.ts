@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as catalogue from './2026-11-22T0001-catalogue.js';
+import * as admins from './2026-11-22T0002-admins.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -7,4 +8,5 @@ import * as catalogue from './2026-11-22T0001-catalogue.js';
  */
 export const migrations: Record<string, Migration> = {
   '2026-11-22T0001-catalogue': catalogue,
+  '2026-11-22T0002-admins': admins,
 };

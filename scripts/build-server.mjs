@@ -5,6 +5,7 @@ await build({
   entryPoints: {
     server: 'src/main.ts',
     migrate: 'src/db/migrate-cli.ts',
+    admin: 'src/cli/admin.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import helmet from '@fastify/helmet';
+import secureSession from '@fastify/secure-session';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { registerHealth } from './http/health.js';
 import { registerMedia } from './http/media.js';
+import { registerSameOriginGuard } from './http/same-origin.js';
 import { registerSpa } from './http/spa.js';
+import { LoginThrottle } from './modules/auth/login-throttle.js';
+import { SESSION_COOKIE } from './modules/auth/session.js';
+import { loadSessionKeys } from './modules/auth/session-keys.js';
 import type { FileStorage } from './storage/file-storage.js';
 import { type Clock, createContextFactory } from './trpc/context.js';
 import { type AppRouter, appRouter } from './trpc/router.js';
@@ -19,6 +24,8 @@ export type AppDeps = {
   clock: Clock;
   /** The built client folder (dist/client); null serves the API only (tests, or `npm run dev` behind Vite). */
   clientDir: string | null;
+  /** Shared across app instances in tests that need to see its counts; one per process otherwise. */
+  loginThrottle?: LoginThrottle;
   logger?: FastifyServerOptions['logger'];
 };
 
@@ -80,6 +87,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
 
+  await app.register(secureSession, {
+    key: loadSessionKeys({
+      secret: config.session.secret,
+      previousSecrets: config.session.previousSecrets,
+      dataDir: config.dataDir,
+      warn: (m) => app.log.warn(m),
+    }),
+    cookieName: SESSION_COOKIE,
+    expiry: Math.ceil(config.session.ttlMs / 1000),
+    cookie: {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config.session.secureCookie,
+      maxAge: Math.ceil(config.session.ttlMs / 1000),
+    },
+  });
+  registerSameOriginGuard(app, { publicUrl: config.publicUrl, exempt: ['/api/stripe/webhook'] });
+
   registerHealth(app, { db: deps.db });
   await registerMedia(app, { mediaRoot: path.join(config.dataDir, 'media') });
 
@@ -88,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     config,
     clock: deps.clock,
     storage: deps.storage,
+    loginThrottle: deps.loginThrottle ?? new LoginThrottle(),
   });
   await app.register(async (scope) => {
     await scope.register(fastifyTRPCPlugin, {

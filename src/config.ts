@@ -37,7 +37,24 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: trustProxy.default(false),
   DEMO_CATALOGUE: booleanish.default(true),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SESSION_SECRET_PREVIOUS: z.string().optional(),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .min(0.1)
+    .max(24 * 30)
+    .default(12),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .min(1)
+    .max(24 * 60 * 30)
+    .default(120),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(1024).optional(),
 });
+
+/** Never echoed back in an error message: they end up in terminals and logs. */
+const SECRET_VARIABLES = new Set(['SESSION_SECRET', 'SESSION_SECRET_PREVIOUS', 'ADMIN_PASSWORD']);
 
 export type Config = {
   nodeEnv: 'development' | 'production' | 'test';
@@ -49,6 +66,16 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   trustProxy: boolean | number | string[];
   loadDemoCatalogue: boolean;
+  session: {
+    /** Secrets from the environment; when absent the key file under DATA_DIR is used. */
+    secret: string | null;
+    previousSecrets: string[];
+    ttlMs: number;
+    idleMs: number;
+    secureCookie: boolean;
+  };
+  /** The first admin account, created at start when no admin exists yet. */
+  initialAdmin: { email: string; password: string } | null;
 };
 
 export class ConfigError extends Error {
@@ -66,7 +93,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue?.path[0] ?? 'environment');
-    const shown = input[name] === undefined ? '' : ` (got ${JSON.stringify(input[name])})`;
+    const shown =
+      input[name] === undefined || SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(input[name])})`;
     throw new ConfigError(
       `Invalid environment variable ${name}: ${issue?.message ?? 'invalid value'}${shown}`,
     );
@@ -83,5 +111,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     loadDemoCatalogue: e.DEMO_CATALOGUE,
+    session: {
+      secret: e.SESSION_SECRET ?? null,
+      previousSecrets: (e.SESSION_SECRET_PREVIOUS ?? '')
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+      ttlMs: Math.round(e.SESSION_TTL_HOURS * 3600_000),
+      idleMs: Math.round(e.SESSION_IDLE_MINUTES * 60_000),
+      secureCookie: (e.PUBLIC_URL ?? '').startsWith('https://'),
+    },
+    initialAdmin:
+      e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : null,
   };
 }

@@ -4,6 +4,7 @@ import { clientDistDir, demoDir } from './app-root.js';
 import { ConfigError, loadConfig } from './config.js';
 import { databaseFile, openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { ensureFirstAdmin, type FirstAdminResult } from './modules/auth/first-admin.js';
 import { loadDemoCatalogueIfEmpty } from './modules/demo/demo-loader.js';
 import { LocalFileStorage } from './storage/local-file-storage.js';
 import { systemClock } from './trpc/context.js';
@@ -26,6 +27,13 @@ async function main(): Promise<void> {
   const demo = config.loadDemoCatalogue
     ? await loadDemoCatalogueIfEmpty({ db: handle.db, storage, demoDir, clock: systemClock })
     : null;
+
+  const firstAdmin = await ensureFirstAdmin({
+    db: handle.db,
+    config,
+    clock: systemClock,
+    freshDemo: demo?.loaded ?? false,
+  });
 
   const app = await buildApp({
     config,
@@ -66,6 +74,7 @@ async function main(): Promise<void> {
     `  Store is running at http://${shownHost}:${actualPort}/`,
     `  Data folder: ${path.relative(process.cwd(), config.dataDir) || '.'} (${config.dataDir})`,
     demo?.loaded ? `  Loaded the demo catalogue: ${demo.products} products.` : null,
+    ...adminHint(firstAdmin, `http://${shownHost}:${actualPort}/admin`),
     config.host === '127.0.0.1' || config.host === 'localhost'
       ? '  Only this machine can reach it; set HOST=0.0.0.0 to listen on every interface.'
       : null,
@@ -74,6 +83,32 @@ async function main(): Promise<void> {
   ].filter((l): l is string => l !== null);
   console.log(lines.join('\n'));
   app.log.debug({ address }, 'listening');
+}
+
+function adminHint(result: FirstAdminResult, adminUrl: string): string[] {
+  switch (result.kind) {
+    case 'demo':
+      return [
+        '',
+        `  Admin: sign in at ${adminUrl}`,
+        `    email:    ${result.email}`,
+        `    password: ${result.password}`,
+        '  This password is shown only now. Change it under Profile, or create your own account with',
+        '    npm run admin -- create you@example.com',
+        '',
+      ];
+    case 'from-env':
+      return [`  Created the admin account ${result.email} from ADMIN_EMAIL; sign in at ${adminUrl}`];
+    case 'none':
+      return [
+        '',
+        '  No admin account yet. Create one, then sign in at ' + adminUrl + ':',
+        '    npm run admin -- create you@example.com',
+        '',
+      ];
+    default:
+      return [];
+  }
 }
 
 main().catch((error: unknown) => {

@@ -79,6 +79,16 @@ export interface AppMetaTable {
   value: string;
 }
 
+export interface AdminsTable {
+  id: Generated<number>;
+  email: string;
+  password_hash: string;
+  session_epoch: Generated<number>;
+  created_at: string;
+  updated_at: string;
+  last_login_at: string | null;
+}
+
 export interface Database {
   products: ProductsTable;
   media: MediaTable;
@@ -86,6 +96,7 @@ export interface Database {
   funny_quotes: FunnyQuotesTable;
   version_info: VersionInfoTable;
   app_meta: AppMetaTable;
+  admins: AdminsTable;
 }
 
 export type Db = Kysely<Database>;

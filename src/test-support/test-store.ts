@@ -1,12 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../app.js';
 import { demoDir } from '../app-root.js';
 import { type Config, loadConfig } from '../config.js';
 import { type DatabaseHandle, databaseFile, openDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { insertAdmin } from '../modules/auth/admins.repository.js';
+import { LoginThrottle } from '../modules/auth/login-throttle.js';
+import { hashPassword } from '../modules/auth/password.js';
+import { memorySession } from '../modules/auth/session.js';
 import { loadDemoCatalogueIfEmpty } from '../modules/demo/demo-loader.js';
 import { LocalFileStorage } from '../storage/local-file-storage.js';
 import type { Clock, InnerContext } from '../trpc/context.js';
@@ -42,8 +47,11 @@ export async function createTestStore(
     config,
     clock: fixedClock,
     storage,
+    loginThrottle: new LoginThrottle(),
     log: pino({ level: 'silent' }),
     admin: null,
+    session: memorySession(),
+    ip: '203.0.113.7',
     requestId: 'test-request',
     ...overrides,
   });
@@ -61,13 +69,64 @@ export async function createTestStore(
   };
 }
 
-export async function buildTestApp(store: TestStore, opts: { clientDir?: string | null } = {}) {
+export async function buildTestApp(
+  store: TestStore,
+  opts: { clientDir?: string | null; clock?: Clock; config?: Config; logLines?: string[] } = {},
+) {
+  const lines = opts.logLines;
   return buildApp({
-    config: store.config,
+    config: opts.config ?? store.config,
     db: store.handle.db,
     storage: store.storage,
-    clock: fixedClock,
+    clock: opts.clock ?? fixedClock,
     clientDir: opts.clientDir ?? null,
-    logger: false,
+    logger: lines ? { level: 'info', stream: { write: (line: string) => void lines.push(line) } } : false,
   });
+}
+
+/** A clock the test moves by hand. */
+export function manualClock(start = '2026-11-22T10:00:00.000Z'): Clock & { advance(ms: number): void } {
+  let t = new Date(start).getTime();
+  return {
+    now: () => new Date(t),
+    advance(ms: number) {
+      t += ms;
+    },
+  };
+}
+
+/** Cheap scrypt cost for fixtures; verification reads the cost from each hash, so login works the same. */
+export async function createAdmin(store: TestStore, email: string, password: string): Promise<number> {
+  return insertAdmin(
+    store.handle.db,
+    email,
+    await hashPassword(password, { ln: 10, r: 8, p: 1 }),
+    fixedClock.now(),
+  );
+}
+
+type InjectTarget = { inject: FastifyInstance['inject'] };
+
+/** Signs in through the real login procedure and returns the Cookie header for later requests. */
+export async function loginCookie(
+  app: InjectTarget,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/trpc/auth.login',
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: JSON.stringify({ email, password }),
+  });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  return sessionCookieFrom(res.headers['set-cookie']);
+}
+
+/** The Cookie header a browser would send back, from a response's Set-Cookie (value kept as encoded). */
+export function sessionCookieFrom(setCookie: string | string[] | undefined): string {
+  const header = [setCookie ?? []].flat().find((c) => c.startsWith('store_session='));
+  if (!header) throw new Error('no session cookie was set');
+  return header.split(';')[0] ?? '';
 }

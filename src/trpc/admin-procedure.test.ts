@@ -18,7 +18,9 @@ describe('adminProcedure', () => {
   it('hands the procedure a context whose admin is set', async () => {
     const store = await createTestStore();
     try {
-      const caller = createCaller(store.context({ admin: { id: 1, email: 'owner@shop.example' } }));
+      const caller = createCaller(
+        store.context({ admin: { id: 1, email: 'owner@shop.example', loginAt: '2026-11-22T10:00:00.000Z' } }),
+      );
       await expect(caller.secret()).resolves.toBe('owner@shop.example');
     } finally {
       await store.cleanup();

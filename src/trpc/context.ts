@@ -2,34 +2,50 @@ import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify'
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import type { LoginThrottle } from '../modules/auth/login-throttle.js';
+import {
+  type AdminIdentity,
+  cookieSession,
+  resolveAdmin,
+  type SessionPort,
+} from '../modules/auth/session.js';
 import type { FileStorage } from '../storage/file-storage.js';
 
 export type Clock = { now(): Date };
 export const systemClock: Clock = { now: () => new Date() };
 
-/** The signed-in operator, as the session check resolved it. Sign-in arrives with the admin issue. */
-export type AdminIdentity = { id: number; email: string };
+export type { AdminIdentity };
 
-/** What every procedure may use. Tests build this directly; the HTTP layer adds the request's parts. */
+/** What every procedure may use. Tests build this directly; the HTTP layer fills it from the request. */
 export type InnerContext = {
   db: Db;
   config: Config;
   clock: Clock;
   storage: FileStorage;
+  loginThrottle: LoginThrottle;
   log: FastifyBaseLogger;
+  /** The signed-in admin, resolved once per request from the session; null for shoppers. */
   admin: AdminIdentity | null;
+  session: SessionPort;
+  ip: string;
   requestId: string;
 };
 
 export type Context = InnerContext;
 
-export type ContextDeps = Omit<InnerContext, 'admin' | 'requestId' | 'log'>;
+export type ContextDeps = Pick<InnerContext, 'db' | 'config' | 'clock' | 'storage' | 'loginThrottle'>;
 
 export function createContextFactory(deps: ContextDeps) {
-  return async ({ req }: CreateFastifyContextOptions): Promise<Context> => ({
-    ...deps,
-    log: req.log,
-    admin: null,
-    requestId: String(req.id),
-  });
+  const policy = { ttlMs: deps.config.session.ttlMs, idleMs: deps.config.session.idleMs };
+  return async ({ req }: CreateFastifyContextOptions): Promise<Context> => {
+    const session = cookieSession(req);
+    return {
+      ...deps,
+      log: req.log,
+      session,
+      admin: await resolveAdmin(session, { db: deps.db, clock: deps.clock, policy }),
+      ip: req.ip,
+      requestId: String(req.id),
+    };
+  };
 }

@@ -1,0 +1,145 @@
+import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
+import { z } from 'zod';
+import { ConfigError, loadConfig } from '../config.js';
+import { databaseFile, openDatabase } from '../db/connect.js';
+import { migrateToLatest } from '../db/migrate.js';
+import {
+  findAdminByEmail,
+  insertAdmin,
+  listAdmins,
+  normaliseEmail,
+  removeAdmin,
+  setAdminPassword,
+} from '../modules/auth/admins.repository.js';
+import { hashPassword, passwordProblem } from '../modules/auth/password.js';
+import { rotateSessionKeyFile } from '../modules/auth/session-keys.js';
+
+const USAGE = `Manage the store's admin accounts.
+
+Usage: npm run admin -- <command> [options]
+
+  create EMAIL [--password-stdin]   create an account (asks for the password, or reads it from stdin)
+  passwd EMAIL [--password-stdin]   set a new password (signs that admin out everywhere)
+  list                              list the accounts
+  remove EMAIL                      delete an account
+  rotate-session-key                put a new session key first in DATA_DIR/session.key (the old one still opens
+                                    existing sessions until the next rotation)
+
+The data folder is DATA_DIR (default ./data), as for the server.`;
+
+class UsageError extends Error {}
+
+async function readAllStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  // A trailing newline from `echo` or a file is not part of the password.
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+/** Asks without echoing what is typed. */
+function prompt(question: string): Promise<string> {
+  if (!process.stdin.isTTY) throw new UsageError('No terminal to ask for a password: use --password-stdin');
+  const muted = new Writable({ write: (_chunk, _enc, done) => done() });
+  const rl = createInterface({ input: process.stdin, output: muted, terminal: true });
+  process.stdout.write(question);
+  return new Promise((resolve) => {
+    rl.question('', (answer) => {
+      rl.close();
+      process.stdout.write('\n');
+      resolve(answer);
+    });
+  });
+}
+
+async function newPassword(fromStdin: boolean): Promise<string> {
+  const password = fromStdin ? await readAllStdin() : await prompt('Password: ');
+  const problem = passwordProblem(password);
+  if (problem) throw new UsageError(problem);
+  if (!fromStdin && (await prompt('Repeat password: ')) !== password)
+    throw new UsageError('The passwords do not match');
+  return password;
+}
+
+const emailSchema = z.email();
+
+function requireEmail(value: string | undefined): string {
+  if (!value || !emailSchema.safeParse(value.trim()).success)
+    throw new UsageError('Give a valid email address');
+  return normaliseEmail(value);
+}
+
+async function run(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const fromStdin = rest.includes('--password-stdin');
+  const args = rest.filter((a) => !a.startsWith('--'));
+  if (!command || command === 'help' || command === '--help') {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+
+  const config = loadConfig();
+  if (command === 'rotate-session-key') {
+    if (config.session.secret)
+      throw new UsageError('SESSION_SECRET is set: rotate it with SESSION_SECRET_PREVIOUS instead');
+    rotateSessionKeyFile(config.dataDir);
+    console.log('New session key written. Restart the store to use it; current sessions stay valid.');
+    return 0;
+  }
+
+  const handle = openDatabase(databaseFile(config.dataDir));
+  try {
+    await migrateToLatest(handle.db);
+    const db = handle.db;
+    switch (command) {
+      case 'create': {
+        const email = requireEmail(args[0]);
+        if (await findAdminByEmail(db, email)) throw new UsageError(`An admin ${email} already exists`);
+        const password = await newPassword(fromStdin);
+        await insertAdmin(db, email, await hashPassword(password), new Date());
+        console.log(`Created admin ${email}.`);
+        return 0;
+      }
+      case 'passwd': {
+        const email = requireEmail(args[0]);
+        const admin = await findAdminByEmail(db, email);
+        if (!admin) throw new UsageError(`No admin ${email}`);
+        const password = await newPassword(fromStdin);
+        await setAdminPassword(db, admin.id, await hashPassword(password), new Date());
+        console.log(`Password changed for ${email}; their open sessions are signed out.`);
+        return 0;
+      }
+      case 'list': {
+        const admins = await listAdmins(db);
+        if (admins.length === 0) console.log('No admin accounts.');
+        for (const a of admins)
+          console.log(`${a.email}\tcreated ${a.createdAt}\tlast sign-in ${a.lastLoginAt ?? 'never'}`);
+        return 0;
+      }
+      case 'remove': {
+        const email = requireEmail(args[0]);
+        if (!(await removeAdmin(db, email))) throw new UsageError(`No admin ${email}`);
+        console.log(`Removed admin ${email}.`);
+        return 0;
+      }
+      default:
+        throw new UsageError(`Unknown command "${command}"\n\n${USAGE}`);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);
