@@ -1,10 +1,21 @@
+import { randomBytes } from 'node:crypto';
 import { ensureChromium } from './support/chromium';
 import { startServer } from './support/server';
 
 export default async function globalSetup() {
   process.env.CHROMIUM_PATH = ensureChromium();
-  const server = await startServer();
+  // A throwaway admin for this run only: the password is made here and never stored in the repo.
+  const adminEmail = 'e2e-owner@shop.example';
+  const adminPassword = randomBytes(18).toString('base64url');
+  // Every test signs in from 127.0.0.1; the per-IP limit is raised so the suite never trips it.
+  const server = await startServer({
+    ADMIN_EMAIL: adminEmail,
+    ADMIN_PASSWORD: adminPassword,
+    LOGIN_MAX_ATTEMPTS_PER_IP: '1000',
+  });
   process.env.E2E_BASE_URL = server.baseUrl;
   process.env.E2E_DATA_DIR = server.dataDir;
+  process.env.E2E_ADMIN_EMAIL = adminEmail;
+  process.env.E2E_ADMIN_PASSWORD = adminPassword;
   return async () => server.stop();
 }

@@ -10,7 +10,7 @@ import { registerHealth } from './http/health.js';
 import { registerMedia } from './http/media.js';
 import { registerSameOriginGuard } from './http/same-origin.js';
 import { registerSpa } from './http/spa.js';
-import { LoginThrottle } from './modules/auth/login-throttle.js';
+import { DEFAULT_LOGIN_LIMITS, LoginThrottle } from './modules/auth/login-throttle.js';
 import { SESSION_COOKIE } from './modules/auth/session.js';
 import { loadSessionKeys } from './modules/auth/session-keys.js';
 import type { FileStorage } from './storage/file-storage.js';
@@ -114,7 +114,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     config,
     clock: deps.clock,
     storage: deps.storage,
-    loginThrottle: deps.loginThrottle ?? new LoginThrottle(),
+    loginThrottle:
+      deps.loginThrottle ?? new LoginThrottle({ ...DEFAULT_LOGIN_LIMITS, ...config.loginLimits }),
   });
   await app.register(async (scope) => {
     await scope.register(fastifyTRPCPlugin, {

@@ -39,3 +39,30 @@ describe('loadConfig', () => {
     expect(loadConfig({ DEMO_CATALOGUE: 'false' }).loadDemoCatalogue).toBe(false);
   });
 });
+
+describe('loadConfig secrets', () => {
+  it('never echoes a secret back in an error', () => {
+    expect(() => loadConfig({ SESSION_SECRET: 'short-secret-value' })).toThrowError(
+      /^Invalid environment variable SESSION_SECRET: [^"]*$/,
+    );
+    expect(() => loadConfig({ ADMIN_PASSWORD: 'tiny' })).not.toThrowError(/tiny/);
+  });
+
+  it('reads the session and sign-in limits', () => {
+    const c = loadConfig({
+      SESSION_TTL_HOURS: '2',
+      SESSION_IDLE_MINUTES: '15',
+      LOGIN_MAX_ATTEMPTS_PER_IP: '5',
+    });
+    expect(c.session.ttlMs).toBe(2 * 3600_000);
+    expect(c.session.idleMs).toBe(15 * 60_000);
+    expect(c.loginLimits).toEqual({ perIp: 5, perAccount: 10 });
+    expect(loadConfig({ PUBLIC_URL: 'https://shop.example' }).session.secureCookie).toBe(true);
+    expect(
+      loadConfig({ ADMIN_EMAIL: 'a@b.example', ADMIN_PASSWORD: 'long enough password' }).initialAdmin,
+    ).toEqual({
+      email: 'a@b.example',
+      password: 'long enough password',
+    });
+  });
+});

@@ -49,6 +49,8 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 60 * 30)
     .default(120),
+  LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(20),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(10),
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(1024).optional(),
 });
@@ -74,6 +76,8 @@ export type Config = {
     idleMs: number;
     secureCookie: boolean;
   };
+  /** Sign-in attempts per client IP and failures per account, each per 15 minutes. */
+  loginLimits: { perIp: number; perAccount: number };
   /** The first admin account, created at start when no admin exists yet. */
   initialAdmin: { email: string; password: string } | null;
 };
@@ -121,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleMs: Math.round(e.SESSION_IDLE_MINUTES * 60_000),
       secureCookie: (e.PUBLIC_URL ?? '').startsWith('https://'),
     },
+    loginLimits: { perIp: e.LOGIN_MAX_ATTEMPTS_PER_IP, perAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT },
     initialAdmin:
       e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : null,
   };

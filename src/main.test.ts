@@ -59,4 +59,37 @@ describe('main', () => {
     // SQLite removes the WAL file when the last connection closes cleanly.
     expect(existsSync(path.join(dataDir, 'store.db-wal'))).toBe(false);
   });
+
+  it('on a fresh demo install, tells the person at the terminal how to sign in, with a password made now', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'store-main-'));
+    dirs.push(dataDir);
+    const run = runMain({ DATA_DIR: dataDir, PORT: '0' });
+    const deadline = Date.now() + 30_000;
+    while (!/Press Ctrl\+C/.test(run.output())) {
+      if (Date.now() > deadline) throw new Error(`no start-up lines:\n${run.output()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const out = run.output();
+    const url = /Store is running at (http:\S+)/.exec(out)?.[1] ?? '';
+    const email = /email: +(\S+)/.exec(out)?.[1] ?? '';
+    const password = /password: +(\S+)/.exec(out)?.[1] ?? '';
+    expect(out).toContain('Loaded the demo catalogue');
+    expect(email).toBe('admin@demo.store');
+    expect(password.length).toBeGreaterThanOrEqual(16);
+    const login = await fetch(`${url}api/trpc/auth.login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(login.status).toBe(200);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+
+    // The second start has an admin already: no new password is printed.
+    const again = runMain({ DATA_DIR: dataDir, PORT: '0' });
+    while (!/Press Ctrl\+C/.test(again.output())) await new Promise((r) => setTimeout(r, 50));
+    expect(again.output()).not.toMatch(/password:/);
+    again.child.kill('SIGTERM');
+    expect(await again.exit).toBe(0);
+  });
 });

@@ -102,7 +102,7 @@ function adminHint(result: FirstAdminResult, adminUrl: string): string[] {
     case 'none':
       return [
         '',
-        '  No admin account yet. Create one, then sign in at ' + adminUrl + ':',
+        `  No admin account yet. Create one, then sign in at ${adminUrl}:`,
         '    npm run admin -- create you@example.com',
         '',
       ];

@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { Providers } from './app/providers';
 import { AppRoutes } from './app/routes';
 import { ScrollToTop } from './app/scroll-to-top';
-import { SiteLayout } from './components/layout/site-layout';
+import { Toaster } from './components/ui/toaster';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -13,9 +13,8 @@ createRoot(root).render(
   <StrictMode>
     <Providers>
       <ScrollToTop />
-      <SiteLayout>
-        <AppRoutes />
-      </SiteLayout>
+      <AppRoutes />
+      <Toaster />
     </Providers>
   </StrictMode>,
 );

@@ -3,7 +3,16 @@
  * (status 200) and anything else with status 404. Patterns use wouter's syntax (":param"). The client maps
  * each one to a page with a Record over this list, so the two cannot drift apart.
  */
-export const clientRoutes = ['/', '/product/:id'] as const;
+export const clientRoutes = [
+  '/',
+  '/product/:id',
+  '/about',
+  '/admin',
+  '/admin/dashboard',
+  '/admin/profile',
+  '/admin/about',
+  '/admin/logs',
+] as const;
 
 const matchers = clientRoutes.map((pattern) => {
   const source = pattern

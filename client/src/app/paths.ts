@@ -7,4 +7,8 @@ export const paths = {
   about: () => '/about',
   notFound: () => '/not-found',
   admin: () => '/admin',
+  adminDashboard: () => '/admin/dashboard',
+  adminProfile: () => '/admin/profile',
+  adminAbout: () => '/admin/about',
+  adminLogs: () => '/admin/logs',
 } as const;

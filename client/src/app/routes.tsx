@@ -1,23 +1,58 @@
-import type { ComponentType } from 'react';
+import { type ComponentType, lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { type ClientRoute, clientRoutes } from '../../../src/shared/routes';
+import { SiteLayout } from '../components/layout/site-layout';
+import { AboutPage } from '../features/about/about-page';
 import { HomePage } from '../features/catalogue/home-page';
 import { NotFoundPage } from '../features/not-found/not-found-page';
 import { ProductPage } from '../features/product/product-page';
 
+const AdminApp = lazy(() => import('../features/admin/admin-app'));
+
+function AdminEntry() {
+  return (
+    <Suspense fallback={null}>
+      <AdminApp />
+    </Suspense>
+  );
+}
+
+type Page = { component: ComponentType; layout: 'store' | 'own' };
+
 /** One page per shared route: adding a route to src/shared/routes.ts without a page fails the type check. */
-const pages: Record<ClientRoute, ComponentType> = {
-  '/': HomePage,
-  '/product/:id': ProductPage,
+const pages: Record<ClientRoute, Page> = {
+  '/': { component: HomePage, layout: 'store' },
+  '/product/:id': { component: ProductPage, layout: 'store' },
+  '/about': { component: AboutPage, layout: 'store' },
+  '/admin': { component: AdminEntry, layout: 'own' },
+  '/admin/dashboard': { component: AdminEntry, layout: 'own' },
+  '/admin/profile': { component: AdminEntry, layout: 'own' },
+  '/admin/about': { component: AdminEntry, layout: 'own' },
+  '/admin/logs': { component: AdminEntry, layout: 'own' },
 };
 
 export function AppRoutes() {
   return (
     <Switch>
-      {clientRoutes.map((pattern) => (
-        <Route key={pattern} path={pattern} component={pages[pattern]} />
-      ))}
-      <Route component={NotFoundPage} />
+      {clientRoutes.map((pattern) => {
+        const { component: Component, layout } = pages[pattern];
+        return (
+          <Route key={pattern} path={pattern}>
+            {layout === 'store' ? (
+              <SiteLayout>
+                <Component />
+              </SiteLayout>
+            ) : (
+              <Component />
+            )}
+          </Route>
+        );
+      })}
+      <Route>
+        <SiteLayout>
+          <NotFoundPage />
+        </SiteLayout>
+      </Route>
     </Switch>
   );
 }

@@ -1,15 +1,26 @@
-import { QueryClient } from '@tanstack/react-query';
-import { httpBatchLink } from '@trpc/client';
+import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { httpBatchLink, TRPCClientError } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
 import type { AppRouter } from '../../../src/trpc/router';
 
 export const trpc = createTRPCReact<AppRouter>();
 
-export const queryClient = new QueryClient({
+export function isUnauthorized(error: unknown): boolean {
+  return error instanceof TRPCClientError && error.data?.code === 'UNAUTHORIZED';
+}
+
+export const queryClient: QueryClient = new QueryClient({
+  queryCache: new QueryCache({
+    // A session that ended (expired, signed out elsewhere) shows up as UNAUTHORIZED on some admin query:
+    // forget who we thought was signed in, and the admin guard sends the browser to the sign-in page.
+    onError(error) {
+      if (isUnauthorized(error)) queryClient.setQueriesData({ queryKey: [['auth', 'me']] }, null);
+    },
+  }),
   defaultOptions: {
     queries: {
       staleTime: 5 * 60 * 1000,
-      retry: 1,
+      retry: (count, error) => !isUnauthorized(error) && count < 1,
       refetchOnWindowFocus: false,
     },
   },

@@ -5,6 +5,7 @@ import { sortSizes } from '../../../../src/shared/sizes';
 import { paths } from '../../app/paths';
 import { Button } from '../../components/ui/button';
 import { formatMoney } from '../../lib/money';
+import { toast } from '../../lib/toast';
 import { cart } from '../cart/cart-store';
 
 const PLACEHOLDER = '/placeholder.svg';
@@ -28,9 +29,11 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
   const addToCart = () => {
     if (hasSizes && !size) {
       setMissingSize(true);
+      toast.error('Please select a size');
       return;
     }
     cart.add(product.id, hasSizes ? size : null);
+    toast.success('Added to cart!');
   };
 
   return (

@@ -6,6 +6,7 @@ import { sortSizes } from '../../../../src/shared/sizes';
 import { paths } from '../../app/paths';
 import { Button, buttonClass } from '../../components/ui/button';
 import { formatMoneyExact } from '../../lib/money';
+import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
 import { cart } from '../cart/cart-store';
 import { useSiteSettings } from '../site/use-site-settings';
@@ -60,9 +61,11 @@ function ProductView({ product }: { product: ProductDetail }) {
   const addToCart = () => {
     if (hasSizes && !size) {
       setMissingSize(true);
+      toast.error('Please select a size');
       return;
     }
     cart.add(product.id, hasSizes ? size : null);
+    toast.success('Added to cart!');
   };
 
   return (

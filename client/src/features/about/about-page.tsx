@@ -1,0 +1,5 @@
+import { AboutContent } from '../../components/site/about-content';
+
+export function AboutPage() {
+  return <AboutContent />;
+}

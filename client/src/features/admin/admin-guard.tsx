@@ -1,0 +1,12 @@
+import type { ReactNode } from 'react';
+import { Redirect } from 'wouter';
+import { paths } from '../../app/paths';
+import { useAdminSession } from './use-admin-session';
+
+/** Renders its children only for a signed-in admin; nothing at all until the server has answered. */
+export function AdminGuard({ children }: { children: ReactNode }) {
+  const session = useAdminSession();
+  if (session.isPending) return null;
+  if (!session.data) return <Redirect to={paths.admin()} replace />;
+  return <>{children}</>;
+}

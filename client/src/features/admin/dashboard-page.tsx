@@ -1,0 +1,102 @@
+import { type KeyboardEvent, useId, useRef, useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { useAdminSession, useLogout } from './use-admin-session';
+
+/** The dashboard's sections. Each names what the operator will manage there once its screen is installed. */
+const TABS = [
+  {
+    id: 'products',
+    label: 'Products',
+    note: 'Product management (list, add, edit, media, history) is not installed yet.',
+  },
+  {
+    id: 'catalog',
+    label: 'Catalog Management',
+    note: 'Catalogue versions (YAML export, import, publish) are not installed yet.',
+  },
+  { id: 'orders', label: 'Orders', note: 'Orders appear here once checkout is installed.' },
+  {
+    id: 'settings',
+    label: 'Settings',
+    note: 'Store settings (name, banner, links, disclaimer) are not editable here yet.',
+  },
+  {
+    id: 'logs',
+    label: 'Logs',
+    note: 'The application log viewer is not installed yet; the server writes its log to standard output.',
+  },
+] as const;
+
+export function DashboardPage() {
+  const session = useAdminSession().data;
+  const logout = useLogout();
+  const [active, setActive] = useState<(typeof TABS)[number]['id']>('products');
+  const baseId = useId();
+  const tabRefs = useRef<Array<HTMLButtonElement | null>>([]);
+
+  // Arrow keys move between tabs, as the WAI-ARIA tabs pattern expects.
+  const onKeyDown = (e: KeyboardEvent, index: number) => {
+    const delta = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    if (!delta) return;
+    e.preventDefault();
+    const next = (index + delta + TABS.length) % TABS.length;
+    setActive(TABS[next]?.id ?? 'products');
+    tabRefs.current[next]?.focus();
+  };
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <div>
+          <h1 className="font-serif text-3xl">Admin Dashboard</h1>
+          <p className="mt-1 text-sm text-muted" data-testid="admin-email">
+            {session?.email}
+          </p>
+        </div>
+        <Button variant="secondary" onClick={() => logout.mutate()} disabled={logout.isPending}>
+          Logout
+        </Button>
+      </div>
+
+      <div
+        role="tablist"
+        aria-label="Dashboard sections"
+        className="mt-8 flex flex-wrap gap-1 border-b border-stone-line"
+      >
+        {TABS.map((tab, i) => (
+          <button
+            key={tab.id}
+            ref={(el) => {
+              tabRefs.current[i] = el;
+            }}
+            type="button"
+            role="tab"
+            id={`${baseId}-tab-${tab.id}`}
+            aria-selected={active === tab.id}
+            aria-controls={`${baseId}-panel-${tab.id}`}
+            tabIndex={active === tab.id ? 0 : -1}
+            onClick={() => setActive(tab.id)}
+            onKeyDown={(e) => onKeyDown(e, i)}
+            className={`-mb-px border-b-2 px-4 py-2 text-sm ${active === tab.id ? 'border-maroon font-medium text-maroon' : 'border-transparent text-muted hover:text-ink'}`}
+          >
+            {tab.label}
+          </button>
+        ))}
+      </div>
+      {TABS.map((tab) => (
+        <section
+          key={tab.id}
+          role="tabpanel"
+          id={`${baseId}-panel-${tab.id}`}
+          aria-labelledby={`${baseId}-tab-${tab.id}`}
+          hidden={active !== tab.id}
+          className="py-8"
+        >
+          <p className="rounded-xl border border-dashed border-stone-line p-6 text-sm text-muted">
+            {tab.note}
+          </p>
+        </section>
+      ))}
+    </div>
+  );
+}
