@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as catalogue from './2026-11-22T0001-catalogue.js';
 import * as admins from './2026-11-22T0002-admins.js';
+import * as catalogueSearch from './2026-11-22T0003-catalogue-search.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -9,4 +10,5 @@ import * as admins from './2026-11-22T0002-admins.js';
 export const migrations: Record<string, Migration> = {
   '2026-11-22T0001-catalogue': catalogue,
   '2026-11-22T0002-admins': admins,
+  '2026-11-22T0003-catalogue-search': catalogueSearch,
 };

@@ -43,7 +43,7 @@ describe('HTTP application', () => {
     store = await createTestStore();
     await insertProducts(store.handle.db, [{ id: 'p1', title: 'Mint Kurta' }]);
     app = await buildTestApp(store);
-    const res = await app.inject(batchUrl(['catalogue.list', 'site.settings'], { 0: { limit: 5 } }));
+    const res = await app.inject(batchUrl(['catalogue.search', 'site.settings'], { 0: { limit: 5 } }));
     expect(res.statusCode).toBe(200);
     const [list, settings] = res.json() as [
       { result: { data: { items: { title: string }[] } } },
@@ -59,7 +59,7 @@ describe('HTTP application', () => {
   it('flattens validation errors for forms', async () => {
     store = await createTestStore();
     app = await buildTestApp(store);
-    const res = await app.inject(batchUrl(['catalogue.list'], { 0: { limit: 'lots' } }));
+    const res = await app.inject(batchUrl(['catalogue.search'], { 0: { limit: 'lots' } }));
     expect(res.statusCode).toBe(400);
     const [body] = res.json() as [
       { error: { message: string; data: { zodError: { fieldErrors: Record<string, string[]> } } } },
@@ -72,7 +72,7 @@ describe('HTTP application', () => {
     store = await createTestStore({ env: { NODE_ENV: 'production' } });
     app = await buildTestApp(store);
     await store.handle.db.schema.dropTable('media').execute(); // a broken database: queries now fail
-    const res = await app.inject(batchUrl(['catalogue.list'], { 0: {} }));
+    const res = await app.inject(batchUrl(['catalogue.search'], { 0: {} }));
     expect(res.statusCode).toBe(500);
     const text = res.body;
     expect(text).not.toMatch(/no such table|SqliteError|at .*\.js/);

@@ -24,6 +24,8 @@ export interface ProductsTable {
   stripe_payment_link: string | null;
   product_link: string | null;
   page_order: Generated<number>;
+  /** slugify(title), written by the app; /products/:slug looks products up by it. */
+  slug: string;
   created_at: string;
   updated_at: string;
 }
@@ -89,6 +91,28 @@ export interface AdminsTable {
   last_login_at: string | null;
 }
 
+export type FacetKind = 'manufacturer' | 'size' | 'color' | 'tag';
+
+export interface ProductFacetsTable {
+  kind: FacetKind;
+  value_key: string;
+  product_id: string;
+  value: string;
+}
+
+export interface ProductSearchIdsTable {
+  rowid: Generated<number>;
+  product_id: string;
+}
+
+export interface ProductsFtsTable {
+  rowid: number;
+  title: string;
+  description: string;
+  manufacturer: string;
+  tags: string;
+}
+
 export interface Database {
   products: ProductsTable;
   media: MediaTable;
@@ -97,6 +121,9 @@ export interface Database {
   version_info: VersionInfoTable;
   app_meta: AppMetaTable;
   admins: AdminsTable;
+  product_facets: ProductFacetsTable;
+  product_search_ids: ProductSearchIdsTable;
+  products_fts: ProductsFtsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -32,6 +32,7 @@ describe('migrations', () => {
     const base = {
       id: 'p1',
       title: 'Kurta',
+      slug: 'kurta',
       sku: 'SKU-1',
       price_minor: 100,
       currency: 'usd',

@@ -1,10 +1,14 @@
+import { slugify } from '../shared/slug.js';
 import type { Db, ProductsTable } from '../db/database.js';
 
 type ProductRow = Omit<ProductsTable, 'page_order'> & { page_order: number };
+type ProductInput = Partial<ProductRow> & { id: string };
 
-export function productRow(overrides: Partial<ProductRow> & { id: string }): ProductRow {
+export function productRow(overrides: ProductInput): ProductRow {
+  const title = overrides.title ?? `Product ${overrides.id}`;
   return {
-    title: `Product ${overrides.id}`,
+    title,
+    slug: slugify(title),
     description: 'A well-cut garment.',
     manufacturer: 'Test House',
     manufacturer_url: null,
@@ -28,7 +32,7 @@ export function productRow(overrides: Partial<ProductRow> & { id: string }): Pro
 
 export async function insertProducts(
   db: Db,
-  rows: Array<Partial<ProductRow> & { id: string }>,
+  rows: ProductInput[],
 ): Promise<void> {
   if (rows.length === 0) return;
   await db.insertInto('products').values(rows.map(productRow)).execute();

@@ -1,8 +1,7 @@
-import { type Expression, type SqlBool, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
 import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
 import type {
-  CataloguePage,
   ProductCard,
   ProductDetail,
   ProductMedia,
@@ -10,31 +9,6 @@ import type {
 } from '../../shared/catalogue.js';
 
 const DESCRIPTION_PREVIEW = 280;
-
-type Cursor = { pageOrder: number; id: string };
-
-function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.pageOrder, c.id])).toString('base64url');
-}
-
-/** A cursor is client input: anything that does not decode to [integer, string] is treated as "no cursor". */
-export function decodeCursor(text: string | null | undefined): Cursor | null {
-  if (!text) return null;
-  try {
-    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      Number.isSafeInteger(value[0]) &&
-      typeof value[1] === 'string'
-    ) {
-      return { pageOrder: value[0] as number, id: value[1] };
-    }
-  } catch {
-    // fall through
-  }
-  return null;
-}
 
 function isString(v: unknown): v is string {
   return typeof v === 'string' || typeof v === 'number';
@@ -62,7 +36,7 @@ const firstImageUrl = sql<string | null>`coalesce(
 const firstImageAlt = sql<string | null>`(SELECT m.alt_text FROM media m
   WHERE m.product_id = p.id AND m.media_type = 'image' ORDER BY m.display_order, m.id LIMIT 1)`;
 
-function cardColumns(db: DbOrTx) {
+export function cardColumns(db: DbOrTx) {
   return db
     .selectFrom('products as p')
     .select([
@@ -80,7 +54,7 @@ function cardColumns(db: DbOrTx) {
     ]);
 }
 
-type CardRow = {
+export type CardRow = {
   id: string;
   title: string;
   description: string;
@@ -93,7 +67,7 @@ type CardRow = {
   has_payment_link: number;
 };
 
-function toCard(row: CardRow): ProductCard {
+export function toCard(row: CardRow): ProductCard {
   return {
     id: row.id,
     title: row.title,
@@ -104,36 +78,6 @@ function toCard(row: CardRow): ProductCard {
     sizes: parseJsonArray(row.sizes),
     image: row.image_url ? { url: row.image_url, alt: row.image_alt ?? row.title } : null,
     hasPaymentLink: row.has_payment_link === 1,
-  };
-}
-
-/** Product cards in featured order (page_order, then id), keyset-paged so deep pages stay as fast as the first. */
-export async function listProductCards(
-  db: DbOrTx,
-  opts: { limit: number; cursor: string | null | undefined },
-): Promise<CataloguePage> {
-  const after = decodeCursor(opts.cursor);
-  let query = cardColumns(db);
-  if (after) {
-    query = query.where(
-      ({ eb, or, and }): Expression<SqlBool> =>
-        or([
-          eb('p.page_order', '>', after.pageOrder),
-          and([eb('p.page_order', '=', after.pageOrder), eb('p.id', '>', after.id)]),
-        ]),
-    );
-  }
-  const rows = await query
-    .orderBy('p.page_order')
-    .orderBy('p.id')
-    .limit(opts.limit + 1)
-    .execute();
-  const page = rows.slice(0, opts.limit);
-  const last = page.at(-1);
-  return {
-    items: page.map(toCard),
-    nextCursor:
-      rows.length > opts.limit && last ? encodeCursor({ pageOrder: last.page_order, id: last.id }) : null,
   };
 }
 

@@ -68,6 +68,6 @@ describe('demo catalogue', () => {
     await load();
     await store.handle.db.deleteFrom('products').execute();
     expect((await load()).loaded).toBe(false);
-    expect((await store.caller().catalogue.list({})).items).toEqual([]);
+    expect((await store.caller().catalogue.search({})).items).toEqual([]);
   });
 });

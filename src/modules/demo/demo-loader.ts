@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../../db/database.js';
 import { parseMajorToMinor } from '../../shared/money.js';
+import { slugify } from '../../shared/slug.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import type { Clock } from '../../trpc/context.js';
 import { demoCatalogueSchema } from './demo-catalogue.schema.js';
@@ -77,6 +78,7 @@ export async function loadDemoCatalogueIfEmpty(deps: {
         .values({
           id: p.id,
           title: p.title,
+          slug: slugify(p.title),
           description: p.description,
           manufacturer: p.manufacturer,
           manufacturer_url: p.manufacturerUrl,
