@@ -52,7 +52,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   `.execute(db);
   await sql`CREATE INDEX product_facets_product ON product_facets (product_id, kind)`.execute(db);
 
-  const index = (row: 'new') => sql.raw(`
+  const index = (row: 'new') =>
+    sql.raw(`
     INSERT INTO product_search_ids (product_id) VALUES (${row}.id);
     INSERT INTO products_fts (rowid, title, description, manufacturer, tags)
       VALUES (last_insert_rowid(), ${row}.title, ${row}.description, ${row}.manufacturer,
@@ -70,14 +71,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       SELECT 'tag', lower(trim(value)), ${row}.id, trim(value) FROM json_each(${row}.tags)
       WHERE trim(value) <> '';
   `);
-  const unindex = (row: 'old') => sql.raw(`
+  const unindex = (row: 'old') =>
+    sql.raw(`
     DELETE FROM products_fts WHERE rowid = (SELECT rowid FROM product_search_ids WHERE product_id = ${row}.id);
     DELETE FROM product_search_ids WHERE product_id = ${row}.id;
     DELETE FROM product_facets WHERE product_id = ${row}.id;
   `);
 
-  await sql`CREATE TRIGGER products_search_insert AFTER INSERT ON products BEGIN ${index('new')} END`.execute(db);
-  await sql`CREATE TRIGGER products_search_delete AFTER DELETE ON products BEGIN ${unindex('old')} END`.execute(db);
+  await sql`CREATE TRIGGER products_search_insert AFTER INSERT ON products BEGIN ${index('new')} END`.execute(
+    db,
+  );
+  await sql`CREATE TRIGGER products_search_delete AFTER DELETE ON products BEGIN ${unindex('old')} END`.execute(
+    db,
+  );
   await sql`
     CREATE TRIGGER products_search_update
     AFTER UPDATE OF id, title, description, manufacturer, tags, sizes, colors ON products

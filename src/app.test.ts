@@ -92,9 +92,12 @@ describe('HTTP application', () => {
     expect(home.statusCode).toBe(200);
     expect(home.headers['content-type']).toContain('text/html');
     expect(home.headers['cache-control']).toBe('no-cache');
-    expect(home.body).toBe(INDEX_HTML);
+    expect(home.body).toContain('<div id="root"></div>');
+    expect(home.body).toContain('<script type="module" src="/assets/app-abc123.js"></script>');
 
+    await insertProducts(store.handle.db, [{ id: 'plink_x' }]);
     expect((await app.inject('/product/plink_x')).statusCode).toBe(200);
+    expect((await app.inject('/product/plink_gone')).statusCode).toBe(404);
 
     const missing = await app.inject('/no/such/page');
     expect(missing.statusCode).toBe(404);

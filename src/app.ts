@@ -9,6 +9,7 @@ import type { Db } from './db/database.js';
 import { registerHealth } from './http/health.js';
 import { registerMedia } from './http/media.js';
 import { registerSameOriginGuard } from './http/same-origin.js';
+import { pageHead, registerSeo } from './http/seo.js';
 import { registerSpa } from './http/spa.js';
 import { DEFAULT_LOGIN_LIMITS, LoginThrottle } from './modules/auth/login-throttle.js';
 import { SESSION_COOKIE } from './modules/auth/session.js';
@@ -133,6 +134,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     } satisfies FastifyTRPCPluginOptions<AppRouter>);
   });
 
-  await registerSpa(app, { clientDir: deps.clientDir });
+  registerSeo(app, { db: deps.db, publicUrl: config.publicUrl });
+  await registerSpa(app, {
+    clientDir: deps.clientDir,
+    head: (pathname) => pageHead(deps.db, config.publicUrl, pathname),
+  });
   return app;
 }

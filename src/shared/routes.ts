@@ -6,6 +6,7 @@
 export const clientRoutes = [
   '/',
   '/product/:id',
+  '/products/:slug',
   '/about',
   '/admin',
   '/admin/dashboard',

@@ -1,5 +1,5 @@
-import { slugify } from '../shared/slug.js';
 import type { Db, ProductsTable } from '../db/database.js';
+import { slugify } from '../shared/slug.js';
 
 type ProductRow = Omit<ProductsTable, 'page_order'> & { page_order: number };
 type ProductInput = Partial<ProductRow> & { id: string };
@@ -30,10 +30,7 @@ export function productRow(overrides: ProductInput): ProductRow {
   };
 }
 
-export async function insertProducts(
-  db: Db,
-  rows: ProductInput[],
-): Promise<void> {
+export async function insertProducts(db: Db, rows: ProductInput[]): Promise<void> {
   if (rows.length === 0) return;
   await db.insertInto('products').values(rows.map(productRow)).execute();
 }

@@ -6,6 +6,7 @@ import { AboutPage } from '../features/about/about-page';
 import { HomePage } from '../features/catalogue/home-page';
 import { NotFoundPage } from '../features/not-found/not-found-page';
 import { ProductPage } from '../features/product/product-page';
+import { ProductSlugPage } from '../features/product/product-slug-page';
 
 const AdminApp = lazy(() => import('../features/admin/admin-app'));
 
@@ -23,6 +24,7 @@ type Page = { component: ComponentType; layout: 'store' | 'own' };
 const pages: Record<ClientRoute, Page> = {
   '/': { component: HomePage, layout: 'store' },
   '/product/:id': { component: ProductPage, layout: 'store' },
+  '/products/:slug': { component: ProductSlugPage, layout: 'store' },
   '/about': { component: AboutPage, layout: 'store' },
   '/admin': { component: AdminEntry, layout: 'own' },
   '/admin/dashboard': { component: AdminEntry, layout: 'own' },

@@ -2,12 +2,12 @@ import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kyse
 import type { Database, DbOrTx, FacetKind, ProductsTable } from '../../db/database.js';
 import type {
   CatalogueFacets,
-  CatalogueFilter,
   CatalogueSort,
   FacetOption,
   RelatedProducts,
   SearchPage,
 } from '../../shared/catalogue.js';
+import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { slugify } from '../../shared/slug.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
 import { facetKey, toFtsQuery } from './search-query.js';
@@ -50,7 +50,11 @@ function conditions(eb: Eb, f: CatalogueFilter, except?: FilterPart): Expression
       eb(
         'p.id',
         'in',
-        eb.selectFrom('product_facets').select('product_id').where('kind', '=', kind).where('value_key', 'in', keys),
+        eb
+          .selectFrom('product_facets')
+          .select('product_id')
+          .where('kind', '=', kind)
+          .where('value_key', 'in', keys),
       ),
     );
   }
@@ -72,7 +76,8 @@ export async function searchProducts(
   opts: { sort?: CatalogueSort | undefined; offset: number; limit: number },
 ): Promise<SearchPage> {
   const match = toFtsQuery(f.q);
-  const sort: CatalogueSort = opts.sort === 'relevance' && !match ? 'featured' : (opts.sort ?? (match ? 'relevance' : 'featured'));
+  const sort: CatalogueSort =
+    opts.sort === 'relevance' && !match ? 'featured' : (opts.sort ?? (match ? 'relevance' : 'featured'));
 
   let query = cardColumns(db).where((eb) => where(eb, f));
   switch (sort) {
@@ -118,7 +123,11 @@ export async function facetCounts(db: DbOrTx, f: CatalogueFilter): Promise<Catal
   for (const { kind, field } of groups) {
     const rows = await db
       .selectFrom('product_facets as f')
-      .select(['f.value_key', sql<string>`min(f.value)`.as('value'), (eb) => eb.fn.countAll<number>().as('n')])
+      .select([
+        'f.value_key',
+        sql<string>`min(f.value)`.as('value'),
+        (eb) => eb.fn.countAll<number>().as('n'),
+      ])
       .where('f.kind', '=', kind)
       .where('f.product_id', 'in', (eb) =>
         eb
@@ -139,12 +148,16 @@ export async function facetCounts(db: DbOrTx, f: CatalogueFilter): Promise<Catal
         seen.add(facetKey(kind, chosen));
       }
     }
-    if (kind === 'size') options.sort((a, b) => sizeRank(a.value) - sizeRank(b.value) || a.value.localeCompare(b.value));
+    if (kind === 'size')
+      options.sort((a, b) => sizeRank(a.value) - sizeRank(b.value) || a.value.localeCompare(b.value));
     result[kind] = options;
   }
   const price = await db
     .selectFrom('products as p')
-    .select([sql<number | null>`min(p.price_minor)`.as('min'), sql<number | null>`max(p.price_minor)`.as('max')])
+    .select([
+      sql<number | null>`min(p.price_minor)`.as('min'),
+      sql<number | null>`max(p.price_minor)`.as('max'),
+    ])
     .where((eb) => where(eb, f, 'price'))
     .executeTakeFirstOrThrow();
   result.price = price.min === null || price.max === null ? null : { min: price.min, max: price.max };
@@ -196,7 +209,11 @@ export async function relatedProducts(db: DbOrTx, id: string, limit = 3): Promis
   }
   const first = scored[0];
   const heading: RelatedProducts['heading'] =
-    first && Number(first.tags) > 0 ? 'Related Products' : first && Number(first.colors) > 0 ? 'Similar Products' : 'You May Also Like';
+    first && Number(first.tags) > 0
+      ? 'Related Products'
+      : first && Number(first.colors) > 0
+        ? 'Similar Products'
+        : 'You May Also Like';
   if (ids.length === 0) return { heading, items: [] };
   const cards = await cardColumns(db).where('p.id', 'in', ids).execute();
   const byId = new Map(cards.map((c) => [c.id, toCard(c)]));

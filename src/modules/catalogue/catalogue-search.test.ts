@@ -1,15 +1,67 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogueSearchInput } from '../../shared/catalogue.js';
+import type { CatalogueSearchInput } from '../../shared/catalogue-input.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 
 /** A small catalogue whose every filter combination has a known answer. */
 const catalogue = [
-  { id: 'k1', title: 'Mint Lawn Kurta', manufacturer: 'Zarnigar Atelier', sizes: '["S","M"]', colors: '["Mint"]', tags: '["lawn","women"]', price_minor: 8500, page_order: 1, created_at: '2026-01-01T00:00:00.000Z' },
-  { id: 'k2', title: 'Ivory Chikankari Kurta', description: 'Hand embroidered chikankari on fine cotton.', manufacturer: 'Noor Mahal', sizes: '["M","L"]', colors: '["Ivory"]', tags: '["embroidered","women"]', price_minor: 12450, page_order: 2, created_at: '2026-03-01T00:00:00.000Z' },
-  { id: 's1', title: 'Emerald Silk Sherwani', manufacturer: 'Noor Mahal', sizes: '["L","XL"]', colors: '["Emerald","Gold"]', tags: '["wedding","men"]', price_minor: 48000, page_order: 3, created_at: '2026-02-01T00:00:00.000Z' },
-  { id: 'l1', title: 'Crimson Bridal Lehenga', description: 'Café-style zardozi on velvet.', manufacturer: 'Zarnigar Atelier', sizes: '["S","M","L"]', colors: '["Crimson","Gold"]', tags: '["wedding","women"]', price_minor: 42499, page_order: 4, created_at: '2026-04-01T00:00:00.000Z' },
-  { id: 'd1', title: 'Chiffon Dupatta', manufacturer: 'Sehar Looms', sizes: '[]', colors: '["Mint"]', tags: '["chiffon"]', price_minor: 3600, page_order: 5, created_at: '2026-05-01T00:00:00.000Z' },
+  {
+    id: 'k1',
+    title: 'Mint Lawn Kurta',
+    manufacturer: 'Zarnigar Atelier',
+    sizes: '["S","M"]',
+    colors: '["Mint"]',
+    tags: '["lawn","women"]',
+    price_minor: 8500,
+    page_order: 1,
+    created_at: '2026-01-01T00:00:00.000Z',
+  },
+  {
+    id: 'k2',
+    title: 'Ivory Chikankari Kurta',
+    description: 'Hand embroidered chikankari on fine cotton.',
+    manufacturer: 'Noor Mahal',
+    sizes: '["M","L"]',
+    colors: '["Ivory"]',
+    tags: '["embroidered","women"]',
+    price_minor: 12450,
+    page_order: 2,
+    created_at: '2026-03-01T00:00:00.000Z',
+  },
+  {
+    id: 's1',
+    title: 'Emerald Silk Sherwani',
+    manufacturer: 'Noor Mahal',
+    sizes: '["L","XL"]',
+    colors: '["Emerald","Gold"]',
+    tags: '["wedding","men"]',
+    price_minor: 48000,
+    page_order: 3,
+    created_at: '2026-02-01T00:00:00.000Z',
+  },
+  {
+    id: 'l1',
+    title: 'Crimson Bridal Lehenga',
+    description: 'Café-style zardozi on velvet.',
+    manufacturer: 'Zarnigar Atelier',
+    sizes: '["S","M","L"]',
+    colors: '["Crimson","Gold"]',
+    tags: '["wedding","women"]',
+    price_minor: 42499,
+    page_order: 4,
+    created_at: '2026-04-01T00:00:00.000Z',
+  },
+  {
+    id: 'd1',
+    title: 'Chiffon Dupatta',
+    manufacturer: 'Sehar Looms',
+    sizes: '[]',
+    colors: '["Mint"]',
+    tags: '["chiffon"]',
+    price_minor: 3600,
+    page_order: 5,
+    created_at: '2026-05-01T00:00:00.000Z',
+  },
 ];
 
 describe('catalogue search, filters and facets', () => {
@@ -161,7 +213,11 @@ describe('catalogue search, filters and facets', () => {
   });
 
   it('keeps the index in step when products change or go', async () => {
-    await store.handle.db.updateTable('products').set({ title: 'Saffron Kaftan', tags: '["resort"]' }).where('id', '=', 'd1').execute();
+    await store.handle.db
+      .updateTable('products')
+      .set({ title: 'Saffron Kaftan', tags: '["resort"]' })
+      .where('id', '=', 'd1')
+      .execute();
     expect(await ids({ q: 'kaftan' })).toEqual(['d1']);
     expect(await ids({ q: 'dupatta' })).toEqual([]);
     expect(await ids({ tags: ['resort'] })).toEqual(['d1']);

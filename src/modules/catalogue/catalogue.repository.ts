@@ -1,12 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
 import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
-import type {
-  ProductCard,
-  ProductDetail,
-  ProductMedia,
-  SizeDetail,
-} from '../../shared/catalogue.js';
+import type { ProductCard, ProductDetail, ProductMedia, SizeDetail } from '../../shared/catalogue.js';
 
 const DESCRIPTION_PREVIEW = 280;
 

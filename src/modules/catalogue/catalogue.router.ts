@@ -1,15 +1,25 @@
 import { TRPCError } from '@trpc/server';
-import { catalogueFilterInput, catalogueSearchInput, productIdInput, productSlugInput } from '../../shared/catalogue.js';
+import {
+  catalogueFilterInput,
+  catalogueSearchInput,
+  productIdInput,
+  productSlugInput,
+} from '../../shared/catalogue-input.js';
 import { publicProcedure, router } from '../../trpc/init.js';
-import { facetCounts, findProductIdBySlug, relatedProducts, searchProducts } from './catalogue-search.repository.js';
 import { findProductDetail } from './catalogue.repository.js';
+import {
+  facetCounts,
+  findProductIdBySlug,
+  relatedProducts,
+  searchProducts,
+} from './catalogue-search.repository.js';
 
 export const catalogueRouter = router({
   /** A page of product cards for a search, filters and sort. */
   search: publicProcedure
     .input(catalogueSearchInput)
     .query(({ ctx, input }) =>
-      searchProducts(ctx.db, input, { sort: input.sort, offset: input.offset, limit: input.limit }),
+      searchProducts(ctx.db, input, { sort: input.sort, offset: input.cursor ?? 0, limit: input.limit }),
     ),
 
   /** Option counts for each filter group under the current search and other filters. */

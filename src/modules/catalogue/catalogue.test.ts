@@ -35,7 +35,7 @@ describe('catalogue procedures', () => {
     while (offset !== null && pages < 20) {
       const page: { items: { id: string }[]; nextOffset: number | null } = await store
         .caller()
-        .catalogue.search({ limit: 10, offset });
+        .catalogue.search({ limit: 10, cursor: offset });
       seen.push(...page.items.map((p) => p.id));
       offset = page.nextOffset;
       pages += 1;
@@ -105,8 +105,8 @@ describe('catalogue procedures', () => {
   it('rejects out-of-range limits and offsets', async () => {
     await expect(store.caller().catalogue.search({ limit: 0 })).rejects.toThrow(TRPCError);
     await expect(store.caller().catalogue.search({ limit: 1000 })).rejects.toThrow(TRPCError);
-    await expect(store.caller().catalogue.search({ offset: -1 })).rejects.toThrow(TRPCError);
-    await expect(store.caller().catalogue.search({ offset: 10_001 })).rejects.toThrow(TRPCError);
+    await expect(store.caller().catalogue.search({ cursor: -1 })).rejects.toThrow(TRPCError);
+    await expect(store.caller().catalogue.search({ cursor: 10_001 })).rejects.toThrow(TRPCError);
   });
 
   it('returns a product with its details, sizes, size details and media in order', async () => {

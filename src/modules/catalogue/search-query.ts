@@ -5,7 +5,11 @@
  */
 export function toFtsQuery(input: string | undefined): string | null {
   if (!input) return null;
-  const tokens = input.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const tokens =
+    input
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   const terms = [...new Set(tokens.map((t) => t.slice(0, 40)))].slice(0, 8);
   if (terms.length === 0) return null;
   return terms.map((t) => `"${t}"*`).join(' ');

@@ -1,14 +1,8 @@
-import { type ReactNode, useEffect } from 'react';
-import { useSiteSettings } from '../../features/site/use-site-settings';
+import type { ReactNode } from 'react';
 import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
 
 export function SiteLayout({ children }: { children: ReactNode }) {
-  const { data } = useSiteSettings();
-  useEffect(() => {
-    if (data?.storeName && document.title === 'Store') document.title = data.storeName;
-  }, [data?.storeName]);
-
   return (
     <div className="flex min-h-screen flex-col">
       <a

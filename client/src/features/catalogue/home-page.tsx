@@ -1,7 +1,9 @@
+import { usePageTitle } from '../../lib/use-page-title';
 import { ProductGrid } from './product-grid';
 import { StoreBanner } from './store-banner';
 
 export function HomePage() {
+  usePageTitle(null);
   return (
     <>
       <section className="border-b border-stone-line bg-gradient-to-b from-sand/70 to-ivory">

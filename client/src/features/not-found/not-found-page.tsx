@@ -3,8 +3,10 @@ import { Link } from 'wouter';
 import { paths } from '../../app/paths';
 import { Button, buttonClass } from '../../components/ui/button';
 import { trpc } from '../../lib/trpc';
+import { usePageTitle } from '../../lib/use-page-title';
 
 export function NotFoundPage() {
+  usePageTitle('Page not found');
   const quote = trpc.site.randomQuote.useQuery(undefined, { staleTime: 0 });
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);

@@ -8,9 +8,11 @@ import { Button, buttonClass } from '../../components/ui/button';
 import { formatMoneyExact } from '../../lib/money';
 import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
+import { usePageTitle } from '../../lib/use-page-title';
 import { cart } from '../cart/cart-store';
 import { useSiteSettings } from '../site/use-site-settings';
 import { ProductGallery } from './product-gallery';
+import { RelatedProducts } from './related-products';
 import { SizeDetailsTable } from './size-details-table';
 
 export function ProductPage() {
@@ -24,13 +26,12 @@ export function ProductPage() {
 
   useEffect(() => {
     if (!notFound) return;
+    console.warn(`Product not found: ${id}`);
     const timer = setTimeout(() => navigate(paths.home(), { replace: true }), 1500);
     return () => clearTimeout(timer);
-  }, [notFound, navigate]);
+  }, [notFound, navigate, id]);
 
-  useEffect(() => {
-    if (product.data) document.title = product.data.title;
-  }, [product.data]);
+  usePageTitle(product.data?.title ?? (notFound ? 'Product not found' : null));
 
   if (product.isPending) return <ProductSkeleton />;
   if (notFound) {
@@ -169,6 +170,7 @@ function ProductView({ product }: { product: ProductDetail }) {
           ) : null}
         </div>
       </div>
+      <RelatedProducts productId={product.id} />
     </div>
   );
 }

@@ -1,0 +1,181 @@
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import type { CatalogueFacets, FacetOption } from '../../../../src/shared/catalogue';
+import { minorToMajorString, parseMajorToMinor } from '../../../../src/shared/money';
+import { Button } from '../../components/ui/button';
+import { type CatalogueView, STORE_CURRENCY } from './catalogue-url';
+
+type ListField = 'manufacturers' | 'sizes' | 'colors' | 'tags';
+
+const GROUPS: Array<{ field: ListField; facet: keyof Omit<CatalogueFacets, 'price'>; label: string }> = [
+  { field: 'manufacturers', facet: 'manufacturer', label: 'Manufacturer' },
+  { field: 'sizes', facet: 'size', label: 'Size' },
+  { field: 'colors', facet: 'color', label: 'Colour' },
+  { field: 'tags', facet: 'tag', label: 'Tag' },
+];
+
+const sameValue = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+export function FilterPanel({
+  view,
+  facets,
+  onChange,
+}: {
+  view: CatalogueView;
+  facets: CatalogueFacets | undefined;
+  onChange: (change: Partial<CatalogueView>) => void;
+}) {
+  return (
+    <div className="space-y-6">
+      {GROUPS.map((g) => (
+        <FacetGroup
+          key={g.field}
+          label={g.label}
+          options={facets?.[g.facet]}
+          selected={view[g.field]}
+          onToggle={(value) => {
+            const current = view[g.field];
+            const next = current.some((v) => sameValue(v, value))
+              ? current.filter((v) => !sameValue(v, value))
+              : [...current, value];
+            onChange({ [g.field]: next });
+          }}
+        />
+      ))}
+      <PriceRange view={view} bounds={facets?.price ?? null} onChange={onChange} />
+    </div>
+  );
+}
+
+function FacetGroup({
+  label,
+  options,
+  selected,
+  onToggle,
+}: {
+  label: string;
+  options: FacetOption[] | undefined;
+  selected: string[];
+  onToggle: (value: string) => void;
+}) {
+  const id = useId();
+  if (options && options.length === 0) return null;
+  return (
+    <fieldset>
+      <legend className="text-xs font-semibold tracking-[0.14em] text-ink uppercase">{label}</legend>
+      {!options ? (
+        <div className="mt-3 space-y-2" aria-hidden="true">
+          <div className="skeleton h-4 w-32 rounded" />
+          <div className="skeleton h-4 w-24 rounded" />
+        </div>
+      ) : (
+        <ul className="mt-3 max-h-64 space-y-1.5 overflow-y-auto pr-1">
+          {options.map((o, i) => {
+            const checked = selected.some((v) => sameValue(v, o.value));
+            const inputId = `${id}-${i}`;
+            return (
+              <li key={o.value} className="flex items-center gap-2 text-sm">
+                <input
+                  id={inputId}
+                  type="checkbox"
+                  checked={checked}
+                  disabled={!checked && o.count === 0}
+                  onChange={() => onToggle(o.value)}
+                  className="h-4 w-4 accent-maroon"
+                />
+                <label
+                  htmlFor={inputId}
+                  className={`flex-1 ${!checked && o.count === 0 ? 'text-muted/60' : ''}`}
+                >
+                  {o.value}
+                </label>
+                <span className="text-xs text-muted" aria-hidden="true">
+                  {o.count}
+                </span>
+                <span className="sr-only">{`${o.count} ${o.count === 1 ? 'product' : 'products'}`}</span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </fieldset>
+  );
+}
+
+function PriceRange({
+  view,
+  bounds,
+  onChange,
+}: {
+  view: CatalogueView;
+  bounds: { min: number; max: number } | null;
+  onChange: (change: Partial<CatalogueView>) => void;
+}) {
+  const shown = (minor: number | undefined) =>
+    minor === undefined ? '' : minorToMajorString(minor, STORE_CURRENCY);
+  const [min, setMin] = useState(shown(view.priceMin));
+  const [max, setMax] = useState(shown(view.priceMax));
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+
+  useEffect(() => {
+    setMin(view.priceMin === undefined ? '' : minorToMajorString(view.priceMin, STORE_CURRENCY));
+    setMax(view.priceMax === undefined ? '' : minorToMajorString(view.priceMax, STORE_CURRENCY));
+  }, [view.priceMin, view.priceMax]);
+
+  const apply = (e: FormEvent) => {
+    e.preventDefault();
+    const lo = min.trim() ? parseMajorToMinor(min, STORE_CURRENCY) : undefined;
+    const hi = max.trim() ? parseMajorToMinor(max, STORE_CURRENCY) : undefined;
+    if (lo === null || hi === null) {
+      setError('Enter prices like 50 or 49.99');
+      return;
+    }
+    if (lo !== undefined && hi !== undefined && lo > hi) {
+      setError('The minimum is above the maximum');
+      return;
+    }
+    setError(null);
+    onChange({ priceMin: lo, priceMax: hi });
+  };
+
+  return (
+    <form onSubmit={apply} aria-labelledby={`${id}-legend`}>
+      <p id={`${id}-legend`} className="text-xs font-semibold tracking-[0.14em] text-ink uppercase">
+        Price (USD)
+      </p>
+      <div className="mt-3 flex items-center gap-2">
+        <label htmlFor={`${id}-min`} className="sr-only">
+          Minimum price
+        </label>
+        <input
+          id={`${id}-min`}
+          inputMode="decimal"
+          value={min}
+          onChange={(e) => setMin(e.target.value)}
+          placeholder={bounds ? minorToMajorString(bounds.min, STORE_CURRENCY) : 'Min'}
+          className="w-full rounded-lg border border-stone-line bg-white px-2 py-1.5 text-sm"
+        />
+        <span aria-hidden="true">–</span>
+        <label htmlFor={`${id}-max`} className="sr-only">
+          Maximum price
+        </label>
+        <input
+          id={`${id}-max`}
+          inputMode="decimal"
+          value={max}
+          onChange={(e) => setMax(e.target.value)}
+          placeholder={bounds ? minorToMajorString(bounds.max, STORE_CURRENCY) : 'Max'}
+          className="w-full rounded-lg border border-stone-line bg-white px-2 py-1.5 text-sm"
+        />
+      </div>
+      {error ? (
+        <p role="alert" className="mt-1 text-xs text-red-700">
+          {error}
+        </p>
+      ) : null}
+      <Button type="submit" variant="secondary" className="mt-3 w-full py-1.5">
+        Apply price
+      </Button>
+    </form>
+  );
+}

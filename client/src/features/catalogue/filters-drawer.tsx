@@ -1,0 +1,63 @@
+import { SlidersHorizontal, X } from 'lucide-react';
+import { type ReactNode, useRef } from 'react';
+import { Button } from '../../components/ui/button';
+
+/** Small screens: the filters slide in from the side in a native modal dialog (focus trapped, Escape closes). */
+export function FiltersDrawer({
+  children,
+  resultCount,
+  active,
+}: {
+  children: ReactNode;
+  resultCount: number | null;
+  active: number;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const close = () => dialog.current?.close();
+  return (
+    <>
+      <Button
+        variant="secondary"
+        className="lg:hidden"
+        onClick={() => dialog.current?.showModal()}
+        aria-haspopup="dialog"
+      >
+        <SlidersHorizontal aria-hidden="true" className="h-4 w-4" />
+        Filters{active > 0 ? ` (${active})` : ''}
+      </Button>
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: Escape already closes a modal dialog; the click is for the backdrop. */}
+      <dialog
+        ref={dialog}
+        aria-labelledby="filters-title"
+        onClick={(e) => {
+          if (e.target === dialog.current) close();
+        }}
+        className="fixed inset-y-0 right-0 left-auto m-0 h-full max-h-none w-80 max-w-[90vw] bg-ivory p-0 text-ink shadow-xl backdrop:bg-ink/40"
+      >
+        <div className="flex h-full flex-col">
+          <div className="flex items-center justify-between border-b border-stone-line px-5 py-4">
+            <h2 id="filters-title" className="font-serif text-xl">
+              Filters
+            </h2>
+            <button
+              type="button"
+              onClick={close}
+              className="rounded-full p-2 hover:bg-sand"
+              aria-label="Close filters"
+            >
+              <X aria-hidden="true" className="h-5 w-5" />
+            </button>
+          </div>
+          <div className="flex-1 overflow-y-auto px-5 py-5">{children}</div>
+          <div className="border-t border-stone-line p-4">
+            <Button className="w-full" onClick={close}>
+              {resultCount === null
+                ? 'Show results'
+                : `Show ${resultCount} ${resultCount === 1 ? 'result' : 'results'}`}
+            </Button>
+          </div>
+        </div>
+      </dialog>
+    </>
+  );
+}

@@ -1,0 +1,117 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertProducts } from '../test-support/fixtures.js';
+import { buildTestApp, createTestStore, type TestStore } from '../test-support/test-store.js';
+
+const TEMPLATE =
+  '<!doctype html><html><head><meta name="description" content="default"><title>Store</title></head><body><div id="root"></div></body></html>';
+
+describe('pages for crawlers and link previews', () => {
+  let store: TestStore;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    store = await createTestStore({ env: { PUBLIC_URL: 'https://shop.example' } });
+    await insertProducts(store.handle.db, [
+      {
+        id: 'plink_1',
+        title: 'Mint Lawn Kurta </script><script>alert(1)</script>',
+        description: 'Breezy "lawn" with <b>embroidery</b>.',
+        manufacturer: 'Zarnigar Atelier',
+        sku: 'ZA-1',
+        price_minor: 12450,
+      },
+      { id: 'plink_2', title: 'Ivory Sherwani', updated_at: '2026-05-06T07:08:09.000Z' },
+    ]);
+    await store.handle.db
+      .insertInto('media')
+      .values({
+        id: 'm1',
+        product_id: 'plink_1',
+        url: '/media/a.svg',
+        file_name: 'a.svg',
+        media_type: 'image',
+        display_order: 0,
+        alt_text: null,
+        created_at: 'x',
+        updated_at: 'x',
+      })
+      .execute();
+    const clientDir = path.join(store.dir, 'client');
+    mkdirSync(clientDir, { recursive: true });
+    writeFileSync(path.join(clientDir, 'index.html'), TEMPLATE);
+    app = await buildTestApp(store, { clientDir });
+  });
+  afterAll(async () => {
+    await app.close();
+    await store.cleanup();
+  });
+
+  it('serves a product page with its own title, description, canonical link, Open Graph and JSON-LD', async () => {
+    const res = await app.inject('/product/plink_1');
+    expect(res.statusCode).toBe(200);
+    const html = res.body;
+    expect(html).toContain(
+      '<title>Mint Lawn Kurta &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; · My Store</title>',
+    );
+    expect(html).toContain('<link rel="canonical" href="https://shop.example/product/plink_1">');
+    expect(html).toContain('<meta property="og:image" content="https://shop.example/media/a.svg">');
+    expect(html).toContain(
+      '<meta name="description" content="Breezy &quot;lawn&quot; with &lt;b&gt;embroidery&lt;/b&gt;.">',
+    );
+    expect(html).not.toContain('content="default"');
+    expect(html).not.toContain('<script>alert(1)');
+    const ld = /<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)?.[1] ?? '';
+    const data = JSON.parse(ld) as Record<string, unknown> & {
+      offers: Record<string, string>;
+      brand: { name: string };
+    };
+    expect(data['@type']).toBe('Product');
+    expect(data.sku).toBe('ZA-1');
+    expect(data.brand.name).toBe('Zarnigar Atelier');
+    expect(data.image).toEqual(['https://shop.example/media/a.svg']);
+    expect(data.offers).toMatchObject({
+      price: '124.50',
+      priceCurrency: 'USD',
+      availability: 'https://schema.org/InStock',
+    });
+  });
+
+  it('answers a missing product with 404 and the home page with the store name', async () => {
+    expect((await app.inject('/product/nope')).statusCode).toBe(404);
+    expect((await app.inject('/product/%E0%A4%A')).statusCode).toBeLessThan(500);
+    const home = await app.inject('/');
+    expect(home.body).toContain('<title>My Store</title>');
+    expect(home.body).toContain('<link rel="canonical" href="https://shop.example/">');
+  });
+
+  it('redirects /products/:slug to the product, or to the 404 page', async () => {
+    const hit = await app.inject('/products/ivory-sherwani');
+    expect(hit.statusCode).toBe(302);
+    expect(hit.headers.location).toBe('/product/plink_2');
+    expect((await app.inject('/products/IVORY%20Sherwani')).headers.location).toBe('/product/plink_2');
+    const miss = await app.inject('/products/no-such-thing');
+    expect(miss.headers.location).toBe('/not-found');
+    expect((await app.inject('/not-found')).statusCode).toBe(404);
+  });
+
+  it('lists the home page, About and every product in /sitemap.xml', async () => {
+    const res = await app.inject('/sitemap.xml');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('application/xml');
+    expect(res.body).toContain('<loc>https://shop.example/</loc>');
+    expect(res.body).toContain('<loc>https://shop.example/about</loc>');
+    expect(res.body).toContain('<loc>https://shop.example/product/plink_1</loc>');
+    expect(res.body).toContain(
+      '<url><loc>https://shop.example/product/plink_2</loc><lastmod>2026-05-06</lastmod></url>',
+    );
+  });
+
+  it('keeps /admin and /api out of robots.txt and points to the sitemap', async () => {
+    const res = await app.inject('/robots.txt');
+    expect(res.body).toContain('Disallow: /admin');
+    expect(res.body).toContain('Disallow: /api/');
+    expect(res.body).toContain('Sitemap: https://shop.example/sitemap.xml');
+  });
+});

@@ -1,0 +1,228 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/database.js';
+import { findProductDetail } from '../modules/catalogue/catalogue.repository.js';
+import { findProductIdBySlug } from '../modules/catalogue/catalogue-search.repository.js';
+import { readSiteSettings } from '../modules/site/settings.repository.js';
+import { minorToMajorString } from '../shared/money.js';
+
+export type PageHead = { title: string; description: string; tags: string; status?: number };
+
+const SITEMAP_CHUNK = 45_000;
+
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** JSON inside <script type="application/ld+json">: no "</script>" or HTML comment can break out. */
+function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+}
+
+function absolute(publicUrl: string, url: string): string {
+  try {
+    return new URL(url, `${publicUrl}/`).href;
+  } catch {
+    return `${publicUrl}/placeholder.svg`;
+  }
+}
+
+function clip(text: string, max = 300): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+function meta(attrs: Record<string, string>): string {
+  return `<meta ${Object.entries(attrs)
+    .map(([k, v]) => `${k}="${escapeHtml(v)}"`)
+    .join(' ')}>`;
+}
+
+/**
+ * The head a page is served with, so crawlers and link previews see real titles, descriptions, canonical
+ * links, Open Graph tags and a JSON-LD Product without running JavaScript.
+ */
+export async function pageHead(db: Db, publicUrl: string, pathname: string): Promise<PageHead | null> {
+  const settings = await readSiteSettings(db);
+  const productMatch = /^\/product\/([^/]+)\/?$/.exec(pathname);
+  if (productMatch) {
+    let id: string;
+    try {
+      id = decodeURIComponent(productMatch[1] ?? '');
+    } catch {
+      return null;
+    }
+    const product = id.length <= 100 ? await findProductDetail(db, id) : null;
+    if (!product) {
+      return { title: `Product not found · ${settings.storeName}`, description: '', tags: '', status: 404 };
+    }
+    const url = `${publicUrl}/product/${encodeURIComponent(product.id)}`;
+    const images = product.media
+      .filter((m) => m.mediaType === 'image')
+      .map((m) => absolute(publicUrl, m.url));
+    const description = clip(product.description || product.title);
+    const title = `${product.title} · ${settings.storeName}`;
+    const jsonLd = {
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: product.title,
+      description,
+      image: images,
+      sku: product.sku,
+      ...(product.manufacturer ? { brand: { '@type': 'Brand', name: product.manufacturer } } : {}),
+      offers: {
+        '@type': 'Offer',
+        url,
+        price: minorToMajorString(product.priceMinor, product.currency),
+        priceCurrency: product.currency.toUpperCase(),
+        availability: 'https://schema.org/InStock',
+        itemCondition: 'https://schema.org/NewCondition',
+      },
+    };
+    const tags = [
+      `<link rel="canonical" href="${escapeHtml(url)}">`,
+      meta({ property: 'og:type', content: 'product' }),
+      meta({ property: 'og:site_name', content: settings.storeName }),
+      meta({ property: 'og:title', content: product.title }),
+      meta({ property: 'og:description', content: description }),
+      meta({ property: 'og:url', content: url }),
+      ...(images[0] ? [meta({ property: 'og:image', content: images[0] })] : []),
+      meta({ property: 'product:price:amount', content: jsonLd.offers.price }),
+      meta({ property: 'product:price:currency', content: jsonLd.offers.priceCurrency }),
+      meta({ name: 'twitter:card', content: 'summary_large_image' }),
+      meta({ name: 'twitter:title', content: product.title }),
+      meta({ name: 'twitter:description', content: description }),
+      `<script type="application/ld+json">${jsonForScript(jsonLd)}</script>`,
+    ].join('');
+    return { title, description, tags };
+  }
+  const canonicalPaths: Record<string, string> = { '/': '', '/about': 'About' };
+  if (pathname in canonicalPaths) {
+    const section = canonicalPaths[pathname];
+    const title = section
+      ? `${section} · ${settings.storeName}`
+      : settings.tagline
+        ? `${settings.storeName} · ${settings.tagline}`
+        : settings.storeName;
+    const description = clip(settings.tagline || settings.aboutText || settings.storeName);
+    const url = `${publicUrl}${pathname}`;
+    const tags = [
+      `<link rel="canonical" href="${escapeHtml(url)}">`,
+      meta({ property: 'og:type', content: 'website' }),
+      meta({ property: 'og:site_name', content: settings.storeName }),
+      meta({ property: 'og:title', content: title }),
+      meta({ property: 'og:description', content: description }),
+      meta({ property: 'og:url', content: url }),
+      ...(settings.banner?.imageUrl
+        ? [meta({ property: 'og:image', content: absolute(publicUrl, settings.banner.imageUrl) })]
+        : []),
+    ].join('');
+    return { title, description, tags };
+  }
+  return null;
+}
+
+/** Puts a page's head into the built index.html (its <title> and description are replaced). */
+export function injectHead(template: string, head: PageHead): string {
+  return template
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(head.title)}</title>`)
+    .replace(
+      /<meta name="description" content="[^"]*"\s*\/?>/,
+      head.description ? meta({ name: 'description', content: head.description }) : '',
+    )
+    .replace('</head>', `${head.tags}</head>`);
+}
+
+function xml(text: string): string {
+  return escapeHtml(text);
+}
+
+export function registerSeo(app: FastifyInstance, opts: { db: Db; publicUrl: string }): void {
+  const { db, publicUrl } = opts;
+
+  app.get('/robots.txt', async (_req, reply) =>
+    reply
+      .type('text/plain; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(`User-agent: *\nDisallow: /admin\nDisallow: /api/\n\nSitemap: ${publicUrl}/sitemap.xml\n`),
+  );
+
+  const productCount = async () =>
+    Number(
+      (
+        await db
+          .selectFrom('products')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  const urlset = (entries: string[]) =>
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</urlset>\n`;
+
+  const productEntries = async (offset: number, limit: number) => {
+    const rows = await db
+      .selectFrom('products')
+      .select(['id', 'updated_at'])
+      .orderBy('page_order')
+      .orderBy('id')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map(
+      (r) =>
+        `<url><loc>${xml(`${publicUrl}/product/${encodeURIComponent(r.id)}`)}</loc><lastmod>${xml(r.updated_at.slice(0, 10))}</lastmod></url>`,
+    );
+  };
+
+  // One sitemap while it fits the protocol's 50,000-URL limit; above that an index of product sitemaps.
+  app.get('/sitemap.xml', async (_req, reply) => {
+    reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=3600');
+    const count = await productCount();
+    const pages = [
+      `<url><loc>${xml(`${publicUrl}/`)}</loc></url>`,
+      `<url><loc>${xml(`${publicUrl}/about`)}</loc></url>`,
+    ];
+    if (count <= SITEMAP_CHUNK)
+      return reply.send(urlset([...pages, ...(await productEntries(0, SITEMAP_CHUNK))]));
+    const chunks = Math.ceil(count / SITEMAP_CHUNK);
+    const sitemaps = [
+      `${publicUrl}/sitemap-pages.xml`,
+      ...Array.from({ length: chunks }, (_, i) => `${publicUrl}/sitemap-products-${i + 1}.xml`),
+    ];
+    return reply.send(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${sitemaps
+        .map((u) => `<sitemap><loc>${xml(u)}</loc></sitemap>`)
+        .join('\n')}\n</sitemapindex>\n`,
+    );
+  });
+  app.get('/sitemap-pages.xml', async (_req, reply) =>
+    reply
+      .type('application/xml; charset=utf-8')
+      .send(
+        urlset([
+          `<url><loc>${xml(`${publicUrl}/`)}</loc></url>`,
+          `<url><loc>${xml(`${publicUrl}/about`)}</loc></url>`,
+        ]),
+      ),
+  );
+  app.get<{ Params: { n: string } }>('/sitemap-products-:n.xml', async (req, reply) => {
+    const n = Number(req.params.n);
+    const count = await productCount();
+    if (!Number.isInteger(n) || n < 1 || (n - 1) * SITEMAP_CHUNK >= count) return reply.code(404).send();
+    return reply
+      .type('application/xml; charset=utf-8')
+      .send(urlset(await productEntries((n - 1) * SITEMAP_CHUNK, SITEMAP_CHUNK)));
+  });
+
+  // The server answers old-style product links with a real redirect, as the client does.
+  app.get<{ Params: { slug: string } }>('/products/:slug', async (req, reply) => {
+    const slug = req.params.slug.slice(0, 300);
+    const id = slug.trim() ? await findProductIdBySlug(db, slug) : null;
+    return reply.redirect(id ? `/product/${encodeURIComponent(id)}` : '/not-found', 302);
+  });
+}
