@@ -94,4 +94,6 @@ test('the built client holds no password, no admin list and no client-side admin
   expect(code).not.toContain('admin@demo.store');
   expect(code).not.toMatch(/sk_(live|test)_/);
   expect(code).not.toMatch(/password_hash|scrypt/);
+  // Validation runs on the server; the storefront bundle stays free of Zod.
+  expect(code).not.toContain('ZodError');
 });

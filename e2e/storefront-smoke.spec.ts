@@ -67,11 +67,12 @@ test('a shopper opens a product, picks a size and the cart badge counts it', asy
   await card.getByRole('img').click();
   await expect(page).toHaveURL(/\/product\/plink_/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
-  await expect(page.getByTestId('product-price')).toHaveText(/^USD \d+\.\d{2}$/);
+  const detail = page.getByTestId('product-detail');
+  await expect(detail.getByTestId('product-detail-price')).toHaveText(/^USD \d+\.\d{2}$/);
 
-  const add = page.getByRole('button', { name: 'Add to Cart' });
+  const add = detail.getByRole('button', { name: 'Add to Cart' });
   await expect(add).toBeDisabled();
-  await page.locator('fieldset label').first().click();
+  await detail.locator('fieldset label').first().click();
   await expect(add).toBeEnabled();
   await add.click();
   await expect(page.getByRole('link', { name: 'Cart, 1 item' })).toBeVisible();

@@ -80,7 +80,7 @@ function ProductView({ product }: { product: ProductDetail }) {
       </button>
       <div className="grid gap-10 lg:grid-cols-2">
         <ProductGallery images={images} title={product.title} />
-        <div>
+        <div data-testid="product-detail">
           {product.manufacturer ? (
             <p className="text-xs font-medium tracking-[0.14em] text-gold uppercase">
               {product.manufacturerUrl ? (
@@ -99,7 +99,7 @@ function ProductView({ product }: { product: ProductDetail }) {
             </p>
           ) : null}
           <h1 className="mt-2 font-serif text-3xl text-ink sm:text-4xl">{product.title}</h1>
-          <p className="mt-4 text-2xl font-semibold" data-testid="product-price">
+          <p className="mt-4 text-2xl font-semibold" data-testid="product-detail-price">
             {formatMoneyExact(product.priceMinor, product.currency)}
           </p>
           <p className="mt-6 leading-relaxed text-muted">{product.description}</p>
