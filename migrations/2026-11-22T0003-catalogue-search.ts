@@ -90,6 +90,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     BEGIN ${unindex('old')} ${index('new')} END
   `.execute(db);
 
+  // A counter that moves on every product change, so caches of derived answers (facet counts) can tell
+  // they are stale, whichever process made the change.
+  const bump = sql.raw(`
+    INSERT INTO app_meta (key, value) VALUES ('catalogue_version', '1')
+      ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;
+  `);
+  for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
+    await sql`CREATE TRIGGER ${sql.raw(`products_version_${event.toLowerCase()}`)} AFTER ${sql.raw(event)} ON products
+      BEGIN ${bump} END`.execute(db);
+  }
+
   // Index what is already there.
   await sql`INSERT INTO product_search_ids (product_id) SELECT id FROM products ORDER BY rowid`.execute(db);
   await sql`
@@ -120,7 +131,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['products_search_update', 'products_search_delete', 'products_search_insert']) {
+  for (const t of [
+    'products_version_insert',
+    'products_version_update',
+    'products_version_delete',
+    'products_search_update',
+    'products_search_delete',
+    'products_search_insert',
+  ]) {
     await sql`DROP TRIGGER IF EXISTS ${sql.raw(t)}`.execute(db);
   }
   await sql`DROP TABLE IF EXISTS product_facets`.execute(db);

@@ -11,7 +11,17 @@ export function StoreBanner() {
     );
   }
   const banner = data.banner;
-  if (!banner?.active) return null;
+  if (!banner) {
+    return (
+      <p
+        role="status"
+        className="mb-10 rounded-xl border border-stone-line bg-sand/50 p-4 text-sm text-muted"
+      >
+        Banner configuration is not set up yet.
+      </p>
+    );
+  }
+  if (!banner.active) return null;
   return (
     <section
       aria-label="Featured"

@@ -1,0 +1,226 @@
+/**
+ * `npm run bench`: generates a large catalogue, starts the built server in production mode next to a bare
+ * baseline route on the same database, loads both with autocannon and prints each figure as a ratio to the
+ * baseline measured in the same run (these machines are shared and noisy: compare ratios, not absolutes).
+ *
+ *   npm run bench                     10,000 products
+ *   npm run bench -- --products 100000 --duration 10
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { appRoot } from '../../src/app-root.js';
+import { databaseFile, openDatabase } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { searchProducts } from '../../src/modules/catalogue/catalogue-search.repository.js';
+import { generateCatalogue } from './generate-catalogue.js';
+
+const { values: args } = parseArgs({
+  options: {
+    products: { type: 'string', default: '10000' },
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '10,50' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const productCount = Number(args.products);
+const duration = Number(args.duration);
+const connectionLevels = String(args.connections).split(',').map(Number);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      srv.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`process exited:\n${output()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${url}\n${output()}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function start(
+  command: string[],
+  env: Record<string, string>,
+): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, command, {
+    cwd: appRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  return { child, output: () => out };
+}
+
+type Row = {
+  scenario: string;
+  connections: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+};
+
+async function load(
+  url: string,
+  connections: number,
+  seconds: number,
+): Promise<Omit<Row, 'scenario' | 'connections'>> {
+  const r = await autocannon({ url, connections, duration: seconds, pipelining: 1 });
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
+}
+
+const trpcGet = (pathName: string, input: unknown) =>
+  `/api/trpc/${pathName}?input=${encodeURIComponent(JSON.stringify(input))}`;
+const trpcBatch = (paths: string[], inputs: unknown[]) =>
+  `/api/trpc/${paths.join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(Object.fromEntries(inputs.map((v, i) => [i, v]))))}`;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'store-bench-'));
+  console.log(`Generating ${productCount.toLocaleString('en-US')} products in ${dataDir} …`);
+  const handle = openDatabase(databaseFile(dataDir));
+  await migrateToLatest(handle.db);
+  const t0 = performance.now();
+  const ids = await generateCatalogue(handle.db, productCount);
+  console.log(`  generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  // In-process FTS search latency (no HTTP): what the query itself costs.
+  const words = [
+    'silk',
+    'kurta',
+    'emerald jaal',
+    'wedding lehenga',
+    'zarnigar',
+    'chik',
+    'blush pink anarkali',
+  ];
+  const timings: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    const s = performance.now();
+    await searchProducts(
+      handle.db,
+      { q: words[i % words.length], manufacturers: [], sizes: [], colors: [], tags: [] },
+      { offset: 0, limit: 24 },
+    );
+    timings.push(performance.now() - s);
+  }
+  timings.sort((a, b) => a - b);
+  const fts = { p50: percentile(timings, 50), p99: percentile(timings, 99) };
+  await handle.close();
+
+  const storePort = await freePort();
+  const basePort = await freePort();
+  const coldStart = performance.now();
+  const store = start(['dist/server.js'], {
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    PORT: String(storePort),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DEMO_CATALOGUE: 'false',
+  });
+  await waitFor(`http://127.0.0.1:${storePort}/healthz`, store.child, store.output);
+  const coldStartMs = performance.now() - coldStart;
+  const baseline = start(['scripts/bench/baseline-server.mjs', databaseFile(dataDir), String(basePort)], {});
+  await waitFor(`http://127.0.0.1:${basePort}/baseline`, baseline.child, baseline.output);
+
+  const storeUrl = `http://127.0.0.1:${storePort}`;
+  const productId = ids[Math.floor(ids.length / 2)] ?? '';
+  const filter = { sizes: ['M'], tags: ['women'], manufacturers: [], colors: [] };
+  const scenarios: Array<[string, string]> = [
+    ['catalogue first page', `${storeUrl}${trpcGet('catalogue.search', { limit: 24 })}`],
+    [
+      'filtered page + facets',
+      `${storeUrl}${trpcBatch(['catalogue.search', 'catalogue.facets'], [{ ...filter, limit: 24 }, filter])}`,
+    ],
+    ['text search', `${storeUrl}${trpcGet('catalogue.search', { q: 'silk kurta', limit: 24 })}`],
+    ['product detail', `${storeUrl}${trpcGet('catalogue.byId', { id: productId })}`],
+    ['home page HTML', `${storeUrl}/`],
+    ['product page HTML', `${storeUrl}/product/${productId}`],
+  ];
+
+  const rows: Row[] = [];
+  try {
+    // Warm-up: JIT, SQLite page cache.
+    for (const [, url] of scenarios) await load(url, 10, 1);
+    await load(`http://127.0.0.1:${basePort}/baseline`, 10, 1);
+    for (const connections of connectionLevels) {
+      rows.push({
+        scenario: 'BASELINE (bare route)',
+        connections,
+        ...(await load(`http://127.0.0.1:${basePort}/baseline`, connections, duration)),
+      });
+      for (const [name, url] of scenarios)
+        rows.push({ scenario: name, connections, ...(await load(url, connections, duration)) });
+    }
+  } finally {
+    const rssKb = Number(
+      (await import('node:fs'))
+        .readFileSync(`/proc/${store.child.pid}/status`, 'utf8')
+        .match(/VmRSS:\s+(\d+)/)?.[1] ?? 0,
+    );
+    store.child.kill('SIGTERM');
+    baseline.child.kill('SIGTERM');
+    const report = {
+      at: new Date().toISOString(),
+      products: productCount,
+      durationSeconds: duration,
+      coldStartMs: Math.round(coldStartMs),
+      storeRssMbAfterLoad: Math.round(rssKb / 1024),
+      ftsInProcessMs: { p50: Number(fts.p50.toFixed(2)), p99: Number(fts.p99.toFixed(2)) },
+      rows: rows.map((r) => {
+        const base = rows.find((b) => b.scenario.startsWith('BASELINE') && b.connections === r.connections);
+        return { ...r, ratioToBaseline: base ? Number((r.rps / base.rps).toFixed(2)) : null };
+      }),
+    };
+    console.log(
+      `\nCold start ${report.coldStartMs} ms · RSS after load ${report.storeRssMbAfterLoad} MB · FTS in-process p50 ${report.ftsInProcessMs.p50} ms, p99 ${report.ftsInProcessMs.p99} ms\n`,
+    );
+    console.log('scenario                    conns     req/s   p50 ms   p99 ms  errors  non-2xx  × baseline');
+    for (const r of report.rows) {
+      console.log(
+        `${r.scenario.padEnd(26)} ${String(r.connections).padStart(5)} ${r.rps.toFixed(0).padStart(9)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.errors).padStart(7)} ${String(r.non2xx).padStart(8)}  ${r.ratioToBaseline ?? ''}`,
+      );
+    }
+    const outDir = path.join(appRoot, 'bench-results');
+    mkdirSync(outDir, { recursive: true });
+    const file = path.join(outDir, `bench-${report.at.replace(/[:.]/g, '-')}.json`);
+    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`\nReport: ${path.relative(process.cwd(), file)}`);
+    if (!args.keep) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
