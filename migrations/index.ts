@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as catalogue from './2026-11-22T0001-catalogue.js';
 import * as admins from './2026-11-22T0002-admins.js';
 import * as catalogueSearch from './2026-11-22T0003-catalogue-search.js';
+import * as orders from './2026-11-22T0004-orders.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T0001-catalogue': catalogue,
   '2026-11-22T0002-admins': admins,
   '2026-11-22T0003-catalogue-search': catalogueSearch,
+  '2026-11-22T0004-orders': orders,
 };

@@ -4,6 +4,7 @@ import helmet from '@fastify/helmet';
 import secureSession from '@fastify/secure-session';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type Stripe from 'stripe';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { registerHealth } from './http/health.js';
@@ -11,9 +12,11 @@ import { registerMedia } from './http/media.js';
 import { registerSameOriginGuard } from './http/same-origin.js';
 import { pageHead, registerSeo } from './http/seo.js';
 import { registerSpa } from './http/spa.js';
+import { registerStripeWebhook } from './http/stripe-webhook.js';
 import { DEFAULT_LOGIN_LIMITS, LoginThrottle } from './modules/auth/login-throttle.js';
 import { SESSION_COOKIE } from './modules/auth/session.js';
 import { loadSessionKeys } from './modules/auth/session-keys.js';
+import type { PaymentGateway } from './modules/checkout/payment-gateway.js';
 import type { FileStorage } from './storage/file-storage.js';
 import { type Clock, createContextFactory } from './trpc/context.js';
 import { type AppRouter, appRouter } from './trpc/router.js';
@@ -23,6 +26,9 @@ export type AppDeps = {
   db: Db;
   storage: FileStorage;
   clock: Clock;
+  payments: PaymentGateway;
+  /** The Stripe client for webhook signature checks; null in demo payment mode. */
+  stripe?: Stripe | null;
   /** The built client folder (dist/client); null serves the API only (tests, or `npm run dev` behind Vite). */
   clientDir: string | null;
   /** Shared across app instances in tests that need to see its counts; one per process otherwise. */
@@ -108,6 +114,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSameOriginGuard(app, { publicUrl: config.publicUrl, exempt: ['/api/stripe/webhook'] });
 
   registerHealth(app, { db: deps.db });
+  await registerStripeWebhook(app, {
+    db: deps.db,
+    clock: deps.clock,
+    stripe: deps.stripe ?? null,
+    webhookSecret: config.stripe?.webhookSecret ?? null,
+  });
   await registerMedia(app, { mediaRoot: path.join(config.dataDir, 'media') });
 
   const createContext = createContextFactory({
@@ -115,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     config,
     clock: deps.clock,
     storage: deps.storage,
+    payments: deps.payments,
     loginThrottle:
       deps.loginThrottle ?? new LoginThrottle({ ...DEFAULT_LOGIN_LIMITS, ...config.loginLimits }),
   });

@@ -51,12 +51,28 @@ const envSchema = z.object({
     .default(120),
   LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(20),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(10),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, 'must be a Stripe secret key (sk_test_…, sk_live_… or rk_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=]+$/, 'must start with whsec_')
+    .optional(),
+  /** Only for tests and local Stripe mocks: where the stripe package sends its API calls. */
+  STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(1024).optional(),
 });
 
 /** Never echoed back in an error message: they end up in terminals and logs. */
-const SECRET_VARIABLES = new Set(['SESSION_SECRET', 'SESSION_SECRET_PREVIOUS', 'ADMIN_PASSWORD']);
+const SECRET_VARIABLES = new Set([
+  'SESSION_SECRET',
+  'SESSION_SECRET_PREVIOUS',
+  'ADMIN_PASSWORD',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+]);
 
 export type Config = {
   nodeEnv: 'development' | 'production' | 'test';
@@ -78,6 +94,8 @@ export type Config = {
   };
   /** Sign-in attempts per client IP and failures per account, each per 15 minutes. */
   loginLimits: { perIp: number; perAccount: number };
+  /** Real payments when a secret key is set; otherwise the demo payment mode. */
+  stripe: { secretKey: string; webhookSecret: string | null; apiUrl: string | null } | null;
   /** The first admin account, created at start when no admin exists yet. */
   initialAdmin: { email: string; password: string } | null;
 };
@@ -125,6 +143,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleMs: Math.round(e.SESSION_IDLE_MINUTES * 60_000),
       secureCookie: (e.PUBLIC_URL ?? '').startsWith('https://'),
     },
+    stripe: e.STRIPE_SECRET_KEY
+      ? {
+          secretKey: e.STRIPE_SECRET_KEY,
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null,
+          apiUrl: e.STRIPE_API_URL ?? null,
+        }
+      : null,
     loginLimits: { perIp: e.LOGIN_MAX_ATTEMPTS_PER_IP, perAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT },
     initialAdmin:
       e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : null,

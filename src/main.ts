@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { databaseFile, openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ensureFirstAdmin, type FirstAdminResult } from './modules/auth/first-admin.js';
+import { createPayments } from './modules/checkout/payments.js';
 import { loadDemoCatalogueIfEmpty } from './modules/demo/demo-loader.js';
 import { LocalFileStorage } from './storage/local-file-storage.js';
 import { systemClock } from './trpc/context.js';
@@ -35,8 +36,11 @@ async function main(): Promise<void> {
     freshDemo: demo?.loaded ?? false,
   });
 
+  const payments = createPayments(config);
   const app = await buildApp({
     config,
+    payments: payments.gateway,
+    stripe: payments.stripe,
     db: handle.db,
     storage,
     clock: systemClock,
@@ -78,6 +82,9 @@ async function main(): Promise<void> {
     config.host === '127.0.0.1' || config.host === 'localhost'
       ? '  Only this machine can reach it; set HOST=0.0.0.0 to listen on every interface.'
       : null,
+    config.stripe
+      ? `  Payments: Stripe (${config.stripe.secretKey.startsWith('sk_live_') || config.stripe.secretKey.startsWith('rk_live_') ? 'live' : 'test'} mode)${config.stripe.webhookSecret ? '' : ' - STRIPE_WEBHOOK_SECRET is not set: orders will not learn of payments'}`
+      : '  Payments: demo mode (no STRIPE_SECRET_KEY): checkout completes without moving money.',
     '  Press Ctrl+C to stop.',
     '',
   ].filter((l): l is string => l !== null);

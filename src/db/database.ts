@@ -58,6 +58,10 @@ export interface SettingsTable {
   banner_description: string | null;
   banner_image_url: string | null;
   banner_active: number;
+  /** JSON array of ISO country codes Stripe may ship to. */
+  shipping_countries: Generated<string>;
+  /** JSON array of {label, amountMinor, currency, minDays, maxDays}. */
+  shipping_options: Generated<string>;
   updated_at: string;
 }
 
@@ -113,6 +117,46 @@ export interface ProductsFtsTable {
   tags: string;
 }
 
+export type OrderStatus = 'pending' | 'processing' | 'paid' | 'payment_failed' | 'expired';
+
+export interface OrdersTable {
+  id: string;
+  number: number;
+  status: OrderStatus;
+  payment_mode: 'stripe' | 'demo';
+  currency: string;
+  subtotal_minor: number;
+  total_minor: number | null;
+  customer_email: string | null;
+  customer_name: string | null;
+  shipping_address: string | null;
+  billing_address: string | null;
+  stripe_session_id: string | null;
+  created_at: string;
+  updated_at: string;
+  paid_at: string | null;
+}
+
+export interface OrderLinesTable {
+  id: Generated<number>;
+  order_id: string;
+  product_id: string;
+  title: string;
+  size: string | null;
+  quantity: number;
+  unit_price_minor: number;
+  line_total_minor: number;
+  image_url: string | null;
+}
+
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  order_id: string | null;
+  outcome: string;
+  received_at: string;
+}
+
 export interface Database {
   products: ProductsTable;
   media: MediaTable;
@@ -124,6 +168,9 @@ export interface Database {
   product_facets: ProductFacetsTable;
   product_search_ids: ProductSearchIdsTable;
   products_fts: ProductsFtsTable;
+  orders: OrdersTable;
+  order_lines: OrderLinesTable;
+  stripe_events: StripeEventsTable;
 }
 
 export type Db = Kysely<Database>;

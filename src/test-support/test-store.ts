@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
+import type Stripe from 'stripe';
 import { buildApp } from '../app.js';
 import { demoDir } from '../app-root.js';
 import { type Config, loadConfig } from '../config.js';
@@ -12,6 +13,8 @@ import { insertAdmin } from '../modules/auth/admins.repository.js';
 import { LoginThrottle } from '../modules/auth/login-throttle.js';
 import { hashPassword } from '../modules/auth/password.js';
 import { memorySession } from '../modules/auth/session.js';
+import { DemoGateway } from '../modules/checkout/demo-gateway.js';
+import type { PaymentGateway } from '../modules/checkout/payment-gateway.js';
 import { loadDemoCatalogueIfEmpty } from '../modules/demo/demo-loader.js';
 import { LocalFileStorage } from '../storage/local-file-storage.js';
 import type { Clock, InnerContext } from '../trpc/context.js';
@@ -48,6 +51,7 @@ export async function createTestStore(
     clock: fixedClock,
     storage,
     loginThrottle: new LoginThrottle(),
+    payments: new DemoGateway(),
     log: pino({ level: 'silent' }),
     admin: null,
     session: memorySession(),
@@ -71,11 +75,20 @@ export async function createTestStore(
 
 export async function buildTestApp(
   store: TestStore,
-  opts: { clientDir?: string | null; clock?: Clock; config?: Config; logLines?: string[] } = {},
+  opts: {
+    clientDir?: string | null;
+    clock?: Clock;
+    config?: Config;
+    logLines?: string[];
+    payments?: PaymentGateway;
+    stripe?: Stripe | null;
+  } = {},
 ) {
   const lines = opts.logLines;
   return buildApp({
     config: opts.config ?? store.config,
+    payments: opts.payments ?? new DemoGateway(),
+    stripe: opts.stripe ?? null,
     db: store.handle.db,
     storage: store.storage,
     clock: opts.clock ?? fixedClock,

@@ -9,6 +9,7 @@ import {
   resolveAdmin,
   type SessionPort,
 } from '../modules/auth/session.js';
+import type { PaymentGateway } from '../modules/checkout/payment-gateway.js';
 import type { FileStorage } from '../storage/file-storage.js';
 
 export type Clock = { now(): Date };
@@ -23,6 +24,7 @@ export type InnerContext = {
   clock: Clock;
   storage: FileStorage;
   loginThrottle: LoginThrottle;
+  payments: PaymentGateway;
   log: FastifyBaseLogger;
   /** The signed-in admin, resolved once per request from the session; null for shoppers. */
   admin: AdminIdentity | null;
@@ -33,7 +35,10 @@ export type InnerContext = {
 
 export type Context = InnerContext;
 
-export type ContextDeps = Pick<InnerContext, 'db' | 'config' | 'clock' | 'storage' | 'loginThrottle'>;
+export type ContextDeps = Pick<
+  InnerContext,
+  'db' | 'config' | 'clock' | 'storage' | 'loginThrottle' | 'payments'
+>;
 
 export function createContextFactory(deps: ContextDeps) {
   const policy = { ttlMs: deps.config.session.ttlMs, idleMs: deps.config.session.idleMs };

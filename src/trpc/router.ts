@@ -1,6 +1,8 @@
 import { accountRouter } from '../modules/auth/account.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
 import { catalogueRouter } from '../modules/catalogue/catalogue.router.js';
+import { checkoutRouter } from '../modules/checkout/checkout.router.js';
+import { adminOrdersRouter } from '../modules/orders/admin-orders.router.js';
 import { siteRouter } from '../modules/site/site.router.js';
 import { router } from './init.js';
 
@@ -8,9 +10,11 @@ export const appRouter = router({
   catalogue: catalogueRouter,
   site: siteRouter,
   auth: authRouter,
+  checkout: checkoutRouter,
   // Every admin procedure lives under `admin.*` so the boundary shows in every call's path.
   admin: router({
     account: accountRouter,
+    orders: adminOrdersRouter,
   }),
 });
 

@@ -1,0 +1,61 @@
+import { TRPCError } from '@trpc/server';
+import { cartInput, sessionIdInput } from '../../shared/checkout-input.js';
+import { publicProcedure, router } from '../../trpc/init.js';
+import {
+  applySessionOutcome,
+  findOrderIdBySession,
+  orderSummaryBySession,
+} from '../orders/orders.repository.js';
+import { startCheckout } from './checkout.service.js';
+import { quoteCart } from './quote.js';
+
+export const checkoutRouter = router({
+  /** Prices a cart from the database and flags each line that cannot be bought as it is. */
+  quote: publicProcedure.input(cartInput).query(({ ctx, input }) => quoteCart(ctx.db, input.lines)),
+
+  /** Creates the pending order and its payment session; returns the URL to send the shopper to. */
+  createSession: publicProcedure
+    .input(cartInput)
+    .mutation(({ ctx, input }) => startCheckout(ctx, input.lines)),
+
+  /** The order behind a session id (an unguessable token the shopper was given), for the result pages. */
+  order: publicProcedure.input(sessionIdInput).query(async ({ ctx, input }) => {
+    const order = await orderSummaryBySession(ctx.db, input.sessionId);
+    if (!order) throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });
+    return order;
+  }),
+
+  /** Demo payment mode only: completes the order of a demo session. Refused when real payments are set up. */
+  completeTestPayment: publicProcedure.input(sessionIdInput).mutation(async ({ ctx, input }) => {
+    if (ctx.payments.mode !== 'demo') {
+      throw new TRPCError({
+        code: 'FORBIDDEN',
+        message: 'Test payments are disabled: this store takes real payments.',
+      });
+    }
+    const order = await findOrderIdBySession(ctx.db, input.sessionId);
+    if (!order || order.payment_mode !== 'demo')
+      throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });
+    const result = await applySessionOutcome(
+      ctx.db,
+      {
+        sessionId: input.sessionId,
+        orderId: order.id,
+        status: 'paid',
+        amountTotalMinor: null,
+        currency: null,
+        customerEmail: null,
+        customerName: null,
+        shippingAddress: null,
+        billingAddress: null,
+      },
+      ctx.clock.now(),
+    );
+    if (result.changed)
+      ctx.log.info({ event: 'checkout.demo.paid', order: order.id }, 'demo payment completed');
+    return { ok: true as const };
+  }),
+
+  /** Whether real payments are configured, so the client can say so (never the key itself). */
+  mode: publicProcedure.query(({ ctx }) => ({ mode: ctx.payments.mode })),
+});

@@ -1,0 +1,108 @@
+import { TRPCError } from '@trpc/server';
+import type { z } from 'zod';
+import { parseJsonArray } from '../../db/json-columns.js';
+import { PROBLEM_TEXT } from '../../shared/checkout.js';
+import type { cartLineInput } from '../../shared/checkout-input.js';
+import type { InnerContext } from '../../trpc/context.js';
+import { attachSession, deleteOrder, insertPendingOrder, newOrderId } from '../orders/orders.repository.js';
+import { PaymentProviderError, type ShippingOption } from './payment-gateway.js';
+import { quoteCart } from './quote.js';
+
+const SESSION_LIFETIME_MS = 60 * 60_000;
+
+async function shippingSettings(ctx: InnerContext) {
+  const row = await ctx.db
+    .selectFrom('settings')
+    .select(['shipping_countries', 'shipping_options'])
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  const countries = parseJsonArray(row?.shipping_countries ?? '[]').filter((c) => /^[A-Z]{2}$/.test(c));
+  let options: ShippingOption[] = [];
+  try {
+    const raw: unknown = JSON.parse(row?.shipping_options ?? '[]');
+    if (Array.isArray(raw)) {
+      options = raw
+        .filter(
+          (o): o is ShippingOption =>
+            !!o &&
+            typeof o.label === 'string' &&
+            Number.isSafeInteger(o.amountMinor) &&
+            typeof o.currency === 'string',
+        )
+        .map((o) => ({ ...o, minDays: o.minDays ?? null, maxDays: o.maxDays ?? null }));
+    }
+  } catch {
+    options = [];
+  }
+  return { countries, options };
+}
+
+/**
+ * Turns a cart into a pending order (priced from the database, a snapshot of its lines) and a payment
+ * session, and returns where to send the shopper. If the provider fails, the order is removed again: no
+ * order exists without a session.
+ */
+export async function startCheckout(
+  ctx: InnerContext,
+  lines: Array<z.infer<typeof cartLineInput>>,
+): Promise<{ url: string; orderNumber: number }> {
+  const quote = await quoteCart(ctx.db, lines);
+  const problem = quote.lines.find((l) => l.problem !== null && l.problem !== 'price_changed');
+  if (problem?.problem) {
+    throw new TRPCError({
+      code: 'BAD_REQUEST',
+      message: `${problem.title ?? 'An item'}: ${PROBLEM_TEXT[problem.problem]}`,
+    });
+  }
+  if (quote.currencies.length > 1) {
+    throw new TRPCError({
+      code: 'BAD_REQUEST',
+      message: `Your cart mixes currencies (${quote.currencies.map((c) => c.toUpperCase()).join(' and ')}). Please check out items of one currency at a time.`,
+    });
+  }
+  const currency = quote.currency;
+  if (!currency)
+    throw new TRPCError({ code: 'BAD_REQUEST', message: 'Please add items before checking out.' });
+
+  const now = ctx.clock.now();
+  const orderId = newOrderId();
+  const orderLines = quote.lines.map((l) => ({
+    productId: l.productId,
+    title: l.title ?? '',
+    size: l.size,
+    quantity: l.quantity,
+    unitPriceMinor: l.unitPriceMinor ?? 0,
+    imageUrl: l.image,
+  }));
+  const { number } = await ctx.db.transaction().execute((trx) =>
+    insertPendingOrder(trx, {
+      id: orderId,
+      currency,
+      paymentMode: ctx.payments.mode,
+      lines: orderLines,
+      now,
+    }),
+  );
+
+  const shipping = await shippingSettings(ctx);
+  try {
+    const session = await ctx.payments.createCheckoutSession({
+      order: { id: orderId, number, currency, lines: orderLines },
+      publicUrl: ctx.config.publicUrl,
+      shippingCountries: shipping.countries,
+      shippingOptions: shipping.options.filter((o) => o.currency === currency),
+      expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
+    });
+    await attachSession(ctx.db, orderId, session.id, ctx.clock.now());
+    ctx.log.info(
+      { event: 'checkout.session.created', order: number, mode: ctx.payments.mode },
+      'checkout session created',
+    );
+    return { url: session.url, orderNumber: number };
+  } catch (error) {
+    await deleteOrder(ctx.db, orderId);
+    const reason = error instanceof PaymentProviderError ? error.message : String(error);
+    ctx.log.error({ event: 'checkout.session.failed', reason }, 'could not create a checkout session');
+    throw new TRPCError({ code: 'BAD_GATEWAY', message: 'Could not process checkout. Please try again.' });
+  }
+}

@@ -1,0 +1,58 @@
+import type { OrderStatus } from '../../db/database.js';
+
+export type CheckoutOrder = {
+  id: string;
+  number: number;
+  currency: string;
+  lines: Array<{
+    title: string;
+    size: string | null;
+    quantity: number;
+    unitPriceMinor: number;
+    imageUrl: string | null;
+  }>;
+};
+
+export type ShippingOption = {
+  label: string;
+  amountMinor: number;
+  currency: string;
+  minDays: number | null;
+  maxDays: number | null;
+};
+
+export type CheckoutSessionRequest = {
+  order: CheckoutOrder;
+  publicUrl: string;
+  shippingCountries: string[];
+  shippingOptions: ShippingOption[];
+  expiresAt: Date;
+};
+
+/** What the store learns about a session, from a webhook or by asking (reconcile). */
+export type SessionOutcome = {
+  sessionId: string;
+  orderId: string | null;
+  status: OrderStatus;
+  amountTotalMinor: number | null;
+  currency: string | null;
+  customerEmail: string | null;
+  customerName: string | null;
+  shippingAddress: unknown;
+  billingAddress: unknown;
+};
+
+/**
+ * The payment provider behind checkout: Stripe when a secret key is configured, the demo otherwise.
+ * Tests point the Stripe one at a local fake of Stripe's HTTP API.
+ */
+export interface PaymentGateway {
+  readonly mode: 'stripe' | 'demo';
+  createCheckoutSession(request: CheckoutSessionRequest): Promise<{ id: string; url: string }>;
+  /** The session's current state, or null when the provider does not know it. */
+  retrieveSession(sessionId: string): Promise<SessionOutcome | null>;
+}
+
+export class PaymentProviderError extends Error {
+  override name = 'PaymentProviderError';
+}

@@ -1,0 +1,95 @@
+import type { z } from 'zod';
+import type { DbOrTx } from '../../db/database.js';
+import { parseJsonArray } from '../../db/json-columns.js';
+import type { Quote, QuotedLine } from '../../shared/checkout.js';
+import type { cartLineInput } from '../../shared/checkout-input.js';
+
+type CartLine = z.infer<typeof cartLineInput>;
+
+/**
+ * Prices a cart from the database, line by line, and says what is wrong with each line that cannot be
+ * bought as it is. The browser's idea of a price is only compared, never used. Identical lines (same
+ * product and size) are merged so a tampered cart cannot dodge the per-line quantity limit.
+ */
+export async function quoteCart(db: DbOrTx, input: CartLine[]): Promise<Quote> {
+  const merged = new Map<string, CartLine>();
+  for (const line of input) {
+    const key = JSON.stringify([line.productId, line.size]);
+    const existing = merged.get(key);
+    merged.set(
+      key,
+      existing ? { ...existing, quantity: Math.min(10, existing.quantity + line.quantity) } : line,
+    );
+  }
+  const lines = [...merged.values()];
+  const ids = [...new Set(lines.map((l) => l.productId))];
+  const rows = await db
+    .selectFrom('products as p')
+    .select([
+      'p.id',
+      'p.title',
+      'p.price_minor',
+      'p.currency',
+      'p.sizes',
+      (eb) =>
+        eb
+          .selectFrom('media as m')
+          .select('m.url')
+          .whereRef('m.product_id', '=', 'p.id')
+          .where('m.media_type', '=', 'image')
+          .orderBy('m.display_order')
+          .orderBy('m.id')
+          .limit(1)
+          .as('image'),
+    ])
+    .where('p.id', 'in', ids)
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+
+  const quoted: QuotedLine[] = lines.map((line) => {
+    const product = byId.get(line.productId);
+    if (!product) {
+      return {
+        ...pick(line),
+        title: null,
+        image: null,
+        unitPriceMinor: null,
+        currency: null,
+        lineTotalMinor: null,
+        problem: 'removed',
+      };
+    }
+    const sizes = parseJsonArray(product.sizes);
+    const problem =
+      sizes.length > 0 && line.size === null
+        ? 'size_required'
+        : line.size !== null && !sizes.some((s) => s.toUpperCase() === line.size?.toUpperCase())
+          ? 'size_unavailable'
+          : line.seenUnitPriceMinor !== undefined && line.seenUnitPriceMinor !== product.price_minor
+            ? 'price_changed'
+            : null;
+    return {
+      ...pick(line),
+      title: product.title,
+      image: product.image ?? null,
+      unitPriceMinor: product.price_minor,
+      currency: product.currency,
+      lineTotalMinor: product.price_minor * line.quantity,
+      problem,
+    };
+  });
+
+  const currencies = [...new Set(quoted.flatMap((l) => (l.currency ? [l.currency] : [])))];
+  const totalMinor = quoted.reduce((sum, l) => sum + (l.lineTotalMinor ?? 0), 0);
+  return {
+    lines: quoted,
+    currency: currencies.length === 1 ? (currencies[0] ?? null) : null,
+    currencies,
+    totalMinor,
+    ok: currencies.length === 1 && quoted.every((l) => l.problem === null),
+  };
+}
+
+function pick(line: CartLine) {
+  return { productId: line.productId, size: line.size, quantity: line.quantity };
+}

@@ -1,0 +1,136 @@
+import Stripe from 'stripe';
+import type { OrderStatus } from '../../db/database.js';
+import {
+  type CheckoutSessionRequest,
+  type PaymentGateway,
+  PaymentProviderError,
+  type SessionOutcome,
+} from './payment-gateway.js';
+
+export type StripeOptions = { secretKey: string; apiUrl: string | null; timeoutMs?: number };
+
+export function createStripeClient(opts: StripeOptions): Stripe {
+  const api = opts.apiUrl ? new URL(opts.apiUrl) : null;
+  return new Stripe(opts.secretKey, {
+    maxNetworkRetries: 1,
+    timeout: opts.timeoutMs ?? 20_000,
+    appInfo: { name: 'storefront' },
+    ...(api
+      ? {
+          host: api.hostname,
+          port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)),
+          protocol: api.protocol === 'https:' ? 'https' : 'http',
+        }
+      : {}),
+  });
+}
+
+/** Maps a Checkout Session to the order status it implies. */
+export function statusOfSession(session: Stripe.Checkout.Session): OrderStatus {
+  if (session.status === 'expired') return 'expired';
+  if (session.status === 'complete') {
+    return session.payment_status === 'unpaid' ? 'processing' : 'paid';
+  }
+  return 'pending';
+}
+
+export function outcomeOfSession(
+  session: Stripe.Checkout.Session,
+  status = statusOfSession(session),
+): SessionOutcome {
+  const shipping = session.collected_information?.shipping_details ?? null;
+  return {
+    sessionId: session.id,
+    orderId: session.client_reference_id ?? session.metadata?.order_id ?? null,
+    status,
+    amountTotalMinor: session.amount_total ?? null,
+    currency: session.currency ?? null,
+    customerEmail: session.customer_details?.email ?? null,
+    customerName: session.customer_details?.name ?? null,
+    shippingAddress: shipping,
+    billingAddress: session.customer_details?.address ?? null,
+  };
+}
+
+/** Only https images on a public host can be shown by Stripe's page; others are left out. */
+function stripeImage(url: string | null, publicUrl: string): string[] {
+  if (!url) return [];
+  try {
+    const absolute = new URL(url, `${publicUrl}/`);
+    return absolute.protocol === 'https:' ? [absolute.href] : [];
+  } catch {
+    return [];
+  }
+}
+
+export class StripeGateway implements PaymentGateway {
+  readonly mode = 'stripe' as const;
+
+  constructor(private readonly stripe: Stripe) {}
+
+  async createCheckoutSession(req: CheckoutSessionRequest): Promise<{ id: string; url: string }> {
+    const { order } = req;
+    try {
+      const session = await this.stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          allowed_payment_method_types: ['card'],
+          line_items: order.lines.map((line) => ({
+            quantity: line.quantity,
+            price_data: {
+              currency: order.currency,
+              unit_amount: line.unitPriceMinor,
+              product_data: {
+                name: line.size ? `${line.title} (${line.size})` : line.title,
+                images: stripeImage(line.imageUrl, req.publicUrl),
+              },
+            },
+          })),
+          allow_promotion_codes: true,
+          billing_address_collection: 'required',
+          shipping_address_collection: {
+            allowed_countries:
+              req.shippingCountries as Stripe.Checkout.SessionCreateParams.ShippingAddressCollection.AllowedCountry[],
+          },
+          shipping_options: req.shippingOptions.slice(0, 5).map((option) => ({
+            shipping_rate_data: {
+              type: 'fixed_amount',
+              display_name: option.label,
+              fixed_amount: { amount: option.amountMinor, currency: option.currency },
+              ...(option.minDays && option.maxDays
+                ? {
+                    delivery_estimate: {
+                      minimum: { unit: 'business_day', value: option.minDays },
+                      maximum: { unit: 'business_day', value: option.maxDays },
+                    },
+                  }
+                : {}),
+            },
+          })),
+          success_url: `${req.publicUrl}/checkout/success?session_id={CHECKOUT_SESSION_ID}`,
+          cancel_url: `${req.publicUrl}/checkout/cancel`,
+          client_reference_id: order.id,
+          metadata: { order_id: order.id, order_number: String(order.number) },
+          expires_at: Math.floor(req.expiresAt.getTime() / 1000),
+        },
+        // Derived from the order: a retried call returns the same session instead of making a second one.
+        { idempotencyKey: `checkout-session-${order.id}` },
+      );
+      if (!session.url) throw new PaymentProviderError('Stripe returned a session without a URL');
+      return { id: session.id, url: session.url };
+    } catch (error) {
+      if (error instanceof PaymentProviderError) throw error;
+      const message = error instanceof Stripe.errors.StripeError ? error.message : String(error);
+      throw new PaymentProviderError(message);
+    }
+  }
+
+  async retrieveSession(sessionId: string): Promise<SessionOutcome | null> {
+    try {
+      return outcomeOfSession(await this.stripe.checkout.sessions.retrieve(sessionId));
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+      throw new PaymentProviderError(error instanceof Error ? error.message : String(error));
+    }
+  }
+}

@@ -1,0 +1,172 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { DbOrTx, OrderStatus } from '../../db/database.js';
+import type { OrderSummary } from '../../shared/checkout.js';
+import type { SessionOutcome } from '../checkout/payment-gateway.js';
+import { canMove } from './order-status.js';
+
+export type NewOrderLine = {
+  productId: string;
+  title: string;
+  size: string | null;
+  quantity: number;
+  unitPriceMinor: number;
+  imageUrl: string | null;
+};
+
+export function newOrderId(): string {
+  return `ord_${randomBytes(12).toString('base64url')}`;
+}
+
+/** Inserts a pending order and its line snapshot; call inside a transaction. */
+export async function insertPendingOrder(
+  trx: DbOrTx,
+  order: { id: string; currency: string; paymentMode: 'stripe' | 'demo'; lines: NewOrderLine[]; now: Date },
+): Promise<{ number: number; subtotalMinor: number }> {
+  const last = await trx
+    .selectFrom('orders')
+    .select(sql<number | null>`max(number)`.as('n'))
+    .executeTakeFirst();
+  const number = (last?.n ?? 1000) + 1;
+  const subtotalMinor = order.lines.reduce((sum, l) => sum + l.unitPriceMinor * l.quantity, 0);
+  const iso = order.now.toISOString();
+  await trx
+    .insertInto('orders')
+    .values({
+      id: order.id,
+      number,
+      status: 'pending',
+      payment_mode: order.paymentMode,
+      currency: order.currency,
+      subtotal_minor: subtotalMinor,
+      total_minor: null,
+      customer_email: null,
+      customer_name: null,
+      shipping_address: null,
+      billing_address: null,
+      stripe_session_id: null,
+      created_at: iso,
+      updated_at: iso,
+      paid_at: null,
+    })
+    .execute();
+  await trx
+    .insertInto('order_lines')
+    .values(
+      order.lines.map((l) => ({
+        order_id: order.id,
+        product_id: l.productId,
+        title: l.title,
+        size: l.size,
+        quantity: l.quantity,
+        unit_price_minor: l.unitPriceMinor,
+        line_total_minor: l.unitPriceMinor * l.quantity,
+        image_url: l.imageUrl,
+      })),
+    )
+    .execute();
+  return { number, subtotalMinor };
+}
+
+export async function attachSession(
+  db: DbOrTx,
+  orderId: string,
+  sessionId: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('orders')
+    .set({ stripe_session_id: sessionId, updated_at: now.toISOString() })
+    .where('id', '=', orderId)
+    .execute();
+}
+
+export async function deleteOrder(db: DbOrTx, orderId: string): Promise<void> {
+  await db.deleteFrom('orders').where('id', '=', orderId).execute();
+}
+
+export async function findOrderIdBySession(db: DbOrTx, sessionId: string) {
+  return db
+    .selectFrom('orders')
+    .select(['id', 'status', 'payment_mode'])
+    .where('stripe_session_id', '=', sessionId)
+    .executeTakeFirst();
+}
+
+export async function orderSummaryBySession(db: DbOrTx, sessionId: string): Promise<OrderSummary | null> {
+  const order = await db
+    .selectFrom('orders')
+    .select(['id', 'number', 'status', 'currency', 'subtotal_minor', 'total_minor', 'payment_mode'])
+    .where('stripe_session_id', '=', sessionId)
+    .executeTakeFirst();
+  if (!order) return null;
+  const lines = await orderLines(db, order.id);
+  return {
+    number: order.number,
+    status: order.status,
+    currency: order.currency,
+    subtotalMinor: order.subtotal_minor,
+    totalMinor: order.total_minor,
+    paymentMode: order.payment_mode,
+    lines,
+  };
+}
+
+export async function orderLines(db: DbOrTx, orderId: string) {
+  const rows = await db
+    .selectFrom('order_lines')
+    .select(['product_id', 'title', 'size', 'quantity', 'unit_price_minor', 'line_total_minor', 'image_url'])
+    .where('order_id', '=', orderId)
+    .orderBy('id')
+    .execute();
+  return rows.map((l) => ({
+    productId: l.product_id,
+    title: l.title,
+    size: l.size,
+    quantity: l.quantity,
+    unitPriceMinor: l.unit_price_minor,
+    lineTotalMinor: l.line_total_minor,
+    image: l.image_url,
+  }));
+}
+
+/**
+ * Applies what the payment provider says about a session to its order, only ever moving the status forward.
+ * Returns whether anything changed and which order it was (null when no order has that session).
+ */
+export async function applySessionOutcome(
+  db: DbOrTx,
+  outcome: SessionOutcome,
+  now: Date,
+): Promise<{ orderId: string | null; changed: boolean; from?: OrderStatus }> {
+  const order = await db
+    .selectFrom('orders')
+    .select(['id', 'status'])
+    .where((eb) =>
+      eb.or([
+        eb('stripe_session_id', '=', outcome.sessionId),
+        ...(outcome.orderId ? [eb('id', '=', outcome.orderId)] : []),
+      ]),
+    )
+    .executeTakeFirst();
+  if (!order) return { orderId: null, changed: false };
+  if (!canMove(order.status, outcome.status))
+    return { orderId: order.id, changed: false, from: order.status };
+  const iso = now.toISOString();
+  await db
+    .updateTable('orders')
+    .set({
+      status: outcome.status,
+      updated_at: iso,
+      ...(outcome.status === 'paid' ? { paid_at: iso } : {}),
+      ...(outcome.amountTotalMinor !== null ? { total_minor: outcome.amountTotalMinor } : {}),
+      ...(outcome.customerEmail ? { customer_email: outcome.customerEmail } : {}),
+      ...(outcome.customerName ? { customer_name: outcome.customerName } : {}),
+      ...(outcome.shippingAddress ? { shipping_address: JSON.stringify(outcome.shippingAddress) } : {}),
+      ...(outcome.billingAddress ? { billing_address: JSON.stringify(outcome.billingAddress) } : {}),
+    })
+    .where('id', '=', order.id)
+    .where('status', '=', order.status)
+    .execute();
+  return { orderId: order.id, changed: true, from: order.status };
+}

@@ -1,0 +1,36 @@
+import type { Db } from '../../db/database.js';
+import type { Clock } from '../../trpc/context.js';
+import type { PaymentGateway } from '../checkout/payment-gateway.js';
+import { applySessionOutcome } from './orders.repository.js';
+
+/**
+ * Brings pending orders up to date by asking the payment provider about each session: the path for
+ * webhooks that were missed (downtime, a wrong webhook secret). Safe to run any time: status only moves on.
+ */
+export async function reconcilePendingOrders(deps: { db: Db; payments: PaymentGateway; clock: Clock }) {
+  if (deps.payments.mode !== 'stripe') return { checked: 0, updated: 0, failed: 0 };
+  const pending = await deps.db
+    .selectFrom('orders')
+    .select(['id', 'stripe_session_id'])
+    .where('status', 'in', ['pending', 'processing'])
+    .where('payment_mode', '=', 'stripe')
+    .where('stripe_session_id', 'is not', null)
+    .orderBy('created_at')
+    .limit(500)
+    .execute();
+  let updated = 0;
+  let failed = 0;
+  for (const order of pending) {
+    try {
+      const outcome = order.stripe_session_id
+        ? await deps.payments.retrieveSession(order.stripe_session_id)
+        : null;
+      if (!outcome) continue;
+      const applied = await applySessionOutcome(deps.db, { ...outcome, orderId: order.id }, deps.clock.now());
+      if (applied.changed) updated += 1;
+    } catch {
+      failed += 1;
+    }
+  }
+  return { checked: pending.length, updated, failed };
+}

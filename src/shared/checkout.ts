@@ -1,0 +1,52 @@
+import type { OrderStatusName } from './orders.js';
+
+export const MAX_CART_LINES = 50;
+export const MAX_LINE_QUANTITY = 10;
+
+export type LineProblem = 'removed' | 'size_unavailable' | 'price_changed' | 'size_required';
+
+export type QuotedLine = {
+  productId: string;
+  size: string | null;
+  quantity: number;
+  title: string | null;
+  image: string | null;
+  unitPriceMinor: number | null;
+  currency: string | null;
+  lineTotalMinor: number | null;
+  problem: LineProblem | null;
+};
+
+export type Quote = {
+  lines: QuotedLine[];
+  /** Set when every priced line shares one currency. */
+  currency: string | null;
+  totalMinor: number;
+  currencies: string[];
+  ok: boolean;
+};
+
+export type OrderSummary = {
+  number: number;
+  status: OrderStatusName;
+  currency: string;
+  subtotalMinor: number;
+  totalMinor: number | null;
+  paymentMode: 'stripe' | 'demo';
+  lines: Array<{
+    productId: string;
+    title: string;
+    size: string | null;
+    quantity: number;
+    unitPriceMinor: number;
+    lineTotalMinor: number;
+    image: string | null;
+  }>;
+};
+
+export const PROBLEM_TEXT: Record<LineProblem, string> = {
+  removed: 'This product is no longer available. Please remove it.',
+  size_unavailable: 'This size is no longer offered. Please pick another size or remove it.',
+  price_changed: 'The price changed since you added it.',
+  size_required: 'Please choose a size for this product.',
+};
