@@ -22,7 +22,7 @@ test('the home page shows the store, its header, the demo catalogue and the foot
   const specialOrder = header.getByRole('link', { name: /Special Order Request/ });
   await expect(specialOrder).toHaveAttribute('target', '_blank');
   await expect(specialOrder).toHaveAttribute('rel', /noopener/);
-  await expect(header.getByRole('link', { name: /^Cart, 0 items$/ })).toBeVisible();
+  await expect(header.getByRole('button', { name: /^Cart, 0 items$/ })).toBeVisible();
 
   await expect(page.getByRole('heading', { level: 1, name: 'Welcome to the store' })).toBeVisible();
   await expect(page.getByText('Discover our latest collection of premium Pakistani fashion')).toBeVisible();
@@ -75,10 +75,10 @@ test('a shopper opens a product, picks a size and the cart badge counts it', asy
   await detail.locator('fieldset label').first().click();
   await expect(add).toBeEnabled();
   await add.click();
-  await expect(page.getByRole('link', { name: 'Cart, 1 item' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Cart, 1 item' })).toBeVisible();
 
   await page.reload();
-  await expect(page.getByRole('link', { name: 'Cart, 1 item' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Cart, 1 item' })).toBeVisible();
   expect(errors).toEqual([]);
 });
 
@@ -91,7 +91,7 @@ test('a card asks for a size before adding to the cart', async ({ page }) => {
   await card.getByRole('combobox').selectOption({ index: 1 });
   await expect(card.getByRole('alert')).toHaveCount(0);
   await card.getByRole('button', { name: 'Add to Cart' }).click();
-  await expect(page.getByRole('link', { name: 'Cart, 1 item' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Cart, 1 item' })).toBeVisible();
 });
 
 test('an unknown path answers 404 and shows the 404 page with a quote', async ({ page }) => {

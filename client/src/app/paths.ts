@@ -4,6 +4,7 @@ export const paths = {
   product: (id: string) => `/product/${encodeURIComponent(id)}`,
   productBySlug: (slug: string) => `/products/${encodeURIComponent(slug)}`,
   checkout: () => '/checkout',
+  checkoutSuccess: (sessionId: string) => `/checkout/success?session_id=${encodeURIComponent(sessionId)}`,
   about: () => '/about',
   notFound: () => '/not-found',
   admin: () => '/admin',

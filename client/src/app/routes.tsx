@@ -4,6 +4,9 @@ import { type ClientRoute, clientRoutes } from '../../../src/shared/routes';
 import { SiteLayout } from '../components/layout/site-layout';
 import { AboutPage } from '../features/about/about-page';
 import { HomePage } from '../features/catalogue/home-page';
+import { CheckoutPage } from '../features/checkout/checkout-page';
+import { CanceledPage, CheckoutCancelPage, PaymentSuccessPage } from '../features/checkout/result-pages';
+import { TestPaymentPage } from '../features/checkout/test-payment-page';
 import { NotFoundPage } from '../features/not-found/not-found-page';
 import { ProductPage } from '../features/product/product-page';
 import { ProductSlugPage } from '../features/product/product-slug-page';
@@ -26,6 +29,12 @@ const pages: Record<ClientRoute, Page> = {
   '/product/:id': { component: ProductPage, layout: 'store' },
   '/products/:slug': { component: ProductSlugPage, layout: 'store' },
   '/about': { component: AboutPage, layout: 'store' },
+  '/checkout': { component: CheckoutPage, layout: 'store' },
+  '/checkout/success': { component: PaymentSuccessPage, layout: 'store' },
+  '/checkout/cancel': { component: CheckoutCancelPage, layout: 'store' },
+  '/success': { component: PaymentSuccessPage, layout: 'store' },
+  '/canceled': { component: CanceledPage, layout: 'store' },
+  '/testpayment': { component: TestPaymentPage, layout: 'store' },
   '/admin': { component: AdminEntry, layout: 'own' },
   '/admin/dashboard': { component: AdminEntry, layout: 'own' },
   '/admin/profile': { component: AdminEntry, layout: 'own' },

@@ -34,7 +34,7 @@ export const checkoutRouter = router({
       });
     }
     const order = await findOrderIdBySession(ctx.db, input.sessionId);
-    if (!order || order.payment_mode !== 'demo')
+    if (order?.payment_mode !== 'demo')
       throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });
     const result = await applySessionOutcome(
       ctx.db,

@@ -1,12 +1,10 @@
-import { ShoppingBag } from 'lucide-react';
 import { Link } from 'wouter';
 import { paths } from '../../app/paths';
-import { useCartCount } from '../../features/cart/cart-store';
+import { CartMenu } from '../../features/cart/cart-menu';
 import { useSiteSettings } from '../../features/site/use-site-settings';
 
 export function SiteHeader() {
   const settings = useSiteSettings();
-  const count = useCartCount();
   const storeName = settings.data?.storeName ?? '';
   const specialOrderUrl = settings.data?.specialOrderUrl;
 
@@ -32,23 +30,7 @@ export function SiteHeader() {
               <span className="sr-only"> (opens in a new tab)</span>
             </a>
           ) : null}
-          <Link
-            href={paths.checkout()}
-            className="relative inline-flex h-10 w-10 items-center justify-center rounded-full text-ink transition hover:bg-sand"
-            aria-label={`Cart, ${count} ${count === 1 ? 'item' : 'items'}`}
-            data-testid="cart-button"
-          >
-            <ShoppingBag aria-hidden="true" className="h-5 w-5" />
-            {count > 0 ? (
-              <span
-                className="absolute -top-0.5 -right-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-maroon px-1 text-[11px] font-semibold text-ivory"
-                data-testid="cart-count"
-                aria-hidden="true"
-              >
-                {count > 99 ? '99+' : count}
-              </span>
-            ) : null}
-          </Link>
+          <CartMenu />
         </nav>
       </div>
     </header>

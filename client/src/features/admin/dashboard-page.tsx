@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
+import { OrdersPanel } from './orders-panel';
 import { useAdminSession, useLogout } from './use-admin-session';
 
 /** The dashboard's sections. Each names what the operator will manage there once its screen is installed. */
@@ -14,7 +15,7 @@ const TABS = [
     label: 'Catalog Management',
     note: 'Catalogue versions (YAML export, import, publish) are not installed yet.',
   },
-  { id: 'orders', label: 'Orders', note: 'Orders appear here once checkout is installed.' },
+  { id: 'orders', label: 'Orders', note: '' },
   {
     id: 'settings',
     label: 'Settings',
@@ -92,9 +93,15 @@ export function DashboardPage() {
           hidden={active !== tab.id}
           className="py-8"
         >
-          <p className="rounded-xl border border-dashed border-stone-line p-6 text-sm text-muted">
-            {tab.note}
-          </p>
+          {tab.id === 'orders' ? (
+            active === 'orders' ? (
+              <OrdersPanel />
+            ) : null
+          ) : (
+            <p className="rounded-xl border border-dashed border-stone-line p-6 text-sm text-muted">
+              {tab.note}
+            </p>
+          )}
         </section>
       ))}
     </div>

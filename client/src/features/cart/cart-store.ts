@@ -4,6 +4,8 @@ import { useSyncExternalStore } from 'react';
 export type CartLine = { productId: string; size: string | null; quantity: number };
 
 const STORAGE_KEY = 'cart:v1';
+/** Prices the shopper saw when adding, kept for this tab only and used only to say "the price changed". */
+const SEEN_PRICES_KEY = 'cart:seen-prices:v1';
 export const MAX_LINE_QUANTITY = 10;
 const MAX_LINES = 50;
 
@@ -57,13 +59,43 @@ if (typeof window !== 'undefined') {
 const sameLine = (a: CartLine, productId: string, size: string | null) =>
   a.productId === productId && a.size === size;
 
+function readSeenPrices(): Record<string, number> {
+  try {
+    const raw: unknown = JSON.parse(sessionStorage.getItem(SEEN_PRICES_KEY) ?? '{}');
+    return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, number>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function rememberPrice(productId: string, priceMinor: number | undefined) {
+  if (priceMinor === undefined || typeof sessionStorage === 'undefined') return;
+  try {
+    sessionStorage.setItem(SEEN_PRICES_KEY, JSON.stringify({ ...readSeenPrices(), [productId]: priceMinor }));
+  } catch {
+    // not essential
+  }
+}
+
+/** What a quote request sends: the lines plus the price last shown for each product, if any. */
+export function linesForQuote(current: CartLine[]) {
+  const seen = typeof sessionStorage === 'undefined' ? {} : readSeenPrices();
+  return current.map((l) => ({
+    productId: l.productId,
+    size: l.size,
+    quantity: l.quantity,
+    ...(typeof seen[l.productId] === 'number' ? { seenUnitPriceMinor: seen[l.productId] } : {}),
+  }));
+}
+
 export const cart = {
   subscribe(listener: () => void) {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
   lines: () => lines,
-  add(productId: string, size: string | null) {
+  add(productId: string, size: string | null, seenPriceMinor?: number) {
+    rememberPrice(productId, seenPriceMinor);
     const existing = lines.find((l) => sameLine(l, productId, size));
     if (existing) {
       write(
@@ -84,6 +116,11 @@ export const cart = {
   },
   clear() {
     write([]);
+  },
+  /** The shopper has seen the new price. */
+  acceptPrice(productId: string, priceMinor: number) {
+    rememberPrice(productId, priceMinor);
+    write([...lines]);
   },
 };
 

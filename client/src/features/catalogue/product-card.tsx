@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button';
 import { formatMoney } from '../../lib/money';
 import { toast } from '../../lib/toast';
 import { cart } from '../cart/cart-store';
+import { useCheckout } from '../checkout/use-checkout';
 
 const PLACEHOLDER = '/placeholder.svg';
 
@@ -26,13 +27,23 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
     navigate(href);
   };
 
+  const checkout = useCheckout();
+  const buyNow = () => {
+    if (hasSizes && !size) {
+      setMissingSize(true);
+      toast.error('Please select a size');
+      return;
+    }
+    checkout.mutate({ lines: [{ productId: product.id, size: hasSizes ? size : null, quantity: 1 }] });
+  };
+
   const addToCart = () => {
     if (hasSizes && !size) {
       setMissingSize(true);
       toast.error('Please select a size');
       return;
     }
-    cart.add(product.id, hasSizes ? size : null);
+    cart.add(product.id, hasSizes ? size : null, product.priceMinor);
     toast.success('Added to cart!');
   };
 
@@ -112,8 +123,11 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
           </div>
         ) : null}
         <div className="flex gap-2 pt-1">
-          <Button className="flex-1" onClick={addToCart}>
+          <Button className="flex-1 px-3" onClick={addToCart}>
             Add to Cart
+          </Button>
+          <Button variant="secondary" className="flex-1 px-3" onClick={buyNow} disabled={checkout.isPending}>
+            {checkout.isPending ? 'Processing...' : 'Buy Now'}
           </Button>
         </div>
       </div>

@@ -10,6 +10,7 @@ import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';
 import { cart } from '../cart/cart-store';
+import { useCheckout } from '../checkout/use-checkout';
 import { useSiteSettings } from '../site/use-site-settings';
 import { ProductGallery } from './product-gallery';
 import { RelatedProducts } from './related-products';
@@ -59,13 +60,23 @@ function ProductView({ product }: { product: ProductDetail }) {
   const hasSizes = product.sizes.length > 0;
   const images = product.media.filter((m) => m.mediaType === 'image');
 
+  const checkout = useCheckout();
+  const buyNow = () => {
+    if (hasSizes && !size) {
+      setMissingSize(true);
+      toast.error('Please select a size');
+      return;
+    }
+    checkout.mutate({ lines: [{ productId: product.id, size: hasSizes ? size : null, quantity: 1 }] });
+  };
+
   const addToCart = () => {
     if (hasSizes && !size) {
       setMissingSize(true);
       toast.error('Please select a size');
       return;
     }
-    cart.add(product.id, hasSizes ? size : null);
+    cart.add(product.id, hasSizes ? size : null, product.priceMinor);
     toast.success('Added to cart!');
   };
 
@@ -156,6 +167,9 @@ function ProductView({ product }: { product: ProductDetail }) {
           <div className="mt-8 flex flex-wrap gap-3">
             <Button onClick={addToCart} disabled={hasSizes && !size}>
               Add to Cart
+            </Button>
+            <Button variant="secondary" onClick={buyNow} disabled={(hasSizes && !size) || checkout.isPending}>
+              {checkout.isPending ? 'Processing...' : 'Buy Now'}
             </Button>
             <Link href={paths.home()} className={buttonClass('secondary')}>
               Continue Shopping

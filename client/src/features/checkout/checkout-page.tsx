@@ -1,0 +1,144 @@
+import { Trash2 } from 'lucide-react';
+import { useEffect } from 'react';
+import { Link, useLocation } from 'wouter';
+import { MAX_LINE_QUANTITY, PROBLEM_TEXT } from '../../../../src/shared/checkout';
+import { paths } from '../../app/paths';
+import { Button, buttonClass } from '../../components/ui/button';
+import { formatMoney } from '../../lib/money';
+import { toast } from '../../lib/toast';
+import { usePageTitle } from '../../lib/use-page-title';
+import { cart, linesForQuote } from '../cart/cart-store';
+import { useCartQuote } from '../cart/use-cart-quote';
+import { useCheckout } from './use-checkout';
+
+export function CheckoutPage() {
+  usePageTitle('Review Your Order');
+  const [, navigate] = useLocation();
+  const { lines, quote } = useCartQuote();
+  const checkout = useCheckout();
+
+  useEffect(() => {
+    if (lines.length === 0 && !checkout.isPending && !checkout.isSuccess) {
+      toast.error('Your cart is empty. Please add items before checkout.');
+      navigate(paths.home(), { replace: true });
+    }
+  }, [lines.length, checkout.isPending, checkout.isSuccess, navigate]);
+
+  if (lines.length === 0) return null;
+  const data = quote.data;
+  const blocking = data?.lines.filter((l) => l.problem && l.problem !== 'price_changed') ?? [];
+  const mixed = (data?.currencies.length ?? 0) > 1;
+
+  const pay = () => {
+    if (lines.length === 0) {
+      toast.error('Please add items before checking out.');
+      return;
+    }
+    checkout.mutate({ lines: linesForQuote(lines) });
+  };
+
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
+      <h1 className="font-serif text-3xl">Review Your Order</h1>
+      {quote.isError ? (
+        <p role="alert" className="mt-6 rounded-xl bg-red-50 p-4 text-red-800">
+          Could not price your cart: {quote.error.message}
+        </p>
+      ) : null}
+      <ul className="mt-8 divide-y divide-stone-line border-y border-stone-line">
+        {lines.map((line) => {
+          const q = data?.lines.find((l) => l.productId === line.productId && l.size === line.size);
+          const label = `${q?.title ?? 'item'}${line.size ? ` (${line.size})` : ''}`;
+          return (
+            <li
+              key={`${line.productId}-${line.size}`}
+              className="flex flex-wrap gap-4 py-5"
+              data-testid="checkout-line"
+            >
+              <img
+                src={q?.image ?? '/placeholder.svg'}
+                alt=""
+                width={80}
+                height={80}
+                className="h-20 w-20 flex-none rounded-xl bg-sand object-cover"
+              />
+              <div className="min-w-0 flex-1">
+                <p className="font-medium">
+                  {q?.title ?? <span className="skeleton inline-block h-4 w-40 rounded" />}
+                </p>
+                {line.size ? <p className="text-sm text-muted">Size {line.size}</p> : null}
+                {q?.unitPriceMinor != null && q.currency ? (
+                  <p className="text-sm text-muted">{formatMoney(q.unitPriceMinor, q.currency)} each</p>
+                ) : null}
+                {q?.problem ? (
+                  <p className="mt-1 text-sm text-red-700" role="status">
+                    {PROBLEM_TEXT[q.problem]}{' '}
+                    {q.problem === 'price_changed' && q.unitPriceMinor != null ? (
+                      <button
+                        type="button"
+                        className="underline"
+                        onClick={() => cart.acceptPrice(line.productId, q.unitPriceMinor ?? 0)}
+                      >
+                        OK, keep it
+                      </button>
+                    ) : null}
+                  </p>
+                ) : null}
+              </div>
+              <div className="flex items-start gap-3">
+                <label className="text-sm">
+                  <span className="sr-only">Quantity of {label}</span>
+                  <select
+                    value={line.quantity}
+                    onChange={(e) => cart.setQuantity(line.productId, line.size, Number(e.target.value))}
+                    className="rounded-lg border border-stone-line bg-white px-2 py-1.5"
+                  >
+                    {Array.from({ length: MAX_LINE_QUANTITY }, (_, i) => i + 1).map((n) => (
+                      <option key={n} value={n}>
+                        {n}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <p className="w-24 text-right font-medium" data-testid="line-total">
+                  {q?.lineTotalMinor != null && q.currency ? formatMoney(q.lineTotalMinor, q.currency) : ''}
+                </p>
+                <button
+                  type="button"
+                  onClick={() => cart.remove(line.productId, line.size)}
+                  className="rounded p-1.5 text-muted hover:text-red-700"
+                  aria-label={`Remove ${label}`}
+                >
+                  <Trash2 aria-hidden="true" className="h-4 w-4" />
+                </button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      {mixed ? (
+        <p role="alert" className="mt-4 rounded-xl bg-amber-50 p-4 text-sm text-amber-900">
+          Your cart mixes currencies ({data?.currencies.map((c) => c.toUpperCase()).join(' and ')}). Please
+          check out items of one currency at a time.
+        </p>
+      ) : null}
+      <div className="mt-6 flex items-center justify-between text-lg font-semibold">
+        <span>Total</span>
+        <span data-testid="checkout-total">
+          {data?.currency ? formatMoney(data.totalMinor, data.currency) : '—'}
+        </span>
+      </div>
+      <p className="mt-1 text-right text-xs text-muted">
+        Shipping and any promotion codes are applied on the payment page.
+      </p>
+      <div className="mt-8 flex flex-wrap justify-end gap-3">
+        <Link href={paths.home()} className={buttonClass('secondary')}>
+          Continue Shopping
+        </Link>
+        <Button onClick={pay} disabled={checkout.isPending || !data || blocking.length > 0 || mixed}>
+          {checkout.isPending ? 'Processing...' : 'Proceed to Payment'}
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+import { useEffect } from 'react';
+import { Link, useSearch } from 'wouter';
+import { ORDER_STATUS_LABEL } from '../../../../src/shared/orders';
+import { paths } from '../../app/paths';
+import { buttonClass } from '../../components/ui/button';
+import { formatMoney } from '../../lib/money';
+import { trpc } from '../../lib/trpc';
+import { usePageTitle } from '../../lib/use-page-title';
+import { cart } from '../cart/cart-store';
+
+/** /checkout/success and /success: the paid order, fetched by the session id Stripe (or the demo) sent back. */
+export function PaymentSuccessPage() {
+  usePageTitle('Payment Successful');
+  const sessionId = new URLSearchParams(useSearch()).get('session_id') ?? '';
+  const order = trpc.checkout.order.useQuery({ sessionId }, { enabled: sessionId !== '', retry: 2 });
+
+  useEffect(() => {
+    cart.clear();
+  }, []);
+
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-16">
+      <div className="text-center">
+        <h1 className="font-serif text-4xl text-ink">Payment Successful!</h1>
+        <p className="mt-4 text-muted">
+          Thank you for your purchase. You will receive an email confirmation shortly.
+        </p>
+      </div>
+      {order.data ? (
+        <section
+          className="mt-10 rounded-2xl border border-stone-line bg-white/70 p-6"
+          aria-labelledby="order-heading"
+        >
+          <h2 id="order-heading" className="font-serif text-xl" data-testid="order-number">
+            Order #{order.data.number}
+          </h2>
+          <p className="mt-1 text-sm text-muted">
+            {ORDER_STATUS_LABEL[order.data.status]}
+            {order.data.paymentMode === 'demo' ? ' · demo payment, no money moved' : ''}
+          </p>
+          <ul className="mt-4 divide-y divide-stone-line text-sm">
+            {order.data.lines.map((l) => (
+              <li key={`${l.productId}-${l.size}`} className="flex justify-between gap-4 py-2">
+                <span>
+                  {l.title}
+                  {l.size ? ` (${l.size})` : ''} × {l.quantity}
+                </span>
+                <span>{formatMoney(l.lineTotalMinor, order.data.currency)}</span>
+              </li>
+            ))}
+          </ul>
+          <p className="mt-3 flex justify-between border-t border-stone-line pt-3 font-semibold">
+            <span>Total</span>
+            <span>{formatMoney(order.data.totalMinor ?? order.data.subtotalMinor, order.data.currency)}</span>
+          </p>
+        </section>
+      ) : order.isError ? (
+        <p className="mt-8 text-center text-sm text-muted">
+          We could not load the order details: {order.error.message}
+        </p>
+      ) : sessionId ? (
+        <div className="skeleton mt-10 h-40 rounded-2xl" aria-hidden="true" />
+      ) : null}
+      <div className="mt-10 text-center">
+        <Link href={paths.home()} className={buttonClass('primary')}>
+          Continue Shopping
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+export function CheckoutCancelPage() {
+  usePageTitle('Payment Cancelled');
+  return (
+    <div className="mx-auto max-w-xl px-4 py-16 text-center">
+      <h1 className="font-serif text-4xl">Payment Cancelled</h1>
+      <p className="mt-4 text-muted">Your payment was cancelled. No charges were made.</p>
+      <div className="mt-8 flex justify-center gap-3">
+        <Link href={paths.checkout()} className={buttonClass('primary')}>
+          Try Again
+        </Link>
+        <Link href={paths.home()} className={buttonClass('secondary')}>
+          Return to Shop
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+export function CanceledPage() {
+  usePageTitle('Payment Canceled');
+  return (
+    <div className="mx-auto max-w-xl px-4 py-16 text-center">
+      <h1 className="font-serif text-4xl">Payment Canceled</h1>
+      <p className="mt-4 text-muted">Your payment was canceled. No charges were made to your account.</p>
+      <div className="mt-8">
+        <Link href={paths.home()} className={buttonClass('secondary')}>
+          Return to Shop
+        </Link>
+      </div>
+    </div>
+  );
+}
