@@ -14,6 +14,8 @@ import {
 } from '../modules/auth/admins.repository.js';
 import { hashPassword, passwordProblem } from '../modules/auth/password.js';
 import { rotateSessionKeyFile } from '../modules/auth/session-keys.js';
+import { createPayments } from '../modules/checkout/payments.js';
+import { reconcilePendingOrders } from '../modules/orders/reconcile.js';
 
 const USAGE = `Manage the store's admin accounts.
 
@@ -23,6 +25,7 @@ Usage: npm run admin -- <command> [options]
   passwd EMAIL [--password-stdin]   set a new password (signs that admin out everywhere)
   list                              list the accounts
   remove EMAIL                      delete an account
+  reconcile-orders                  ask Stripe about every order still waiting for payment (missed webhooks)
   rotate-session-key                put a new session key first in DATA_DIR/session.key (the old one still opens
                                     existing sessions until the next rotation)
 
@@ -110,6 +113,13 @@ async function run(argv: string[]): Promise<number> {
         await setAdminPassword(db, admin.id, await hashPassword(password), new Date());
         console.log(`Password changed for ${email}; their open sessions are signed out.`);
         return 0;
+      }
+      case 'reconcile-orders': {
+        const payments = createPayments(config);
+        if (payments.gateway.mode !== 'stripe') throw new UsageError('STRIPE_SECRET_KEY is not set: there is nothing to reconcile');
+        const result = await reconcilePendingOrders({ db, payments: payments.gateway, clock: { now: () => new Date() } });
+        console.log(`Checked ${result.checked} order(s): ${result.updated} updated, ${result.failed} could not be checked.`);
+        return result.failed > 0 ? 1 : 0;
       }
       case 'list': {
         const admins = await listAdmins(db);
