@@ -42,6 +42,14 @@ export interface MediaTable {
   alt_text: string | null;
   created_at: string;
   updated_at: string;
+  /** Key in FileStorage for uploaded files; null for media given by URL. */
+  storage_key: string | null;
+  content_type: string | null;
+  byte_size: number | null;
+  width: number | null;
+  height: number | null;
+  /** JSON array of {url, width, format, storageKey} web variants of an uploaded image. */
+  variants: Generated<string>;
 }
 
 export interface SettingsTable {
@@ -157,6 +165,17 @@ export interface StripeEventsTable {
   received_at: string;
 }
 
+export interface ProductHistoryTable {
+  id: Generated<number>;
+  product_id: string;
+  product_title: string;
+  action: 'create' | 'update' | 'delete';
+  admin_email: string;
+  snapshot: string;
+  changes: Generated<string>;
+  created_at: string;
+}
+
 export interface Database {
   products: ProductsTable;
   media: MediaTable;
@@ -171,6 +190,7 @@ export interface Database {
   orders: OrdersTable;
   order_lines: OrderLinesTable;
   stripe_events: StripeEventsTable;
+  product_history: ProductHistoryTable;
 }
 
 export type Db = Kysely<Database>;
