@@ -116,9 +116,16 @@ async function run(argv: string[]): Promise<number> {
       }
       case 'reconcile-orders': {
         const payments = createPayments(config);
-        if (payments.gateway.mode !== 'stripe') throw new UsageError('STRIPE_SECRET_KEY is not set: there is nothing to reconcile');
-        const result = await reconcilePendingOrders({ db, payments: payments.gateway, clock: { now: () => new Date() } });
-        console.log(`Checked ${result.checked} order(s): ${result.updated} updated, ${result.failed} could not be checked.`);
+        if (payments.gateway.mode !== 'stripe')
+          throw new UsageError('STRIPE_SECRET_KEY is not set: there is nothing to reconcile');
+        const result = await reconcilePendingOrders({
+          db,
+          payments: payments.gateway,
+          clock: { now: () => new Date() },
+        });
+        console.log(
+          `Checked ${result.checked} order(s): ${result.updated} updated, ${result.failed} could not be checked.`,
+        );
         return result.failed > 0 ? 1 : 0;
       }
       case 'list': {

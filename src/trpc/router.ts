@@ -3,6 +3,8 @@ import { authRouter } from '../modules/auth/auth.router.js';
 import { catalogueRouter } from '../modules/catalogue/catalogue.router.js';
 import { checkoutRouter } from '../modules/checkout/checkout.router.js';
 import { adminOrdersRouter } from '../modules/orders/admin-orders.router.js';
+import { adminProductsRouter } from '../modules/products/admin-products.router.js';
+import { adminSettingsRouter } from '../modules/settings/admin-settings.router.js';
 import { siteRouter } from '../modules/site/site.router.js';
 import { router } from './init.js';
 
@@ -15,6 +17,8 @@ export const appRouter = router({
   admin: router({
     account: accountRouter,
     orders: adminOrdersRouter,
+    products: adminProductsRouter,
+    settings: adminSettingsRouter,
   }),
 });
 

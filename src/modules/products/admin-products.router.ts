@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { TRPCError } from '@trpc/server';
+import { z } from 'zod';
+import type { DbOrTx } from '../../db/database.js';
+import {
+  adminProductListInput,
+  createProductInput,
+  productIdSchema,
+  updateProductInput,
+} from '../../shared/product-input.js';
+import { adminProcedure, router } from '../../trpc/init.js';
+import { diffProducts, productHistory, recordHistory } from './product-history.js';
+import {
+  deleteProductRow,
+  findAdminProduct,
+  insertProduct,
+  listAdminProducts,
+  updateProduct,
+} from './products.repository.js';
+
+export function newProductId(): string {
+  // 16 characters of [a-z0-9]: the original's "plink_" + token shape.
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  return `plink_${Array.from(randomBytes(16), (b) => alphabet[b % alphabet.length]).join('')}`;
+}
+
+/** Storage keys of a product's uploaded files and their variants, read before the rows go. */
+async function storedFileKeys(db: DbOrTx, productId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('media')
+    .select(['storage_key', 'variants'])
+    .where('product_id', '=', productId)
+    .execute();
+  const keys: string[] = [];
+  for (const r of rows) {
+    if (r.storage_key) keys.push(r.storage_key);
+    try {
+      const variants: unknown = JSON.parse(r.variants);
+      if (Array.isArray(variants)) {
+        for (const v of variants) if (v && typeof v.storageKey === 'string') keys.push(v.storageKey);
+      }
+    } catch {
+      // a malformed variants column has no files to remove
+    }
+  }
+  return [...new Set(keys)];
+}
+
+const idInput = z.object({ id: productIdSchema });
+
+/** admin.products.*: the operator's catalogue. Every change is recorded in product_history with who made it. */
+export const adminProductsRouter = router({
+  list: adminProcedure
+    .input(adminProductListInput)
+    .query(({ ctx, input }) =>
+      listAdminProducts(ctx.db, {
+        q: input.q,
+        sort: input.sort,
+        dir: input.dir,
+        offset: input.cursor ?? 0,
+        limit: input.limit,
+      }),
+    ),
+
+  byId: adminProcedure.input(idInput).query(async ({ ctx, input }) => {
+    const product = await findAdminProduct(ctx.db, input.id);
+    if (!product) throw new TRPCError({ code: 'NOT_FOUND', message: 'Product not found' });
+    return product;
+  }),
+
+  /** A fresh id for the Add New Product form (it shows the id, SKU and image folder derived from it). */
+  newId: adminProcedure.query(() => ({ id: newProductId() })),
+
+  create: adminProcedure.input(createProductInput).mutation(async ({ ctx, input }) => {
+    const id = input.id ?? newProductId();
+    const now = ctx.clock.now();
+    const product = await ctx.db.transaction().execute(async (trx) => {
+      if (await findAdminProduct(trx, id)) {
+        throw new TRPCError({ code: 'CONFLICT', message: 'A product with this id already exists' });
+      }
+      await insertProduct(trx, id, input.fields, now);
+      const created = await findAdminProduct(trx, id);
+      if (!created) throw new Error('product vanished after insert');
+      await recordHistory(trx, {
+        productId: id,
+        title: created.title,
+        action: 'create',
+        adminEmail: ctx.admin.email,
+        snapshot: created,
+        changes: [],
+        now,
+      });
+      return created;
+    });
+    ctx.log.info({ event: 'product.created', product: id, account: ctx.admin.email }, 'product created');
+    return product;
+  }),
+
+  update: adminProcedure.input(updateProductInput).mutation(async ({ ctx, input }) => {
+    const now = ctx.clock.now();
+    const product = await ctx.db.transaction().execute(async (trx) => {
+      const before = await findAdminProduct(trx, input.id);
+      if (!before) throw new TRPCError({ code: 'NOT_FOUND', message: 'Product not found' });
+      if (!(await updateProduct(trx, input.id, input.expectedUpdatedAt, input.fields, now))) {
+        throw new TRPCError({
+          code: 'CONFLICT',
+          message:
+            'Someone else changed this product while you were editing. Reload it to see their changes, then edit again.',
+        });
+      }
+      const after = await findAdminProduct(trx, input.id);
+      if (!after) throw new Error('product vanished after update');
+      await recordHistory(trx, {
+        productId: input.id,
+        title: after.title,
+        action: 'update',
+        adminEmail: ctx.admin.email,
+        snapshot: after,
+        changes: diffProducts(before, after),
+        now,
+      });
+      return after;
+    });
+    ctx.log.info(
+      { event: 'product.updated', product: input.id, account: ctx.admin.email },
+      'product updated',
+    );
+    return product;
+  }),
+
+  /** Deletes the product with its media rows in one transaction, then its stored files. */
+  remove: adminProcedure.input(idInput).mutation(async ({ ctx, input }) => {
+    const now = ctx.clock.now();
+    const keys = await ctx.db.transaction().execute(async (trx) => {
+      const before = await findAdminProduct(trx, input.id);
+      if (!before) throw new TRPCError({ code: 'NOT_FOUND', message: 'Product not found' });
+      const files = await storedFileKeys(trx, input.id);
+      await deleteProductRow(trx, input.id);
+      await recordHistory(trx, {
+        productId: input.id,
+        title: before.title,
+        action: 'delete',
+        adminEmail: ctx.admin.email,
+        snapshot: before,
+        changes: [],
+        now,
+      });
+      return files;
+    });
+    // Files go only after the commit: a failed delete never leaves a product pointing at missing files.
+    for (const key of keys) {
+      await ctx.storage
+        .remove(key)
+        .catch((error: unknown) => ctx.log.warn({ err: error, key }, 'could not remove a media file'));
+    }
+    ctx.log.info(
+      { event: 'product.deleted', product: input.id, account: ctx.admin.email },
+      'product deleted',
+    );
+    return { ok: true as const };
+  }),
+
+  history: adminProcedure.input(idInput).query(({ ctx, input }) => productHistory(ctx.db, input.id)),
+});

@@ -1,0 +1,208 @@
+import { sql } from 'kysely';
+import type { DbOrTx, ProductsTable } from '../../db/database.js';
+import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
+import { minorToMajorString } from '../../shared/money.js';
+import type { ProductFields } from '../../shared/product-input.js';
+import { slugify } from '../../shared/slug.js';
+
+export type AdminProductRow = {
+  id: string;
+  sku: string;
+  title: string;
+  priceMinor: number;
+  currency: string;
+  pageOrder: number;
+  tags: string[];
+  mediaCount: number;
+  updatedAt: string;
+};
+
+/** The form's view of a product (decimal price text, plain arrays), plus its version stamp. */
+export type AdminProduct = {
+  id: string;
+  title: string;
+  description: string;
+  manufacturer: string;
+  manufacturerUrl: string;
+  sku: string;
+  price: string;
+  priceMinor: number;
+  currency: string;
+  pageOrder: number;
+  sizes: string[];
+  tags: string[];
+  colors: string[];
+  sizeDetail: Record<string, Record<string, string>>;
+  stripePaymentLink: string;
+  productLink: string;
+  imageFolder: string;
+  createdAt: string;
+  updatedAt: string;
+};
+
+const SORT_COLUMNS = {
+  id: 'p.id',
+  sku: 'p.sku',
+  title: 'p.title',
+  price: 'p.price_minor',
+  currency: 'p.currency',
+  page_order: 'p.page_order',
+  created_at: 'p.created_at',
+} as const;
+
+/** LIKE treats % and _ as wildcards; a search for them must find them literally. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export async function listAdminProducts(
+  db: DbOrTx,
+  opts: {
+    q?: string | undefined;
+    sort: keyof typeof SORT_COLUMNS;
+    dir: 'asc' | 'desc';
+    offset: number;
+    limit: number;
+  },
+): Promise<{ items: AdminProductRow[]; total: number; nextCursor: number | null }> {
+  const q = opts.q?.trim().toLowerCase() ?? '';
+  let base = db.selectFrom('products as p');
+  if (q) {
+    const pattern = likePattern(q);
+    // Title, SKU, price as the admin sees it (89.00) and any tag, case-insensitively.
+    base = base.where((eb) =>
+      eb.or([
+        sql<boolean>`lower(p.title) LIKE ${pattern} ESCAPE '\\'`,
+        sql<boolean>`lower(p.sku) LIKE ${pattern} ESCAPE '\\'`,
+        sql<boolean>`printf('%d.%02d', p.price_minor / 100, p.price_minor % 100) LIKE ${pattern} ESCAPE '\\'`,
+        sql<boolean>`EXISTS (SELECT 1 FROM json_each(p.tags) t WHERE lower(t.value) LIKE ${pattern} ESCAPE '\\')`,
+      ]),
+    );
+  }
+  const rows = await base
+    .select([
+      'p.id',
+      'p.sku',
+      'p.title',
+      'p.price_minor',
+      'p.currency',
+      'p.page_order',
+      'p.tags',
+      'p.updated_at',
+      (eb) =>
+        eb
+          .selectFrom('media as m')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .whereRef('m.product_id', '=', 'p.id')
+          .as('media_count'),
+    ])
+    .orderBy(SORT_COLUMNS[opts.sort], opts.dir)
+    .orderBy('p.id', opts.dir)
+    .limit(opts.limit)
+    .offset(opts.offset)
+    .execute();
+  const total = Number(
+    (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+  );
+  const next = opts.offset + rows.length;
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      sku: r.sku,
+      title: r.title,
+      priceMinor: r.price_minor,
+      currency: r.currency,
+      pageOrder: r.page_order,
+      tags: parseJsonArray(r.tags),
+      mediaCount: Number(r.media_count ?? 0),
+      updatedAt: r.updated_at,
+    })),
+    total,
+    nextCursor: next < total ? next : null,
+  };
+}
+
+type FullRow = Omit<ProductsTable, 'page_order'> & { page_order: number };
+
+function toAdminProduct(r: FullRow): AdminProduct {
+  return {
+    id: r.id,
+    title: r.title,
+    description: r.description,
+    manufacturer: r.manufacturer,
+    manufacturerUrl: r.manufacturer_url ?? '',
+    sku: r.sku,
+    price: minorToMajorString(r.price_minor, r.currency),
+    priceMinor: r.price_minor,
+    currency: r.currency,
+    pageOrder: r.page_order,
+    sizes: parseJsonArray(r.sizes),
+    tags: parseJsonArray(r.tags),
+    colors: parseJsonArray(r.colors),
+    sizeDetail: parseJsonRecord(
+      r.size_detail,
+      (v): v is Record<string, string> => !!v && typeof v === 'object',
+    ),
+    stripePaymentLink: r.stripe_payment_link ?? '',
+    productLink: r.product_link ?? '',
+    imageFolder: r.image_folder ?? '',
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export async function findAdminProduct(db: DbOrTx, id: string): Promise<AdminProduct | null> {
+  const row = await db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toAdminProduct(row) : null;
+}
+
+function columns(f: ProductFields) {
+  return {
+    title: f.title,
+    slug: slugify(f.title),
+    description: f.description,
+    manufacturer: f.manufacturer,
+    manufacturer_url: f.manufacturerUrl,
+    sku: f.sku,
+    price_minor: f.priceMinor,
+    currency: f.currency,
+    sizes: JSON.stringify(f.sizes),
+    size_detail: JSON.stringify(f.sizeDetail),
+    colors: JSON.stringify(f.colors),
+    tags: JSON.stringify(f.tags),
+    image_folder: f.imageFolder || null,
+    stripe_payment_link: f.stripePaymentLink,
+    product_link: f.productLink,
+    page_order: f.pageOrder,
+  };
+}
+
+export async function insertProduct(db: DbOrTx, id: string, f: ProductFields, now: Date): Promise<void> {
+  const iso = now.toISOString();
+  await db
+    .insertInto('products')
+    .values({ id, ...columns(f), images: '[]', created_at: iso, updated_at: iso })
+    .execute();
+}
+
+/** Updates only if nobody changed the product since `expectedUpdatedAt`; false when someone did (or it is gone). */
+export async function updateProduct(
+  db: DbOrTx,
+  id: string,
+  expectedUpdatedAt: string,
+  f: ProductFields,
+  now: Date,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('products')
+    .set({ ...columns(f), updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .where('updated_at', '=', expectedUpdatedAt)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function deleteProductRow(db: DbOrTx, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('products').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { isKnownCurrency, parseMajorToMinor } from './money.js';
+import { DEFAULT_SIZES } from './sizes.js';
+
+/**
+ * The product form's rules, shared by the browser (inline messages) and the server (the authority).
+ * Prices are typed as decimal text in the currency's major unit and stored as exact minor units.
+ */
+const httpUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), 'Enter a full http(s) URL')
+  .transform((v) => (v === '' ? null : v));
+
+/** Trimmed, non-empty, unique (case-insensitive) chips, as the chip inputs commit them. */
+const chips = (max: number, maxLength: number) =>
+  z
+    .array(z.string())
+    .max(200)
+    .transform((values) => {
+      const seen = new Set<string>();
+      const out: string[] = [];
+      for (const raw of values) {
+        const v = raw.trim();
+        if (v && !seen.has(v.toLowerCase())) {
+          seen.add(v.toLowerCase());
+          out.push(v);
+        }
+      }
+      return out;
+    })
+    .refine((v) => v.length <= max, `At most ${max} entries`)
+    .refine((v) => v.every((x) => x.length <= maxLength), `Each entry at most ${maxLength} characters`);
+
+export const productFields = z
+  .object({
+    title: z.string().trim().min(1, 'Title is required').max(200),
+    description: z.string().trim().min(1, 'Description is required').max(5000),
+    manufacturer: z.string().trim().max(200).default(''),
+    manufacturerUrl: httpUrl.default(''),
+    sku: z.string().trim().min(1, 'SKU is required').max(100),
+    price: z.string().trim().min(1, 'Price is required').max(20),
+    currency: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .refine((c) => isKnownCurrency(c), 'Choose a currency'),
+    pageOrder: z
+      .number()
+      .int('Whole numbers only')
+      .min(0, 'Page order cannot be negative')
+      .max(1_000_000)
+      .default(999),
+    sizes: chips(20, 20),
+    tags: chips(30, 50),
+    colors: chips(20, 50),
+    sizeDetail: z
+      .record(
+        z.string().trim().min(1).max(20),
+        z.record(z.string().trim().min(1).max(40), z.string().trim().max(40)),
+      )
+      .default({}),
+    stripePaymentLink: httpUrl.default(''),
+    productLink: httpUrl.default(''),
+    imageFolder: z.string().trim().max(300).default(''),
+  })
+  .superRefine((p, ctx) => {
+    if (isKnownCurrency(p.currency) && parseMajorToMinor(p.price, p.currency) === null) {
+      ctx.addIssue({ code: 'custom', path: ['price'], message: 'Enter a price of 0 or more, like 49.99' });
+    }
+  })
+  .transform((p) => ({
+    ...p,
+    // Empty sizes mean the defaults, as the original did.
+    sizes: p.sizes.length > 0 ? p.sizes : [...DEFAULT_SIZES],
+    priceMinor: parseMajorToMinor(p.price, p.currency) ?? 0,
+    // Only measurements for sizes the product has, and only filled cells.
+    sizeDetail: Object.fromEntries(
+      Object.entries(p.sizeDetail).flatMap(([size, row]) => {
+        const cells = Object.entries(row).filter(([, v]) => v !== '');
+        return cells.length > 0 ? [[size, Object.fromEntries(cells)]] : [];
+      }),
+    ),
+  }));
+
+export type ProductFieldsInput = z.input<typeof productFields>;
+export type ProductFields = z.output<typeof productFields>;
+
+export const productIdSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{1,100}$/, 'Invalid product id');
+
+export const createProductInput = z.object({ id: productIdSchema.optional(), fields: productFields });
+export const updateProductInput = z.object({
+  id: productIdSchema,
+  /** The updated_at the form was loaded with: a save over someone else's newer change is refused. */
+  expectedUpdatedAt: z.string().max(40),
+  fields: productFields,
+});
+
+export const ADMIN_PRODUCT_SORTS = [
+  'id',
+  'sku',
+  'title',
+  'price',
+  'currency',
+  'page_order',
+  'created_at',
+] as const;
+export const adminProductListInput = z.object({
+  q: z.string().max(200).optional(),
+  sort: z.enum(ADMIN_PRODUCT_SORTS).default('created_at'),
+  dir: z.enum(['asc', 'desc']).default('desc'),
+  cursor: z.number().int().min(0).max(1_000_000).nullish(),
+  limit: z.number().int().min(1).max(100).default(50),
+});
