@@ -10,7 +10,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE media ADD COLUMN width INTEGER`.execute(db);
   await sql`ALTER TABLE media ADD COLUMN height INTEGER`.execute(db);
   // JSON array of {url, width, format, storageKey}.
-  await sql`ALTER TABLE media ADD COLUMN variants TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(variants))`.execute(db);
+  await sql`ALTER TABLE media ADD COLUMN variants TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(variants))`.execute(
+    db,
+  );
 
   // Who changed which product, when, and what it looked like afterwards; kept after the product is deleted.
   await sql`

@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { registerHealth } from './http/health.js';
 import { registerMedia } from './http/media.js';
+import { registerMediaUploads } from './http/media-uploads.js';
 import { registerSameOriginGuard } from './http/same-origin.js';
 import { pageHead, registerSeo } from './http/seo.js';
 import { registerSpa } from './http/spa.js';
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     webhookSecret: config.stripe?.webhookSecret ?? null,
   });
   await registerMedia(app, { mediaRoot: path.join(config.dataDir, 'media') });
+  await registerMediaUploads(app, { db: deps.db, storage: deps.storage, clock: deps.clock, config });
 
   const createContext = createContextFactory({
     db: deps.db,

@@ -2,6 +2,7 @@ import { accountRouter } from '../modules/auth/account.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
 import { catalogueRouter } from '../modules/catalogue/catalogue.router.js';
 import { checkoutRouter } from '../modules/checkout/checkout.router.js';
+import { adminMediaRouter } from '../modules/media/media.router.js';
 import { adminOrdersRouter } from '../modules/orders/admin-orders.router.js';
 import { adminProductsRouter } from '../modules/products/admin-products.router.js';
 import { adminSettingsRouter } from '../modules/settings/admin-settings.router.js';
@@ -16,6 +17,7 @@ export const appRouter = router({
   // Every admin procedure lives under `admin.*` so the boundary shows in every call's path.
   admin: router({
     account: accountRouter,
+    media: adminMediaRouter,
     orders: adminOrdersRouter,
     products: adminProductsRouter,
     settings: adminSettingsRouter,

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
 import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
 import type { ProductCard, ProductDetail, ProductMedia, SizeDetail } from '../../shared/catalogue.js';
+import { parseVariants, responsiveFields, responsiveImage } from '../media/responsive-image.js';
 
 const DESCRIPTION_PREVIEW = 280;
 
@@ -30,6 +31,10 @@ const firstImageUrl = sql<string | null>`coalesce(
   json_extract(p.images, '$[0]'))`;
 const firstImageAlt = sql<string | null>`(SELECT m.alt_text FROM media m
   WHERE m.product_id = p.id AND m.media_type = 'image' ORDER BY m.display_order, m.id LIMIT 1)`;
+/** Web variants of that first image, as JSON [width, height, variants], or null when it has none. */
+const firstImageMeta = sql<string | null>`(SELECT CASE WHEN m.variants = '[]' THEN NULL
+    ELSE json_array(m.width, m.height, json(m.variants)) END
+  FROM media m WHERE m.product_id = p.id AND m.media_type = 'image' ORDER BY m.display_order, m.id LIMIT 1)`;
 
 export function cardColumns(db: DbOrTx) {
   return db
@@ -45,6 +50,7 @@ export function cardColumns(db: DbOrTx) {
       'p.page_order',
       firstImageUrl.as('image_url'),
       firstImageAlt.as('image_alt'),
+      firstImageMeta.as('image_meta'),
       sql<number>`p.stripe_payment_link IS NOT NULL AND p.stripe_payment_link <> ''`.as('has_payment_link'),
     ]);
 }
@@ -59,8 +65,26 @@ export type CardRow = {
   sizes: string;
   image_url: string | null;
   image_alt: string | null;
+  image_meta: string | null;
   has_payment_link: number;
 };
+
+/** srcset/width/height for a card's image from `image_meta`; nothing for images without variants. */
+function cardImageResponsive(meta: string | null) {
+  if (!meta) return {};
+  try {
+    const value: unknown = JSON.parse(meta);
+    if (!Array.isArray(value)) return {};
+    const [width, height, variants] = value as unknown[];
+    return responsiveFields(
+      parseVariants(JSON.stringify(variants ?? [])),
+      typeof width === 'number' ? width : null,
+      typeof height === 'number' ? height : null,
+    );
+  } catch {
+    return {};
+  }
+}
 
 export function toCard(row: CardRow): ProductCard {
   return {
@@ -71,9 +95,16 @@ export function toCard(row: CardRow): ProductCard {
     priceMinor: row.price_minor,
     currency: row.currency,
     sizes: parseJsonArray(row.sizes),
-    image: row.image_url ? { url: row.image_url, alt: row.image_alt ?? row.title } : null,
+    // Uploaded images add srcSet (and avifSrcSet), width and height; other images stay {url, alt}.
+    image: row.image_url
+      ? { url: row.image_url, alt: row.image_alt ?? row.title, ...cardImageResponsive(row.image_meta) }
+      : null,
     hasPaymentLink: row.has_payment_link === 1,
   };
+}
+
+function responsiveImageOf(media: ProductMedia) {
+  return responsiveImage(media) ?? {};
 }
 
 export async function findProductDetail(db: DbOrTx, id: string): Promise<ProductDetail | null> {
@@ -103,7 +134,17 @@ export async function findProductDetail(db: DbOrTx, id: string): Promise<Product
   if (!row) return null;
   const mediaRows = await db
     .selectFrom('media')
-    .select(['id', 'url', 'file_name', 'media_type', 'alt_text', 'display_order'])
+    .select([
+      'id',
+      'url',
+      'file_name',
+      'media_type',
+      'alt_text',
+      'display_order',
+      'width',
+      'height',
+      'variants',
+    ])
     .where('product_id', '=', id)
     .orderBy('display_order')
     .orderBy('id')
@@ -115,6 +156,7 @@ export async function findProductDetail(db: DbOrTx, id: string): Promise<Product
     mediaType: m.media_type,
     altText: m.alt_text,
     displayOrder: m.display_order,
+    ...(m.media_type === 'image' ? responsiveFields(parseVariants(m.variants), m.width, m.height) : {}),
   }));
   if (media.length === 0) {
     // Products imported from the original data model may only have plain image URLs.
@@ -143,7 +185,9 @@ export async function findProductDetail(db: DbOrTx, id: string): Promise<Product
     sizeDetail: normaliseSizeDetail(parseJsonRecord(row.size_detail, isMeasurements)),
     colors: parseJsonArray(row.colors),
     tags: parseJsonArray(row.tags),
-    image: firstImage ? { url: firstImage.url, alt: firstImage.altText ?? row.title } : null,
+    image: firstImage
+      ? { ...responsiveImageOf(firstImage), url: firstImage.url, alt: firstImage.altText ?? row.title }
+      : null,
     hasPaymentLink: !!row.stripe_payment_link,
     productLink: row.product_link,
     stripePaymentLink: row.stripe_payment_link,

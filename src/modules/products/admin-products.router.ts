@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import type { DbOrTx } from '../../db/database.js';
 import {
   adminProductListInput,
   createProductInput,
@@ -9,6 +8,7 @@ import {
   updateProductInput,
 } from '../../shared/product-input.js';
 import { adminProcedure, router } from '../../trpc/init.js';
+import { removeStoredFiles, storageKeysForProduct } from '../media/media.service.js';
 import { diffProducts, productHistory, recordHistory } from './product-history.js';
 import {
   deleteProductRow,
@@ -24,43 +24,19 @@ export function newProductId(): string {
   return `plink_${Array.from(randomBytes(16), (b) => alphabet[b % alphabet.length]).join('')}`;
 }
 
-/** Storage keys of a product's uploaded files and their variants, read before the rows go. */
-async function storedFileKeys(db: DbOrTx, productId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('media')
-    .select(['storage_key', 'variants'])
-    .where('product_id', '=', productId)
-    .execute();
-  const keys: string[] = [];
-  for (const r of rows) {
-    if (r.storage_key) keys.push(r.storage_key);
-    try {
-      const variants: unknown = JSON.parse(r.variants);
-      if (Array.isArray(variants)) {
-        for (const v of variants) if (v && typeof v.storageKey === 'string') keys.push(v.storageKey);
-      }
-    } catch {
-      // a malformed variants column has no files to remove
-    }
-  }
-  return [...new Set(keys)];
-}
-
 const idInput = z.object({ id: productIdSchema });
 
 /** admin.products.*: the operator's catalogue. Every change is recorded in product_history with who made it. */
 export const adminProductsRouter = router({
-  list: adminProcedure
-    .input(adminProductListInput)
-    .query(({ ctx, input }) =>
-      listAdminProducts(ctx.db, {
-        q: input.q,
-        sort: input.sort,
-        dir: input.dir,
-        offset: input.cursor ?? 0,
-        limit: input.limit,
-      }),
-    ),
+  list: adminProcedure.input(adminProductListInput).query(({ ctx, input }) =>
+    listAdminProducts(ctx.db, {
+      q: input.q,
+      sort: input.sort,
+      dir: input.dir,
+      offset: input.cursor ?? 0,
+      limit: input.limit,
+    }),
+  ),
 
   byId: adminProcedure.input(idInput).query(async ({ ctx, input }) => {
     const product = await findAdminProduct(ctx.db, input.id);
@@ -134,7 +110,7 @@ export const adminProductsRouter = router({
     const keys = await ctx.db.transaction().execute(async (trx) => {
       const before = await findAdminProduct(trx, input.id);
       if (!before) throw new TRPCError({ code: 'NOT_FOUND', message: 'Product not found' });
-      const files = await storedFileKeys(trx, input.id);
+      const files = await storageKeysForProduct(trx, input.id);
       await deleteProductRow(trx, input.id);
       await recordHistory(trx, {
         productId: input.id,
@@ -148,11 +124,7 @@ export const adminProductsRouter = router({
       return files;
     });
     // Files go only after the commit: a failed delete never leaves a product pointing at missing files.
-    for (const key of keys) {
-      await ctx.storage
-        .remove(key)
-        .catch((error: unknown) => ctx.log.warn({ err: error, key }, 'could not remove a media file'));
-    }
+    await removeStoredFiles(ctx.storage, keys, ctx.log);
     ctx.log.info(
       { event: 'product.deleted', product: input.id, account: ctx.admin.email },
       'product deleted',

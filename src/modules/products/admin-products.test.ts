@@ -41,7 +41,13 @@ describe('admin products', () => {
     expect(p.tags).toEqual(['lawn', 'eid']);
     expect(p.sizeDetail).toEqual({ S: { 'Chest (in)': '36' } });
     const history = await caller.admin.products.history({ id: p.id });
-    expect(history).toEqual([expect.objectContaining({ action: 'create', adminEmail: 'owner@shop.example', productTitle: 'Mint Lawn Kurta' })]);
+    expect(history).toEqual([
+      expect.objectContaining({
+        action: 'create',
+        adminEmail: 'owner@shop.example',
+        productTitle: 'Mint Lawn Kurta',
+      }),
+    ]);
     // The storefront finds it, by search and by its slug.
     expect((await caller.catalogue.search({ q: 'jaal' })).items.map((x) => x.id)).toEqual([p.id]);
     expect(await caller.catalogue.bySlug({ slug: 'mint-lawn-kurta' })).toEqual({ id: p.id });
@@ -65,22 +71,31 @@ describe('admin products', () => {
     ['an ftp manufacturer URL', { manufacturerUrl: 'ftp://x.example' }, 'manufacturerUrl'],
     ['too many tags', { tags: Array.from({ length: 31 }, (_, i) => `t${i}`) }, 'tags'],
   ])('refuses %s with a message on that field', async (_name, over, field) => {
-    const error = await caller.admin.products.create({ fields: fields(over as Partial<ProductFieldsInput>) }).catch((e: unknown) => e);
+    const error = await caller.admin.products
+      .create({ fields: fields(over as Partial<ProductFieldsInput>) })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'BAD_REQUEST' });
-    const flat = (error as { cause?: { issues?: Array<{ path: Array<string | number> }> } }).cause?.issues ?? [];
+    const flat =
+      (error as { cause?: { issues?: Array<{ path: Array<string | number> }> } }).cause?.issues ?? [];
     expect(flat.some((i) => i.path.includes(field))).toBe(true);
   });
 
   it('refuses to overwrite an edit someone else saved meanwhile', async () => {
     const p = await caller.admin.products.create({ fields: fields() });
-    const first = await store.caller({ admin, clock: { now: () => new Date('2026-11-22T11:00:00.000Z') } }).admin.products.update({
-      id: p.id,
-      expectedUpdatedAt: p.updatedAt,
-      fields: fields({ price: '95.00' }),
-    });
+    const first = await store
+      .caller({ admin, clock: { now: () => new Date('2026-11-22T11:00:00.000Z') } })
+      .admin.products.update({
+        id: p.id,
+        expectedUpdatedAt: p.updatedAt,
+        fields: fields({ price: '95.00' }),
+      });
     expect(first.priceMinor).toBe(9500);
     await expect(
-      caller.admin.products.update({ id: p.id, expectedUpdatedAt: p.updatedAt, fields: fields({ title: 'Stale edit' }) }),
+      caller.admin.products.update({
+        id: p.id,
+        expectedUpdatedAt: p.updatedAt,
+        fields: fields({ title: 'Stale edit' }),
+      }),
     ).rejects.toMatchObject({ code: 'CONFLICT' });
     expect((await caller.admin.products.byId({ id: p.id })).title).toBe('Mint Lawn Kurta');
     const [latest] = await caller.admin.products.history({ id: p.id });
@@ -93,7 +108,18 @@ describe('admin products', () => {
     await store.storage.put('media/uploads/a.webp', Buffer.from('x'));
     await store.handle.db
       .insertInto('media')
-      .values({ id: 'm1', product_id: p.id, url: '/media/uploads/a.webp', file_name: 'a.webp', media_type: 'image', display_order: 0, alt_text: null, created_at: 'x', updated_at: 'x', storage_key: 'media/uploads/a.webp' })
+      .values({
+        id: 'm1',
+        product_id: p.id,
+        url: '/media/uploads/a.webp',
+        file_name: 'a.webp',
+        media_type: 'image',
+        display_order: 0,
+        alt_text: null,
+        created_at: 'x',
+        updated_at: 'x',
+        storage_key: 'media/uploads/a.webp',
+      })
       .execute();
     await caller.admin.products.remove({ id: p.id });
     expect(await store.handle.db.selectFrom('media').selectAll().execute()).toEqual([]);
@@ -105,9 +131,15 @@ describe('admin products', () => {
   });
 
   it('lists, searches (title, SKU, price, tag; % and _ literally) and sorts on the server', async () => {
-    await caller.admin.products.create({ fields: fields({ title: 'Alpha 100%', sku: 'A-1', price: '10.00', tags: ['summer'] }) });
-    await caller.admin.products.create({ fields: fields({ title: 'Beta', sku: 'B_2', price: '124.50', tags: ['winter'] }) });
-    await caller.admin.products.create({ fields: fields({ title: 'Gamma', sku: 'C-3', price: '55.00', tags: ['festive'] }) });
+    await caller.admin.products.create({
+      fields: fields({ title: 'Alpha 100%', sku: 'A-1', price: '10.00', tags: ['summer'] }),
+    });
+    await caller.admin.products.create({
+      fields: fields({ title: 'Beta', sku: 'B_2', price: '124.50', tags: ['winter'] }),
+    });
+    await caller.admin.products.create({
+      fields: fields({ title: 'Gamma', sku: 'C-3', price: '55.00', tags: ['festive'] }),
+    });
     const titles = async (input: Parameters<typeof caller.admin.products.list>[0]) =>
       (await caller.admin.products.list(input)).items.map((p) => p.title);
     expect(await titles({ q: 'beta' })).toEqual(['Beta']);
@@ -140,15 +172,34 @@ describe('admin products', () => {
       shippingOptions: [{ label: 'Express', amount: '25.00', currency: 'usd', minDays: 2, maxDays: 4 }],
     });
     const site = await caller.site.settings();
-    expect(site).toMatchObject({ storeName: 'Noor Boutique', contactUrl: null, banner: { title: 'Eid Edit', active: true, description: null } });
+    expect(site).toMatchObject({
+      storeName: 'Noor Boutique',
+      contactUrl: null,
+      banner: { title: 'Eid Edit', active: true, description: null },
+    });
     const admin_ = await caller.admin.settings.get();
     expect(admin_.shippingCountries).toEqual(['PK', 'US']);
-    expect(admin_.shippingOptions).toEqual([{ label: 'Express', amount: '25.00', currency: 'usd', minDays: 2, maxDays: 4 }]);
+    expect(admin_.shippingOptions).toEqual([
+      { label: 'Express', amount: '25.00', currency: 'usd', minDays: 2, maxDays: 4 },
+    ]);
     await expect(
       caller.admin.settings.update({ ...admin_, storeName: '', shippingOptions: [] }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     await expect(
-      caller.admin.settings.update({ ...admin_, shippingOptions: Array.from({ length: 6 }, () => admin_.shippingOptions[0] ?? { label: 'x', amount: '1', currency: 'usd', minDays: null, maxDays: null }) }),
+      caller.admin.settings.update({
+        ...admin_,
+        shippingOptions: Array.from(
+          { length: 6 },
+          () =>
+            admin_.shippingOptions[0] ?? {
+              label: 'x',
+              amount: '1',
+              currency: 'usd',
+              minDays: null,
+              maxDays: null,
+            },
+        ),
+      }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 });

@@ -1,6 +1,8 @@
 import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { OrdersPanel } from './orders-panel';
+import { ProductsPanel } from './products/products-panel';
+import { SettingsPanel } from './settings-panel';
 import { useAdminSession, useLogout } from './use-admin-session';
 
 /** The dashboard's sections. Each names what the operator will manage there once its screen is installed. */
@@ -93,9 +95,15 @@ export function DashboardPage() {
           hidden={active !== tab.id}
           className="py-8"
         >
-          {tab.id === 'orders' ? (
-            active === 'orders' ? (
-              <OrdersPanel />
+          {tab.id === 'orders' || tab.id === 'products' || tab.id === 'settings' ? (
+            active === tab.id ? (
+              tab.id === 'orders' ? (
+                <OrdersPanel />
+              ) : tab.id === 'products' ? (
+                <ProductsPanel />
+              ) : (
+                <SettingsPanel />
+              )
             ) : null
           ) : (
             <p className="rounded-xl border border-dashed border-stone-line p-6 text-sm text-muted">

@@ -1,5 +1,6 @@
 import { type MouseEvent, useId, useState } from 'react';
 import { useLocation } from 'wouter';
+import { responsiveImage } from '../../../../src/modules/media/responsive-image';
 import type { ProductCard as ProductCardData } from '../../../../src/shared/catalogue';
 import { sortSizes } from '../../../../src/shared/sizes';
 import { paths } from '../../app/paths';
@@ -10,16 +11,21 @@ import { cart } from '../cart/cart-store';
 import { useCheckout } from '../checkout/use-checkout';
 
 const PLACEHOLDER = '/placeholder.svg';
+/** Cards are one column on phones, two from md, three from lg (product-grid.tsx, related-products.tsx). */
+const CARD_SIZES = '(min-width: 1024px) 33vw, (min-width: 768px) 50vw, 100vw';
 
 export function ProductCard({ product, eager = false }: { product: ProductCardData; eager?: boolean }) {
   const [, navigate] = useLocation();
   const [size, setSize] = useState('');
   const [missingSize, setMissingSize] = useState(false);
   const [loaded, setLoaded] = useState(false);
+  const [failed, setFailed] = useState(false);
   const sizeId = useId();
   const errorId = useId();
   const href = paths.product(product.id);
   const hasSizes = product.sizes.length > 0;
+  // Uploaded images come with web variants (srcset); demo and URL images are a single file.
+  const responsive = failed ? null : responsiveImage(product.image);
 
   // The whole card opens the product, except its own controls.
   const openFromCard = (event: MouseEvent<HTMLElement>) => {
@@ -47,6 +53,26 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
     toast.success('Added to cart!');
   };
 
+  const image = (
+    <img
+      src={failed ? PLACEHOLDER : (product.image?.url ?? PLACEHOLDER)}
+      srcSet={responsive?.srcSet}
+      sizes={responsive ? CARD_SIZES : undefined}
+      alt={product.image?.alt ?? product.title}
+      loading={eager ? 'eager' : 'lazy'}
+      decoding="async"
+      width={responsive?.width ?? 800}
+      height={responsive?.height ?? 800}
+      className={`h-full w-full object-cover transition duration-500 group-hover:scale-[1.03] ${loaded ? 'opacity-100' : 'opacity-0'}`}
+      onLoad={() => setLoaded(true)}
+      onError={() => {
+        // Fall back to the placeholder (dropping any srcset, which would win over src).
+        setFailed(true);
+        setLoaded(true);
+      }}
+    />
+  );
+
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the title link is the keyboard path to the product.
     <article
@@ -56,21 +82,14 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
     >
       <div className="relative aspect-square overflow-hidden bg-sand">
         {!loaded ? <div className="skeleton absolute inset-0" aria-hidden="true" /> : null}
-        <img
-          src={product.image?.url ?? PLACEHOLDER}
-          alt={product.image?.alt ?? product.title}
-          loading={eager ? 'eager' : 'lazy'}
-          decoding="async"
-          width={800}
-          height={800}
-          className={`h-full w-full object-cover transition duration-500 group-hover:scale-[1.03] ${loaded ? 'opacity-100' : 'opacity-0'}`}
-          onLoad={() => setLoaded(true)}
-          onError={(e) => {
-            const img = e.currentTarget;
-            if (!img.src.endsWith(PLACEHOLDER)) img.src = PLACEHOLDER;
-            setLoaded(true);
-          }}
-        />
+        {responsive?.avifSrcSet ? (
+          <picture className="contents">
+            <source type="image/avif" srcSet={responsive.avifSrcSet} sizes={CARD_SIZES} />
+            {image}
+          </picture>
+        ) : (
+          image
+        )}
       </div>
       <div className="flex flex-1 flex-col gap-2 p-4">
         {product.manufacturer ? (

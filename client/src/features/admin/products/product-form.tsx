@@ -1,0 +1,384 @@
+import { Plus } from 'lucide-react';
+import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
+import { type ProductFieldsInput, productFields } from '../../../../../src/shared/product-input';
+import { sortSizes } from '../../../../../src/shared/sizes';
+import { slugify } from '../../../../../src/shared/slug';
+import { Button } from '../../../components/ui/button';
+import { ChipsInput } from '../../../components/ui/chips-input';
+import { TextField } from '../../../components/ui/text-field';
+
+export const IMAGE_FOLDER_BASE = '/media/images/product-catalog/';
+const CURRENCIES = ['usd', 'eur', 'gbp', 'cad', 'aud', 'pkr', 'inr', 'aed', 'sar', 'jpy'];
+const DEFAULT_MEASUREMENTS = ['Chest (in)', 'Length (in)', 'Sleeve (in)'];
+
+export type FormValues = Required<ProductFieldsInput>;
+
+export function emptyForm(id: string): FormValues {
+  return {
+    title: '',
+    description: '',
+    manufacturer: '',
+    manufacturerUrl: '',
+    sku: `SKU-${id.slice(0, 8)}`,
+    price: '',
+    currency: 'usd',
+    pageOrder: 999,
+    sizes: ['S', 'M', 'L', 'XL'],
+    tags: [],
+    colors: [],
+    sizeDetail: {},
+    stripePaymentLink: '',
+    productLink: '',
+    imageFolder: `${IMAGE_FOLDER_BASE}${id}/new-product`,
+  };
+}
+
+type Errors = Partial<Record<keyof FormValues, string>>;
+
+/** The same Zod schema as the server: the browser shows the messages per field before anything is sent. */
+export function validate(values: FormValues): Errors {
+  const result = productFields.safeParse(values);
+  if (result.success) return {};
+  const errors: Errors = {};
+  for (const issue of result.error.issues) {
+    const key = issue.path[0] as keyof FormValues | undefined;
+    if (key && !errors[key]) errors[key] = issue.message;
+  }
+  return errors;
+}
+
+export function ProductForm({
+  productId,
+  initial,
+  mode,
+  submitting,
+  serverError,
+  onSubmit,
+  onCancel,
+}: {
+  productId: string;
+  initial: FormValues;
+  mode: 'create' | 'edit';
+  submitting: boolean;
+  serverError: string | null;
+  onSubmit: (values: FormValues) => void;
+  onCancel: () => void;
+}) {
+  const [values, setValues] = useState<FormValues>(initial);
+  const [errors, setErrors] = useState<Errors>({});
+  const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) =>
+    setValues((v) => ({ ...v, [key]: value }));
+
+  // While creating, the image folder follows the title's slug, as the original did.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: it must rerun exactly when the title changes.
+  useEffect(() => {
+    if (mode !== 'create') return;
+    setValues((v) => ({
+      ...v,
+      imageFolder: `${IMAGE_FOLDER_BASE}${productId}/${slugify(v.title) || 'new-product'}`,
+    }));
+  }, [values.title, mode, productId]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const found = validate(values);
+    setErrors(found);
+    if (Object.keys(found).length === 0) onSubmit(values);
+  };
+
+  return (
+    <form
+      onSubmit={submit}
+      noValidate
+      className="space-y-5"
+      aria-label={mode === 'create' ? 'New product' : 'Edit product'}
+    >
+      <p className="text-xs text-muted">
+        ID <span className="font-mono">{productId}</span>
+      </p>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label="Title"
+          value={values.title}
+          onChange={(e) => set('title', e.target.value)}
+          error={errors.title}
+          required
+        />
+        <TextField
+          label="SKU"
+          value={values.sku}
+          onChange={(e) => set('sku', e.target.value)}
+          error={errors.sku}
+          required
+        />
+      </div>
+      <TextArea
+        label="Description"
+        value={values.description}
+        onChange={(v) => set('description', v)}
+        error={errors.description}
+      />
+      <div className="grid gap-4 sm:grid-cols-3">
+        <TextField
+          label="Price"
+          type="number"
+          min={0}
+          step={0.01}
+          inputMode="decimal"
+          value={values.price}
+          onChange={(e) => set('price', e.target.value)}
+          error={errors.price}
+          required
+        />
+        <SelectField
+          label="Currency"
+          value={values.currency}
+          options={CURRENCIES}
+          onChange={(v) => set('currency', v)}
+          error={errors.currency}
+        />
+        <TextField
+          label="Page order"
+          type="number"
+          min={0}
+          step={1}
+          value={String(values.pageOrder)}
+          onChange={(e) => set('pageOrder', e.target.value === '' ? 999 : Number(e.target.value))}
+          error={errors.pageOrder}
+        />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label="Manufacturer"
+          value={values.manufacturer}
+          onChange={(e) => set('manufacturer', e.target.value)}
+          error={errors.manufacturer}
+        />
+        <TextField
+          label="Manufacturer URL"
+          type="url"
+          value={values.manufacturerUrl}
+          onChange={(e) => set('manufacturerUrl', e.target.value)}
+          error={errors.manufacturerUrl}
+        />
+      </div>
+      <ChipsInput
+        label="Sizes"
+        values={values.sizes}
+        onChange={(v) => set('sizes', v)}
+        error={errors.sizes}
+      />
+      <SizeDetailEditor
+        sizes={values.sizes}
+        value={values.sizeDetail}
+        onChange={(v) => set('sizeDetail', v)}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <ChipsInput label="Tags" values={values.tags} onChange={(v) => set('tags', v)} error={errors.tags} />
+        <ChipsInput
+          label="Colours"
+          values={values.colors}
+          onChange={(v) => set('colors', v)}
+          error={errors.colors}
+        />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label="Payment link (optional)"
+          type="url"
+          placeholder="https://buy.stripe.com/..."
+          value={values.stripePaymentLink}
+          onChange={(e) => set('stripePaymentLink', e.target.value)}
+          error={errors.stripePaymentLink}
+        />
+        <TextField
+          label="Product link"
+          type="url"
+          value={values.productLink}
+          onChange={(e) => set('productLink', e.target.value)}
+          error={errors.productLink}
+        />
+      </div>
+      <TextField
+        label="Image folder"
+        value={values.imageFolder}
+        onChange={(e) => set('imageFolder', e.target.value)}
+        error={errors.imageFolder}
+      />
+      {serverError ? (
+        <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
+          {serverError}
+        </p>
+      ) : null}
+      {Object.keys(errors).length > 0 ? (
+        <p role="alert" className="text-sm text-red-700">
+          Please correct the highlighted fields.
+        </p>
+      ) : null}
+      <div className="flex justify-end gap-3">
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={submitting}>
+          {submitting ? 'Saving…' : mode === 'create' ? 'Add Product' : 'Save Product'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function TextArea({
+  label,
+  value,
+  onChange,
+  error,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string | undefined;
+}) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        value={value}
+        rows={4}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className={`mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-sm ${error ? 'border-red-700' : 'border-stone-line'}`}
+      />
+      {error ? (
+        <p id={`${id}-error`} className="mt-1 text-xs text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function SelectField({
+  label,
+  value,
+  options,
+  onChange,
+  error,
+}: {
+  label: string;
+  value: string;
+  options: string[];
+  onChange: (v: string) => void;
+  error?: string | undefined;
+}) {
+  const id = useId();
+  const all = options.includes(value) ? options : [value, ...options];
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className="mt-1 block w-full rounded-lg border border-stone-line bg-white px-3 py-2 text-sm"
+      >
+        {all.map((c) => (
+          <option key={c} value={c}>
+            {c.toUpperCase()}
+          </option>
+        ))}
+      </select>
+      {error ? <p className="mt-1 text-xs text-red-700">{error}</p> : null}
+    </div>
+  );
+}
+
+/** A grid of sizes × measurements; empty cells are dropped on save. */
+function SizeDetailEditor({
+  sizes,
+  value,
+  onChange,
+}: {
+  sizes: string[];
+  value: Record<string, Record<string, string>>;
+  onChange: (v: Record<string, Record<string, string>>) => void;
+}) {
+  const fromData = useMemo(
+    () => [...new Set(Object.values(value).flatMap((row) => Object.keys(row)))],
+    [value],
+  );
+  const [measurements, setMeasurements] = useState<string[]>(
+    fromData.length > 0 ? fromData : DEFAULT_MEASUREMENTS,
+  );
+  const [newName, setNewName] = useState('');
+  const ordered = sortSizes(sizes);
+  if (ordered.length === 0) return null;
+  const setCell = (size: string, m: string, v: string) =>
+    onChange({ ...value, [size]: { ...(value[size] ?? {}), [m]: v } });
+  return (
+    <fieldset>
+      <legend className="text-sm font-medium">Size Details</legend>
+      <div className="mt-2 overflow-x-auto">
+        <table className="text-sm">
+          <thead>
+            <tr>
+              <th scope="col" className="pr-2 text-left font-medium">
+                Size
+              </th>
+              {measurements.map((m) => (
+                <th key={m} scope="col" className="px-1 text-left font-medium whitespace-nowrap">
+                  {m}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {ordered.map((size) => (
+              <tr key={size}>
+                <th scope="row" className="pr-2 text-left font-medium">
+                  {size}
+                </th>
+                {measurements.map((m) => (
+                  <td key={m} className="px-1 py-0.5">
+                    <input
+                      aria-label={`${m} for size ${size}`}
+                      value={value[size]?.[m] ?? ''}
+                      onChange={(e) => setCell(size, m, e.target.value)}
+                      className="w-20 rounded border border-stone-line px-2 py-1"
+                    />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div className="mt-2 flex items-center gap-2">
+        <input
+          aria-label="New measurement name"
+          placeholder="e.g. Hip (cm)"
+          value={newName}
+          onChange={(e) => setNewName(e.target.value)}
+          className="rounded border border-stone-line px-2 py-1 text-sm"
+        />
+        <Button
+          variant="ghost"
+          className="px-3 py-1"
+          onClick={() => {
+            const n = newName.trim();
+            if (n && !measurements.includes(n)) setMeasurements([...measurements, n]);
+            setNewName('');
+          }}
+        >
+          <Plus aria-hidden="true" className="h-4 w-4" /> Add measurement
+        </Button>
+      </div>
+    </fieldset>
+  );
+}
