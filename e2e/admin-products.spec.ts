@@ -60,23 +60,29 @@ test('the operator adds a product with sizes, tags, size details and two images,
   await expect(card).toBeVisible();
   await expect(card.getByTestId('product-price')).toHaveText('$123.45');
   await card.getByRole('heading').getByRole('link').click();
-  const gallery = shop.getByRole('list', { name: 'More pictures' }).getByRole('img');
+  const gallery = shop.getByRole('list', { name: 'More pictures' }).locator('img');
   await expect(gallery).toHaveCount(2);
   const firstSrc = await gallery.first().getAttribute('src');
   await expect(shop.getByRole('table')).toContainText('36');
 
   // Reorder: the second image moves up and becomes the first on the storefront.
-  await edit
-    .getByRole('button', { name: /move up/i })
-    .last()
-    .click();
+  await edit.getByRole('button', { name: 'Move back.jpg up' }).click();
   await expect(page.getByTestId('toast').filter({ hasText: /reorder/i })).toHaveCount(0);
-  await shop.reload();
   await expect
-    .poll(async () =>
-      shop.getByRole('list', { name: 'More pictures' }).getByRole('img').first().getAttribute('src'),
-    )
+    .poll(async () => {
+      await shop.reload();
+      return shop.getByRole('list', { name: 'More pictures' }).locator('img').first().getAttribute('src');
+    })
     .not.toBe(firstSrc);
+
+  // Alt text for the (now first) picture.
+  await edit.getByRole('button', { name: 'Edit back.jpg' }).click();
+  const mediaDialog = page.getByRole('dialog', { name: 'Edit Media' });
+  await mediaDialog.getByLabel('Alt Text').fill('Back of the saffron angrakha');
+  await mediaDialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Media updated successfully' })).toBeVisible();
+  await shop.reload();
+  await expect(shop.getByRole('img', { name: 'Back of the saffron angrakha' }).first()).toBeVisible();
 
   // Edit the price; the history shows the change with who made it.
   await edit.getByLabel('Price').fill('130.00');

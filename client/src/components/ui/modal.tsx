@@ -31,7 +31,10 @@ export function Modal({
     <dialog
       ref={ref}
       aria-labelledby={titleId}
-      onClose={() => onCloseRef.current()}
+      onClose={(e) => {
+        // React passes a nested dialog's close event up the component tree: only our own counts.
+        if (e.target === e.currentTarget) onCloseRef.current();
+      }}
       className={`m-auto max-h-[90vh] overflow-y-auto rounded-2xl bg-white p-0 text-ink shadow-xl backdrop:bg-ink/40 ${wide ? 'w-[min(64rem,calc(100vw-2rem))] max-w-5xl' : 'w-[min(40rem,calc(100vw-2rem))] max-w-2xl'}`}
     >
       <div className="sticky top-0 z-10 flex items-center justify-between border-b border-stone-line bg-white px-6 py-4">

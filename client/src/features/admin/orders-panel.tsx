@@ -150,7 +150,9 @@ function OrderDialog({ id, onClose }: { id: string; onClose: () => void }) {
         dialog.current = el;
         if (el && !el.open) el.showModal();
       }}
-      onClose={onClose}
+      onClose={(e) => {
+        if (e.target === e.currentTarget) onClose();
+      }}
       aria-labelledby="order-dialog-title"
       className="m-auto w-[min(40rem,calc(100vw-2rem))] rounded-2xl bg-white p-6 text-ink shadow-xl backdrop:bg-ink/40"
     >

@@ -104,8 +104,8 @@ export function MediaManager({ productId }: { productId: string }) {
 
   const refresh = async () => {
     await utils.admin.media.list.invalidate({ productId });
-    // The storefront shows the first image; let it pick up the change.
-    await appUtils.catalogue.invalidate();
+    // The storefront shows the first image and the products table counts images: both pick up the change.
+    await Promise.all([appUtils.catalogue.invalidate(), appUtils.admin.products.list.invalidate()]);
   };
 
   const reorder = trpc.admin.media.reorder.useMutation({
@@ -479,7 +479,10 @@ function EditMediaDialog(props: { item: AdminMediaItem; onClose: () => void; onS
         dialog.current = el;
         if (el && !el.open) el.showModal();
       }}
-      onClose={props.onClose}
+      onClose={(e) => {
+        // React passes a nested dialog's close up the component tree: only our own counts.
+        if (e.target === e.currentTarget) props.onClose();
+      }}
       aria-labelledby={titleId}
       className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-2xl bg-white p-6 text-ink shadow-xl backdrop:bg-ink/40"
     >
