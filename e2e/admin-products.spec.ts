@@ -123,8 +123,12 @@ test('store settings the operator saves show on the storefront', async ({ page }
   const form = page.getByRole('form', { name: 'Store settings' });
   const tagline = `Stitched with care ${Date.now()}`;
   await form.getByLabel('Tagline').fill(tagline);
+  await form.getByLabel('Upload a banner image').setInputFiles(path.join(fixtures, 'back.jpg'));
+  await expect(form.getByLabel('Banner image URL')).toHaveValue(/^\/media\/uploads\/banner-[0-9a-f]+\.webp$/);
   await form.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Settings saved' })).toBeVisible();
   await page.goto('/about');
   await expect(page.getByText(tagline)).toBeVisible();
+  await page.goto('/');
+  await expect(page.getByRole('region', { name: 'Featured' }).locator('img')).toHaveAttribute('src', /\/media\/uploads\/banner-/);
 });

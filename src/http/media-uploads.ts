@@ -29,6 +29,7 @@ import { cleanFileName, MAX_MEDIA_PER_PRODUCT, MEDIA_MESSAGES } from '../modules
 import type { StoredVariant } from '../modules/media/responsive-image.js';
 import type { FileStorage } from '../storage/file-storage.js';
 import type { Clock } from '../trpc/context.js';
+import { registerBannerUpload } from './banner-upload.js';
 import { requireAdmin } from './require-admin.js';
 
 export const MEDIA_UPLOAD_ROUTE = '/api/admin/products/:productId/media';
@@ -273,6 +274,8 @@ export async function registerMediaUploads(app: FastifyInstance, deps: MediaUplo
         parts: MAX_PARTS,
       },
     });
+
+    registerBannerUpload(scope, guard, { storage: deps.storage });
 
     scope.post<{ Params: { productId: string } }>(
       MEDIA_UPLOAD_ROUTE,

@@ -119,6 +119,7 @@ function SettingsForm({ initial }: { initial: Values }) {
           onChange={(e) => set('bannerImageUrl', e.target.value)}
           error={errors.bannerImageUrl}
         />
+        <BannerUpload onUploaded={(url) => set('bannerImageUrl', url)} />
         <label className="flex items-center gap-2 text-sm">
           <input
             type="checkbox"
@@ -312,5 +313,50 @@ function ShippingOptions({
         <Plus aria-hidden="true" className="h-4 w-4" /> Add shipping option
       </Button>
     </fieldset>
+  );
+}
+
+/** Uploads a banner picture; the server re-encodes it and answers the URL the form then saves. */
+function BannerUpload({ onUploaded }: { onUploaded: (url: string) => void }) {
+  const id = useId();
+  const [busy, setBusy] = useState(false);
+  const upload = async (file: File) => {
+    setBusy(true);
+    try {
+      const form = new FormData();
+      form.append('file', file, file.name);
+      const res = await fetch('/api/admin/settings/banner-image', {
+        method: 'POST',
+        body: form,
+        credentials: 'same-origin',
+      });
+      const body = (await res.json().catch(() => ({}))) as { url?: string; message?: string };
+      if (!res.ok || !body.url) throw new Error(body.message ?? 'Upload failed');
+      onUploaded(body.url);
+      toast.success('Banner image uploaded; save the settings to use it');
+    } catch (error) {
+      toast.error(error instanceof Error ? error.message : 'Upload failed');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium">
+        Upload a banner image
+      </label>
+      <input
+        id={id}
+        type="file"
+        accept="image/jpeg,image/png,image/webp,image/avif,image/gif"
+        disabled={busy}
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          if (file) void upload(file);
+          e.target.value = '';
+        }}
+        className="mt-1 block text-sm"
+      />
+    </div>
   );
 }
