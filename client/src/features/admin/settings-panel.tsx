@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { type SettingsInput, settingsInput } from '../../../../src/shared/settings-input';
 import { Button } from '../../components/ui/button';
 import { ChipsInput } from '../../components/ui/chips-input';
+import { TextAreaField } from '../../components/ui/text-area-field';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
@@ -70,13 +71,13 @@ function SettingsForm({ initial }: { initial: Values }) {
           error={errors.tagline}
         />
       </div>
-      <Area
+      <TextAreaField
         label="About text"
         value={values.aboutText}
         onChange={(v) => set('aboutText', v)}
         error={errors.aboutText}
       />
-      <Area
+      <TextAreaField
         label="Footer disclaimer"
         value={values.disclaimer}
         onChange={(v) => set('disclaimer', v)}
@@ -155,35 +156,6 @@ function SettingsForm({ initial }: { initial: Values }) {
         {save.isPending ? 'Saving…' : 'Save settings'}
       </Button>
     </form>
-  );
-}
-
-function Area({
-  label,
-  value,
-  onChange,
-  error,
-}: {
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  error?: string | undefined;
-}) {
-  const id = useId();
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        rows={4}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        className="mt-1 block w-full rounded-lg border border-stone-line bg-white px-3 py-2 text-sm"
-      />
-      {error ? <p className="mt-1 text-xs text-red-700">{error}</p> : null}
-    </div>
   );
 }
 

@@ -6,9 +6,7 @@ import { sortSizes } from '../../../../src/shared/sizes';
 import { paths } from '../../app/paths';
 import { Button } from '../../components/ui/button';
 import { formatMoney } from '../../lib/money';
-import { toast } from '../../lib/toast';
-import { cart } from '../cart/cart-store';
-import { useCheckout } from '../checkout/use-checkout';
+import { useSizedPurchase } from '../checkout/use-sized-purchase';
 
 const PLACEHOLDER = '/placeholder.svg';
 /** Cards are one column on phones, two from md, three from lg (product-grid.tsx, related-products.tsx). */
@@ -16,14 +14,12 @@ const CARD_SIZES = '(min-width: 1024px) 33vw, (min-width: 768px) 50vw, 100vw';
 
 export function ProductCard({ product, eager = false }: { product: ProductCardData; eager?: boolean }) {
   const [, navigate] = useLocation();
-  const [size, setSize] = useState('');
-  const [missingSize, setMissingSize] = useState(false);
+  const { size, hasSizes, missingSize, buying, chooseSize, addToCart, buyNow } = useSizedPurchase(product);
   const [loaded, setLoaded] = useState(false);
   const [failed, setFailed] = useState(false);
   const sizeId = useId();
   const errorId = useId();
   const href = paths.product(product.id);
-  const hasSizes = product.sizes.length > 0;
   // Uploaded images come with web variants (srcset); demo and URL images are a single file.
   const responsive = failed ? null : responsiveImage(product.image);
 
@@ -31,26 +27,6 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
   const openFromCard = (event: MouseEvent<HTMLElement>) => {
     if ((event.target as HTMLElement).closest('a,button,select,label')) return;
     navigate(href);
-  };
-
-  const checkout = useCheckout();
-  const buyNow = () => {
-    if (hasSizes && !size) {
-      setMissingSize(true);
-      toast.error('Please select a size');
-      return;
-    }
-    checkout.mutate({ lines: [{ productId: product.id, size: hasSizes ? size : null, quantity: 1 }] });
-  };
-
-  const addToCart = () => {
-    if (hasSizes && !size) {
-      setMissingSize(true);
-      toast.error('Please select a size');
-      return;
-    }
-    cart.add(product.id, hasSizes ? size : null, product.priceMinor);
-    toast.success('Added to cart!');
   };
 
   const image = (
@@ -120,8 +96,7 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
               id={sizeId}
               value={size}
               onChange={(e) => {
-                setSize(e.target.value);
-                setMissingSize(false);
+                chooseSize(e.target.value);
               }}
               aria-invalid={missingSize}
               aria-describedby={missingSize ? errorId : undefined}
@@ -145,8 +120,8 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
           <Button className="flex-1 px-3" onClick={addToCart}>
             Add to Cart
           </Button>
-          <Button variant="secondary" className="flex-1 px-3" onClick={buyNow} disabled={checkout.isPending}>
-            {checkout.isPending ? 'Processing...' : 'Buy Now'}
+          <Button variant="secondary" className="flex-1 px-3" onClick={buyNow} disabled={buying}>
+            {buying ? 'Processing...' : 'Buy Now'}
           </Button>
         </div>
       </div>

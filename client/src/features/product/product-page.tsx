@@ -1,16 +1,14 @@
 import { ArrowLeft } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import type { ProductDetail } from '../../../../src/shared/catalogue';
 import { sortSizes } from '../../../../src/shared/sizes';
 import { paths } from '../../app/paths';
 import { Button, buttonClass } from '../../components/ui/button';
 import { formatMoneyExact } from '../../lib/money';
-import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';
-import { cart } from '../cart/cart-store';
-import { useCheckout } from '../checkout/use-checkout';
+import { useSizedPurchase } from '../checkout/use-sized-purchase';
 import { useSiteSettings } from '../site/use-site-settings';
 import { ProductGallery } from './product-gallery';
 import { RelatedProducts } from './related-products';
@@ -53,32 +51,10 @@ export function ProductPage() {
 }
 
 function ProductView({ product }: { product: ProductDetail }) {
-  const [size, setSize] = useState('');
-  const [missingSize, setMissingSize] = useState(false);
+  const { size, hasSizes, missingSize, buying, chooseSize, addToCart, buyNow } = useSizedPurchase(product);
   const settings = useSiteSettings();
   const sizeGroupId = useId();
-  const hasSizes = product.sizes.length > 0;
   const images = product.media.filter((m) => m.mediaType === 'image');
-
-  const checkout = useCheckout();
-  const buyNow = () => {
-    if (hasSizes && !size) {
-      setMissingSize(true);
-      toast.error('Please select a size');
-      return;
-    }
-    checkout.mutate({ lines: [{ productId: product.id, size: hasSizes ? size : null, quantity: 1 }] });
-  };
-
-  const addToCart = () => {
-    if (hasSizes && !size) {
-      setMissingSize(true);
-      toast.error('Please select a size');
-      return;
-    }
-    cart.add(product.id, hasSizes ? size : null, product.priceMinor);
-    toast.success('Added to cart!');
-  };
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
@@ -145,8 +121,7 @@ function ProductView({ product }: { product: ProductDetail }) {
                       value={s}
                       checked={size === s}
                       onChange={() => {
-                        setSize(s);
-                        setMissingSize(false);
+                        chooseSize(s);
                       }}
                       className="peer sr-only"
                     />
@@ -168,8 +143,8 @@ function ProductView({ product }: { product: ProductDetail }) {
             <Button onClick={addToCart} disabled={hasSizes && !size}>
               Add to Cart
             </Button>
-            <Button variant="secondary" onClick={buyNow} disabled={(hasSizes && !size) || checkout.isPending}>
-              {checkout.isPending ? 'Processing...' : 'Buy Now'}
+            <Button variant="secondary" onClick={buyNow} disabled={(hasSizes && !size) || buying}>
+              {buying ? 'Processing...' : 'Buy Now'}
             </Button>
             <Link href={paths.home()} className={buttonClass('secondary')}>
               Continue Shopping

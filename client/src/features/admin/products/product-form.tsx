@@ -5,6 +5,7 @@ import { sortSizes } from '../../../../../src/shared/sizes';
 import { slugify } from '../../../../../src/shared/slug';
 import { Button } from '../../../components/ui/button';
 import { ChipsInput } from '../../../components/ui/chips-input';
+import { TextAreaField } from '../../../components/ui/text-area-field';
 import { TextField } from '../../../components/ui/text-field';
 
 export const IMAGE_FOLDER_BASE = '/media/images/product-catalog/';
@@ -112,7 +113,7 @@ export function ProductForm({
           required
         />
       </div>
-      <TextArea
+      <TextAreaField
         label="Description"
         value={values.description}
         onChange={(v) => set('description', v)}
@@ -224,41 +225,6 @@ export function ProductForm({
         </Button>
       </div>
     </form>
-  );
-}
-
-function TextArea({
-  label,
-  value,
-  onChange,
-  error,
-}: {
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  error?: string | undefined;
-}) {
-  const id = useId();
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        value={value}
-        rows={4}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className={`mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-sm ${error ? 'border-red-700' : 'border-stone-line'}`}
-      />
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-xs text-red-700">
-          {error}
-        </p>
-      ) : null}
-    </div>
   );
 }
 
