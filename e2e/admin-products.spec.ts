@@ -86,6 +86,7 @@ test('the operator adds a product with sizes, tags, size details and two images,
 
   // Edit the price; the history shows the change with who made it.
   await edit.getByLabel('Price').fill('130.00');
+  await expect(edit.getByLabel('Price')).toHaveValue('130.00');
   await edit.getByRole('button', { name: 'Save Product' }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Product updated successfully' })).toBeVisible();
   await row.getByRole('button', { name: `History of ${title}` }).click();

@@ -86,7 +86,6 @@ export function EditProductDialog({ id, onClose }: { id: string; onClose: () => 
       {p && initial ? (
         <div className="space-y-8">
           <ProductForm
-            key={p.updatedAt}
             productId={p.id}
             initial={initial}
             mode="edit"
