@@ -131,5 +131,8 @@ test('store settings the operator saves show on the storefront', async ({ page }
   await page.goto('/about');
   await expect(page.getByText(tagline)).toBeVisible();
   await page.goto('/');
-  await expect(page.getByRole('region', { name: 'Featured' }).locator('img')).toHaveAttribute('src', /\/media\/uploads\/banner-/);
+  await expect(page.getByRole('region', { name: 'Featured' }).locator('img')).toHaveAttribute(
+    'src',
+    /\/media\/uploads\/banner-/,
+  );
 });

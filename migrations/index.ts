@@ -4,6 +4,7 @@ import * as admins from './2026-11-22T0002-admins.js';
 import * as catalogueSearch from './2026-11-22T0003-catalogue-search.js';
 import * as orders from './2026-11-22T0004-orders.js';
 import * as adminProducts from './2026-11-22T0005-admin-products.js';
+import * as logsAndVitals from './2026-11-22T0006-logs-and-vitals.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T0003-catalogue-search': catalogueSearch,
   '2026-11-22T0004-orders': orders,
   '2026-11-22T0005-admin-products': adminProducts,
+  '2026-11-22T0006-logs-and-vitals': logsAndVitals,
 };

@@ -3,21 +3,28 @@ import path from 'node:path';
 import helmet from '@fastify/helmet';
 import secureSession from '@fastify/secure-session';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { registerHealth } from './http/health.js';
+import { registerLogsExport } from './http/logs-export.js';
 import { registerMedia } from './http/media.js';
 import { registerMediaUploads } from './http/media-uploads.js';
 import { registerSameOriginGuard } from './http/same-origin.js';
 import { pageHead, registerSeo } from './http/seo.js';
 import { registerSpa } from './http/spa.js';
 import { registerStripeWebhook } from './http/stripe-webhook.js';
+import { registerVitals } from './http/vitals.js';
 import { DEFAULT_LOGIN_LIMITS, LoginThrottle } from './modules/auth/login-throttle.js';
 import { SESSION_COOKIE } from './modules/auth/session.js';
 import { loadSessionKeys } from './modules/auth/session-keys.js';
 import type { PaymentGateway } from './modules/checkout/payment-gateway.js';
+import { LogService } from './modules/logs/log-service.js';
+import { createLogStream, type LineSink, type LogLevelName, loggerLevel } from './modules/logs/log-stream.js';
+import { startPeriodic } from './modules/logs/periodic.js';
+import { createTelemetryLimits } from './modules/telemetry/rate-limiter.js';
+import { pruneVitals } from './modules/telemetry/vitals.repository.js';
 import type { FileStorage } from './storage/file-storage.js';
 import { type Clock, createContextFactory } from './trpc/context.js';
 import { type AppRouter, appRouter } from './trpc/router.js';
@@ -34,8 +41,29 @@ export type AppDeps = {
   clientDir: string | null;
   /** Shared across app instances in tests that need to see its counts; one per process otherwise. */
   loginThrottle?: LoginThrottle;
-  logger?: FastifyServerOptions['logger'];
+  /**
+   * Where log lines go besides the application log table: standard output at LOG_LEVEL by default, a test's
+   * own sink, or nowhere (false). The table gets its entries either way.
+   */
+  logger?: false | { level: LogLevelName; stream: LineSink };
+  /** The application log table's writer; built here when absent (tests pass one to read the table). */
+  logService?: LogService;
 };
+
+/** Never in standard output: pino replaces these with [redacted] (the log table redacts on its own). */
+const REDACT_PATHS = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+  'password',
+  '*.password',
+  'cookie',
+  '*.cookie',
+  'token',
+  '*.token',
+  'secret',
+  '*.secret',
+];
 
 /** Fastify takes a hop count as a function of the hop index. */
 function toFastifyTrustProxy(
@@ -47,8 +75,25 @@ function toFastifyTrustProxy(
 /** Builds the whole HTTP application without listening; main.ts listens, tests use inject(). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
+  const logService =
+    deps.logService ??
+    new LogService({
+      db: deps.db,
+      limits: config.logs,
+    });
+  const outputLevel: LogLevelName = deps.logger ? deps.logger.level : config.logLevel;
+  const logStream = createLogStream({
+    service: logService,
+    output: deps.logger === false ? null : (deps.logger?.stream ?? process.stdout),
+    outputLevel,
+  });
   const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel },
+    // One logger feeds standard output and the application log table (see modules/logs/log-stream.ts).
+    logger: {
+      level: deps.logger === false ? 'info' : loggerLevel(outputLevel),
+      stream: logStream,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    },
     trustProxy: toFastifyTrustProxy(config.trustProxy),
     // Batched tRPC GETs put every procedure name in the path.
     routerOptions: { maxParamLength: 5000 },
@@ -114,7 +159,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerSameOriginGuard(app, { publicUrl: config.publicUrl, exempt: ['/api/stripe/webhook'] });
 
+  // Retention of the log and the vitals runs in the background, never in a request.
+  const stopRetention = startPeriodic(
+    async () => {
+      const now = deps.clock.now();
+      await logService.prune(now);
+      await pruneVitals(deps.db, now);
+    },
+    {
+      intervalMs: 10 * 60_000,
+      firstDelayMs: 30_000,
+      onError: (err) => app.log.warn({ err }, 'log retention failed'),
+    },
+  );
+  app.addHook('onClose', async () => {
+    stopRetention();
+    await logService.close();
+  });
+  const telemetry = createTelemetryLimits();
+  const sessionPolicy = { ttlMs: config.session.ttlMs, idleMs: config.session.idleMs };
+
   registerHealth(app, { db: deps.db });
+  await registerVitals(app, { db: deps.db, clock: deps.clock, limiter: telemetry.vitals });
+  registerLogsExport(app, { db: deps.db, clock: deps.clock, policy: sessionPolicy, logs: logService });
   await registerStripeWebhook(app, {
     db: deps.db,
     clock: deps.clock,
@@ -130,6 +197,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock: deps.clock,
     storage: deps.storage,
     payments: deps.payments,
+    logs: logService,
+    telemetry,
     loginThrottle:
       deps.loginThrottle ?? new LoginThrottle({ ...DEFAULT_LOGIN_LIMITS, ...config.loginLimits }),
   });

@@ -35,6 +35,8 @@ const envSchema = z.object({
     .transform((u) => u.replace(/\/+$/, ''))
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_MAX_ENTRIES: z.coerce.number().int().min(100).max(10_000_000).default(50_000),
+  LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   TRUST_PROXY: trustProxy.default(false),
   DEMO_CATALOGUE: booleanish.default(true),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -82,6 +84,8 @@ export type Config = {
   dataDir: string;
   publicUrl: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** The application log table (admin Log Management): pruned in the background to these limits. */
+  logs: { maxEntries: number; retentionDays: number };
   trustProxy: boolean | number | string[];
   loadDemoCatalogue: boolean;
   session: {
@@ -131,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     publicUrl: e.PUBLIC_URL ?? `http://${shownHost}:${e.PORT}`,
     logLevel: e.LOG_LEVEL,
+    logs: { maxEntries: e.LOG_MAX_ENTRIES, retentionDays: e.LOG_RETENTION_DAYS },
     trustProxy: e.TRUST_PROXY,
     loadDemoCatalogue: e.DEMO_CATALOGUE,
     session: {

@@ -176,6 +176,35 @@ export interface ProductHistoryTable {
   created_at: string;
 }
 
+export type LogLevel = 'info' | 'warning' | 'error';
+
+export interface LogsTable {
+  id: Generated<number>;
+  time: string;
+  level: LogLevel;
+  /** The event's first segment ('admin', 'product', 'checkout', 'stripe', 'client', 'server', ...). */
+  source: string;
+  message: string;
+  /** JSON object, redacted and size-limited. */
+  details: Generated<string>;
+  request_id: string | null;
+  /** Identical entries (level, source, message) within 2 s are folded into one. */
+  repeat_count: Generated<number>;
+  last_time: string;
+}
+
+export type VitalName = 'LCP' | 'CLS' | 'INP' | 'FCP' | 'TTFB';
+
+export interface WebVitalsTable {
+  id: Generated<number>;
+  time: string;
+  metric: VitalName;
+  value: number;
+  /** The client route pattern ('/product/:id'), never a full URL. */
+  route: string;
+  navigation_type: string | null;
+}
+
 export interface Database {
   products: ProductsTable;
   media: MediaTable;
@@ -191,6 +220,8 @@ export interface Database {
   order_lines: OrderLinesTable;
   stripe_events: StripeEventsTable;
   product_history: ProductHistoryTable;
+  logs: LogsTable;
+  web_vitals: WebVitalsTable;
 }
 
 export type Db = Kysely<Database>;

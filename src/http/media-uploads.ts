@@ -347,8 +347,13 @@ async function handleUpload(
     }
     written.length = 0; // committed: the files belong to their rows now
     req.log.info(
-      { admin: req.admin?.email, productId, mediaIds: inserted.map((r) => r.id) },
-      'admin.media.upload',
+      {
+        event: 'media.uploaded',
+        account: req.admin?.email,
+        product: productId,
+        media: inserted.map((r) => r.id),
+      },
+      'media uploaded',
     );
     return reply.code(201).send({ items: inserted.map(toAdminMediaItem) });
   } finally {

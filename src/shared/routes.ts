@@ -34,4 +34,10 @@ export function isClientRoute(pathname: string): boolean {
   return matchers.some((re) => re.test(pathname));
 }
 
+/** The pattern ('/product/:id') a request path (without query) matches, or null for unknown paths. */
+export function clientRoutePattern(pathname: string): ClientRoute | null {
+  const index = matchers.findIndex((re) => re.test(pathname));
+  return index === -1 ? null : (clientRoutes[index] ?? null);
+}
+
 export type ClientRoute = (typeof clientRoutes)[number];

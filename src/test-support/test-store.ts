@@ -16,6 +16,8 @@ import { memorySession } from '../modules/auth/session.js';
 import { DemoGateway } from '../modules/checkout/demo-gateway.js';
 import type { PaymentGateway } from '../modules/checkout/payment-gateway.js';
 import { loadDemoCatalogueIfEmpty } from '../modules/demo/demo-loader.js';
+import { LogService } from '../modules/logs/log-service.js';
+import { createTelemetryLimits } from '../modules/telemetry/rate-limiter.js';
 import { LocalFileStorage } from '../storage/local-file-storage.js';
 import type { Clock, InnerContext } from '../trpc/context.js';
 import { createCallerFactory } from '../trpc/init.js';
@@ -53,6 +55,8 @@ export async function createTestStore(
     loginThrottle: new LoginThrottle(),
     payments: new DemoGateway(),
     log: pino({ level: 'silent' }),
+    logs: new LogService({ db: handle.db, limits: config.logs }),
+    telemetry: createTelemetryLimits(),
     admin: null,
     session: memorySession(),
     ip: '203.0.113.7',
@@ -82,6 +86,8 @@ export async function buildTestApp(
     logLines?: string[];
     payments?: PaymentGateway;
     stripe?: Stripe | null;
+    /** Pass one to flush it and read the log table from the test. */
+    logService?: LogService;
   } = {},
 ) {
   const lines = opts.logLines;
@@ -94,6 +100,7 @@ export async function buildTestApp(
     clock: opts.clock ?? fixedClock,
     clientDir: opts.clientDir ?? null,
     logger: lines ? { level: 'info', stream: { write: (line: string) => void lines.push(line) } } : false,
+    logService: opts.logService,
   });
 }
 

@@ -10,6 +10,8 @@ import {
   type SessionPort,
 } from '../modules/auth/session.js';
 import type { PaymentGateway } from '../modules/checkout/payment-gateway.js';
+import type { LogService } from '../modules/logs/log-service.js';
+import type { TelemetryLimits } from '../modules/telemetry/rate-limiter.js';
 import type { FileStorage } from '../storage/file-storage.js';
 
 export type Clock = { now(): Date };
@@ -26,6 +28,10 @@ export type InnerContext = {
   loginThrottle: LoginThrottle;
   payments: PaymentGateway;
   log: FastifyBaseLogger;
+  /** The application log table's writer (admin.logs reads the table; clear goes through here). */
+  logs: LogService;
+  /** Per-IP limits of the public report endpoints. */
+  telemetry: TelemetryLimits;
   /** The signed-in admin, resolved once per request from the session; null for shoppers. */
   admin: AdminIdentity | null;
   session: SessionPort;
@@ -37,7 +43,7 @@ export type Context = InnerContext;
 
 export type ContextDeps = Pick<
   InnerContext,
-  'db' | 'config' | 'clock' | 'storage' | 'loginThrottle' | 'payments'
+  'db' | 'config' | 'clock' | 'storage' | 'loginThrottle' | 'payments' | 'logs' | 'telemetry'
 >;
 
 export function createContextFactory(deps: ContextDeps) {

@@ -2,11 +2,13 @@ import { accountRouter } from '../modules/auth/account.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
 import { catalogueRouter } from '../modules/catalogue/catalogue.router.js';
 import { checkoutRouter } from '../modules/checkout/checkout.router.js';
+import { adminLogsRouter } from '../modules/logs/admin-logs.router.js';
 import { adminMediaRouter } from '../modules/media/media.router.js';
 import { adminOrdersRouter } from '../modules/orders/admin-orders.router.js';
 import { adminProductsRouter } from '../modules/products/admin-products.router.js';
 import { adminSettingsRouter } from '../modules/settings/admin-settings.router.js';
 import { siteRouter } from '../modules/site/site.router.js';
+import { adminPerformanceRouter, telemetryRouter } from '../modules/telemetry/telemetry.router.js';
 import { router } from './init.js';
 
 export const appRouter = router({
@@ -14,11 +16,14 @@ export const appRouter = router({
   site: siteRouter,
   auth: authRouter,
   checkout: checkoutRouter,
+  telemetry: telemetryRouter,
   // Every admin procedure lives under `admin.*` so the boundary shows in every call's path.
   admin: router({
     account: accountRouter,
+    logs: adminLogsRouter,
     media: adminMediaRouter,
     orders: adminOrdersRouter,
+    performance: adminPerformanceRouter,
     products: adminProductsRouter,
     settings: adminSettingsRouter,
   }),

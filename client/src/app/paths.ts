@@ -12,4 +12,11 @@ export const paths = {
   adminProfile: () => '/admin/profile',
   adminAbout: () => '/admin/about',
   adminLogs: () => '/admin/logs',
+  /** The filtered application log as JSON lines (admin-only download). */
+  adminLogsExport: (filter: { level?: string; source?: string; q?: string }) => {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(filter)) if (value) query.set(key, value);
+    const qs = query.toString();
+    return `/api/admin/logs/export${qs ? `?${qs}` : ''}`;
+  },
 } as const;

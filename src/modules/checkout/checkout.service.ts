@@ -96,7 +96,7 @@ export async function startCheckout(
     await attachSession(ctx.db, orderId, session.id, ctx.clock.now());
     ctx.log.info(
       { event: 'checkout.session.created', order: number, mode: ctx.payments.mode },
-      'checkout session created',
+      `checkout session created for order ${number}`,
     );
     return { url: session.url, orderNumber: number };
   } catch (error) {

@@ -38,14 +38,17 @@ export const adminMediaRouter = router({
 
   addUrl: adminProcedure.input(mediaAddUrlInput).mutation(async ({ ctx, input }) => {
     const row = await addUrlMedia(ctx.db, ctx.clock, input).catch(toTrpcError);
-    ctx.log.info({ admin: ctx.admin.email, productId: input.productId, mediaId: row.id }, 'admin.media.add');
+    ctx.log.info(
+      { event: 'media.added', account: ctx.admin.email, product: input.productId, media: row.id },
+      'media added by URL',
+    );
     return toAdminMediaItem(row);
   }),
 
   update: adminProcedure.input(mediaUpdateInput).mutation(async ({ ctx, input }) => {
     const { row, orphanedKeys } = await updateMedia(ctx.db, ctx.clock, input).catch(toTrpcError);
     await removeStoredFiles(ctx.storage, orphanedKeys, ctx.log);
-    ctx.log.info({ admin: ctx.admin.email, mediaId: row.id }, 'admin.media.update');
+    ctx.log.info({ event: 'media.updated', account: ctx.admin.email, media: row.id }, 'media updated');
     return toAdminMediaItem(row);
   }),
 
@@ -53,7 +56,10 @@ export const adminMediaRouter = router({
     const { productId, keys } = await removeMedia(ctx.db, ctx.clock, input.id).catch(toTrpcError);
     // The row is committed away first; its files go after, so a failure here never leaves a broken row.
     await removeStoredFiles(ctx.storage, keys, ctx.log);
-    ctx.log.info({ admin: ctx.admin.email, productId, mediaId: input.id }, 'admin.media.remove');
+    ctx.log.info(
+      { event: 'media.removed', account: ctx.admin.email, product: productId, media: input.id },
+      'media removed',
+    );
     return { id: input.id, productId };
   }),
 

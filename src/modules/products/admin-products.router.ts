@@ -68,7 +68,10 @@ export const adminProductsRouter = router({
       });
       return created;
     });
-    ctx.log.info({ event: 'product.created', product: id, account: ctx.admin.email }, 'product created');
+    ctx.log.info(
+      { event: 'product.created', product: id, account: ctx.admin.email },
+      `product created: ${product.title}`,
+    );
     return product;
   }),
 
@@ -99,7 +102,7 @@ export const adminProductsRouter = router({
     });
     ctx.log.info(
       { event: 'product.updated', product: input.id, account: ctx.admin.email },
-      'product updated',
+      `product updated: ${product.title}`,
     );
     return product;
   }),
@@ -127,7 +130,7 @@ export const adminProductsRouter = router({
     await removeStoredFiles(ctx.storage, keys, ctx.log);
     ctx.log.info(
       { event: 'product.deleted', product: input.id, account: ctx.admin.email },
-      'product deleted',
+      `product deleted: ${input.id}`,
     );
     return { ok: true as const };
   }),

@@ -1,5 +1,9 @@
 import { type KeyboardEvent, useId, useRef, useState } from 'react';
+import { Link } from 'wouter';
+import { paths } from '../../app/paths';
 import { Button } from '../../components/ui/button';
+import { LogManagement } from './logs/log-management';
+import { PerformancePanel } from './logs/performance-panel';
 import { OrdersPanel } from './orders-panel';
 import { ProductsPanel } from './products/products-panel';
 import { SettingsPanel } from './settings-panel';
@@ -23,11 +27,7 @@ const TABS = [
     label: 'Settings',
     note: 'Store settings (name, banner, links, disclaimer) are not editable here yet.',
   },
-  {
-    id: 'logs',
-    label: 'Logs',
-    note: 'The application log viewer is not installed yet; the server writes its log to standard output.',
-  },
+  { id: 'logs', label: 'Logs', note: '' },
 ] as const;
 
 export function DashboardPage() {
@@ -95,7 +95,19 @@ export function DashboardPage() {
           hidden={active !== tab.id}
           className="py-8"
         >
-          {tab.id === 'orders' || tab.id === 'products' || tab.id === 'settings' ? (
+          {tab.id === 'logs' ? (
+            active === tab.id ? (
+              <>
+                <p className="mb-4 text-sm">
+                  <Link href={paths.adminLogs()} className="text-maroon hover:underline">
+                    Open the log on its own page
+                  </Link>
+                </p>
+                <LogManagement headingLevel={2} />
+                <PerformancePanel />
+              </>
+            ) : null
+          ) : tab.id === 'orders' || tab.id === 'products' || tab.id === 'settings' ? (
             active === tab.id ? (
               tab.id === 'orders' ? (
                 <OrdersPanel />

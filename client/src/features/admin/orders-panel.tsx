@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ORDER_STATUS_LABEL, ORDER_STATUSES, type OrderStatusName } from '../../../../src/shared/orders';
 import { Button } from '../../components/ui/button';
 import { formatMoney } from '../../lib/money';
@@ -144,12 +144,14 @@ function Address({ label, value }: { label: string; value: unknown }) {
 function OrderDialog({ id, onClose }: { id: string; onClose: () => void }) {
   const order = trpc.admin.orders.byId.useQuery({ id });
   const dialog = useRef<HTMLDialogElement>(null);
+  // Open once on mount. (A ref callback would run again on every render and reopen a dialog being closed.)
+  useEffect(() => {
+    const el = dialog.current;
+    if (el && !el.open) el.showModal();
+  }, []);
   return (
     <dialog
-      ref={(el) => {
-        dialog.current = el;
-        if (el && !el.open) el.showModal();
-      }}
+      ref={dialog}
       onClose={(e) => {
         if (e.target === e.currentTarget) onClose();
       }}

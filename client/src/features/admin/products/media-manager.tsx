@@ -447,6 +447,11 @@ function AddByUrlForm(props: {
 function EditMediaDialog(props: { item: AdminMediaItem; onClose: () => void; onSaved: () => Promise<void> }) {
   const { item } = props;
   const dialog = useRef<HTMLDialogElement>(null);
+  // Open once on mount. (A ref callback would run again on every render and reopen a dialog being closed.)
+  useEffect(() => {
+    const el = dialog.current;
+    if (el && !el.open) el.showModal();
+  }, []);
   const titleId = useId();
   const [url, setUrl] = useState(item.url);
   const [altText, setAltText] = useState(item.altText ?? '');
@@ -475,10 +480,7 @@ function EditMediaDialog(props: { item: AdminMediaItem; onClose: () => void; onS
 
   return (
     <dialog
-      ref={(el) => {
-        dialog.current = el;
-        if (el && !el.open) el.showModal();
-      }}
+      ref={dialog}
       onClose={(e) => {
         // React passes a nested dialog's close up the component tree: only our own counts.
         if (e.target === e.currentTarget) props.onClose();

@@ -1,0 +1,39 @@
+import { TRPCError } from '@trpc/server';
+import { z } from 'zod';
+import { clientErrorReportInput } from '../../shared/telemetry.js';
+import { adminProcedure, publicProcedure, router } from '../../trpc/init.js';
+import { vitalSamplesSince } from './vitals.repository.js';
+import { summarizeVitals } from './vitals-summary.js';
+
+export const telemetryRouter = router({
+  /**
+   * Uncaught errors and unhandled rejections from browsers, into the application log with source 'client'.
+   * Public, so it is limited per IP and by size; the text is stored as data, never interpreted.
+   */
+  reportError: publicProcedure.input(clientErrorReportInput).mutation(({ ctx, input }) => {
+    if (!ctx.telemetry.errorReports.take(ctx.ip)) {
+      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'Too many error reports' });
+    }
+    const route = input.route.split(/[?#]/)[0] ?? '';
+    ctx.log.error(
+      { event: 'client.error', kind: input.kind, route, userAgent: input.userAgent, stack: input.stack },
+      input.message,
+    );
+    return { ok: true };
+  }),
+});
+
+export const adminPerformanceRouter = router({
+  /** Real-user performance per metric and route pattern: p75, average, best, worst, rating and trend. */
+  summary: adminProcedure
+    .input(z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }).optional())
+    .query(async ({ ctx, input }) => {
+      const days = input?.days ?? 7;
+      const now = ctx.clock.now();
+      const samples = await vitalSamplesSince(
+        ctx.db,
+        new Date(now.getTime() - Math.max(days, 14) * 86_400_000),
+      );
+      return summarizeVitals(samples, now, days);
+    }),
+});
