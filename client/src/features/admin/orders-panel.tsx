@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { ORDER_STATUS_LABEL, ORDER_STATUSES, type OrderStatusName } from '../../../../src/shared/orders';
 import { Button } from '../../components/ui/button';
+import { Modal } from '../../components/ui/modal';
 import { formatMoney } from '../../lib/money';
 import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
@@ -143,29 +144,8 @@ function Address({ label, value }: { label: string; value: unknown }) {
 
 function OrderDialog({ id, onClose }: { id: string; onClose: () => void }) {
   const order = trpc.admin.orders.byId.useQuery({ id });
-  const dialog = useRef<HTMLDialogElement>(null);
-  // Open once on mount. (A ref callback would run again on every render and reopen a dialog being closed.)
-  useEffect(() => {
-    const el = dialog.current;
-    if (el && !el.open) el.showModal();
-  }, []);
   return (
-    <dialog
-      ref={dialog}
-      onClose={(e) => {
-        if (e.target === e.currentTarget) onClose();
-      }}
-      aria-labelledby="order-dialog-title"
-      className="m-auto w-[min(40rem,calc(100vw-2rem))] rounded-2xl bg-white p-6 text-ink shadow-xl backdrop:bg-ink/40"
-    >
-      <div className="flex items-start justify-between">
-        <h2 id="order-dialog-title" className="font-serif text-2xl">
-          {order.data ? `Order #${order.data.number}` : 'Order'}
-        </h2>
-        <Button variant="ghost" onClick={() => dialog.current?.close()}>
-          Close
-        </Button>
-      </div>
+    <Modal title={order.data ? `Order #${order.data.number}` : 'Order'} onClose={onClose}>
       {order.data ? (
         <div className="mt-4 space-y-4 text-sm">
           <p>
@@ -218,6 +198,6 @@ function OrderDialog({ id, onClose }: { id: string; onClose: () => void }) {
       ) : (
         <div className="skeleton mt-4 h-40 rounded" aria-hidden="true" />
       )}
-    </dialog>
+    </Modal>
   );
 }
