@@ -5,6 +5,7 @@ import * as catalogueSearch from './2026-11-22T0003-catalogue-search.js';
 import * as orders from './2026-11-22T0004-orders.js';
 import * as adminProducts from './2026-11-22T0005-admin-products.js';
 import * as logsAndVitals from './2026-11-22T0006-logs-and-vitals.js';
+import * as catalogVersions from './2026-11-22T0007-catalog-versions.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T0004-orders': orders,
   '2026-11-22T0005-admin-products': adminProducts,
   '2026-11-22T0006-logs-and-vitals': logsAndVitals,
+  '2026-11-22T0007-catalog-versions': catalogVersions,
 };

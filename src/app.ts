@@ -7,6 +7,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
+import { registerCatalogFiles } from './http/catalog-files.js';
 import { registerHealth } from './http/health.js';
 import { registerLogsExport } from './http/logs-export.js';
 import { registerMedia } from './http/media.js';
@@ -189,6 +190,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     webhookSecret: config.stripe?.webhookSecret ?? null,
   });
   await registerMedia(app, { mediaRoot: path.join(config.dataDir, 'media') });
+  await registerCatalogFiles(app, {
+    db: deps.db,
+    storage: deps.storage,
+    clock: deps.clock,
+    policy: sessionPolicy,
+  });
   await registerMediaUploads(app, { db: deps.db, storage: deps.storage, clock: deps.clock, config });
 
   const createContext = createContextFactory({

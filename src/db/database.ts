@@ -205,6 +205,25 @@ export interface WebVitalsTable {
   navigation_type: string | null;
 }
 
+export interface CatalogVersionsTable {
+  id: string;
+  label: string;
+  file_name: string;
+  /** Key in FileStorage, always under catalogs/. */
+  storage_key: string;
+  /** JSON array of tags. */
+  tags: string;
+  is_active: number;
+  /** 'backup' for the automatic copies made before Set Active and overwrite imports. */
+  kind: 'export' | 'backup';
+  product_count: number;
+  byte_size: number;
+  checksum: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   products: ProductsTable;
   media: MediaTable;
@@ -222,6 +241,7 @@ export interface Database {
   product_history: ProductHistoryTable;
   logs: LogsTable;
   web_vitals: WebVitalsTable;
+  catalog_versions: CatalogVersionsTable;
 }
 
 export type Db = Kysely<Database>;

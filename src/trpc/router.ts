@@ -1,5 +1,6 @@
 import { accountRouter } from '../modules/auth/account.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
+import { adminCatalogRouter } from '../modules/catalog/catalog.router.js';
 import { catalogueRouter } from '../modules/catalogue/catalogue.router.js';
 import { checkoutRouter } from '../modules/checkout/checkout.router.js';
 import { adminLogsRouter } from '../modules/logs/admin-logs.router.js';
@@ -20,6 +21,7 @@ export const appRouter = router({
   // Every admin procedure lives under `admin.*` so the boundary shows in every call's path.
   admin: router({
     account: accountRouter,
+    catalog: adminCatalogRouter,
     logs: adminLogsRouter,
     media: adminMediaRouter,
     orders: adminOrdersRouter,

@@ -156,7 +156,8 @@ export async function findAdminProduct(db: DbOrTx, id: string): Promise<AdminPro
   return row ? toAdminProduct(row) : null;
 }
 
-function columns(f: ProductFields) {
+/** The products row columns a validated form (or imported item) sets. */
+export function productColumns(f: ProductFields) {
   return {
     title: f.title,
     slug: slugify(f.title),
@@ -181,7 +182,7 @@ export async function insertProduct(db: DbOrTx, id: string, f: ProductFields, no
   const iso = now.toISOString();
   await db
     .insertInto('products')
-    .values({ id, ...columns(f), images: '[]', created_at: iso, updated_at: iso })
+    .values({ id, ...productColumns(f), images: '[]', created_at: iso, updated_at: iso })
     .execute();
 }
 
@@ -195,7 +196,7 @@ export async function updateProduct(
 ): Promise<boolean> {
   const result = await db
     .updateTable('products')
-    .set({ ...columns(f), updated_at: now.toISOString() })
+    .set({ ...productColumns(f), updated_at: now.toISOString() })
     .where('id', '=', id)
     .where('updated_at', '=', expectedUpdatedAt)
     .executeTakeFirst();

@@ -1,0 +1,115 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/database.js';
+import type { SessionPolicy } from '../modules/auth/session.js';
+import { CatalogError, findVersion, importCatalog } from '../modules/catalog/catalog.service.js';
+import { CatalogFileError, MAX_CATALOG_BYTES } from '../modules/catalog/catalog-file.js';
+import { IMPORT_MODES, type ImportModeName } from '../shared/catalog-input.js';
+import type { FileStorage } from '../storage/file-storage.js';
+import type { Clock } from '../trpc/context.js';
+import { requireAdmin } from './require-admin.js';
+
+export const CATALOG_IMPORT_ROUTE = '/api/admin/catalog/import';
+export const catalogDownloadUrl = (id: string) =>
+  `/api/admin/catalog/versions/${encodeURIComponent(id)}/download`;
+
+/**
+ * Admin-only catalogue file routes: GET .../versions/:id/download streams a version's YAML file from the
+ * store's own storage; POST /api/admin/catalog/import takes a multipart YAML file and a mode field.
+ */
+export async function registerCatalogFiles(
+  app: FastifyInstance,
+  deps: { db: Db; storage: FileStorage; clock: Clock; policy: SessionPolicy },
+): Promise<void> {
+  const guard = requireAdmin({ db: deps.db, clock: deps.clock, policy: deps.policy });
+
+  app.get<{ Params: { id: string } }>(
+    '/api/admin/catalog/versions/:id/download',
+    { preHandler: guard },
+    async (req, reply) => {
+      let version: Awaited<ReturnType<typeof findVersion>>;
+      try {
+        version = await findVersion(deps.db, req.params.id);
+      } catch (err) {
+        if (err instanceof CatalogError)
+          return reply.code(404).send({ error: 'Not Found', message: err.message });
+        throw err;
+      }
+      if (!(await deps.storage.exists(version.storageKey))) {
+        return reply
+          .code(404)
+          .send({ error: 'Not Found', message: 'The file of this version is missing from storage.' });
+      }
+      return reply
+        .header('content-type', 'application/yaml; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${version.fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(deps.storage.stream(version.storageKey));
+    },
+  );
+
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: { files: 1, fields: 4, parts: 5, fileSize: MAX_CATALOG_BYTES, fieldSize: 100 },
+    });
+    scope.post(
+      CATALOG_IMPORT_ROUTE,
+      { preHandler: guard, bodyLimit: MAX_CATALOG_BYTES + 64 * 1024 },
+      async (req, reply) => {
+        const bad = (status: number, message: string) =>
+          reply.code(status).send({ error: status === 413 ? 'Payload Too Large' : 'Bad Request', message });
+        if (!req.isMultipart()) return bad(415, 'Send the file as multipart/form-data.');
+        let mode: ImportModeName = 'add';
+        let content: string | null = null;
+        for await (const part of req.parts()) {
+          if (part.type === 'field') {
+            if (part.fieldname === 'mode') {
+              const value = String(part.value);
+              if (!(IMPORT_MODES as readonly string[]).includes(value))
+                return bad(400, 'Unknown import mode');
+              mode = value as ImportModeName;
+            }
+            continue;
+          }
+          const buffer = await part.toBuffer().catch((err: unknown) => {
+            if (err instanceof Error && /too large|limit/i.test(err.message)) return null;
+            throw err;
+          });
+          if (buffer === null || part.file.truncated) {
+            return bad(
+              413,
+              `The file is larger than ${MAX_CATALOG_BYTES / 1024 / 1024} MB. Split the catalogue into smaller files.`,
+            );
+          }
+          content = buffer.toString('utf8');
+        }
+        if (content === null) return bad(400, 'Please select a file to import');
+        try {
+          const result = await importCatalog(
+            { db: deps.db, storage: deps.storage, clock: deps.clock },
+            content,
+            mode,
+            {
+              ...(req.admin ? { adminEmail: req.admin.email } : {}),
+            },
+          );
+          req.log.info(
+            {
+              event: 'catalog.imported',
+              mode,
+              added: result.added,
+              skipped: result.skippedCount,
+              invalid: result.invalidCount,
+              account: req.admin?.email,
+            },
+            result.message,
+          );
+          return result;
+        } catch (err) {
+          if (err instanceof CatalogFileError) return bad(400, err.message);
+          throw err;
+        }
+      },
+    );
+  });
+}

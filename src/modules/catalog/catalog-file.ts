@@ -1,0 +1,380 @@
+import { createHash } from 'node:crypto';
+import yaml from 'js-yaml';
+import { z } from 'zod';
+import type { MediaType } from '../../db/database.js';
+import { type ProductFields, productFields, productIdSchema } from '../../shared/product-input.js';
+import { isValidMediaUrl, MAX_MEDIA_PER_PRODUCT, MEDIA_TYPES } from '../media/media-rules.js';
+
+/**
+ * The catalogue file: our YAML export format (a superset of the original spec's) and the reader for both.
+ * Reading is defensive: a hostile file gets a clear CatalogFileError before anything touches the database.
+ */
+
+export const CATALOG_FORMAT = 'storefront-catalog/1';
+/** Largest catalogue file we read (upload, version file). */
+export const MAX_CATALOG_BYTES = 20 * 1024 * 1024;
+/** Most products in one file: a 20 MB file holds fewer real ones; more is refused before validation. */
+export const MAX_CATALOG_PRODUCTS = 50_000;
+/** Deepest nesting a catalogue needs is about 6 (products > item > sizeDetail > size > cell). */
+export const MAX_YAML_DEPTH = 12;
+const MAX_ISSUES_LISTED = 200;
+
+export class CatalogFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CatalogFileError';
+  }
+}
+
+/** One media item as the file carries it. `upload` restores a file this store holds (media/uploads/ only). */
+export type CatalogMedia = {
+  url: string;
+  fileName: string;
+  type: MediaType;
+  altText: string | null;
+  order: number;
+  upload?: {
+    storageKey: string;
+    contentType: string | null;
+    byteSize: number | null;
+    width: number | null;
+    height: number | null;
+    variants: { url: string; width: number; format: 'webp' | 'avif'; storageKey: string }[];
+  };
+};
+
+/** One product as written to the file: every field, prices as decimal major units. */
+export type CatalogProduct = {
+  id: string;
+  title: string;
+  description: string;
+  manufacturer: string;
+  manufacturerUrl: string;
+  sku: string;
+  price: string;
+  currency: string;
+  pageOrder: number;
+  sizes: string[];
+  sizeDetail: Record<string, Record<string, string>>;
+  colors: string[];
+  tags: string[];
+  imageFolder: string;
+  images: string[];
+  stripePaymentLink: string;
+  productLink: string;
+  media: CatalogMedia[];
+};
+
+export type CatalogDocument = {
+  metadata: {
+    format: string;
+    exported_at: string;
+    total_products: number;
+    store_version: string;
+    checksum: string;
+    label?: string;
+    tags?: string[];
+  };
+  products: CatalogProduct[];
+};
+
+/** sha256 of the products as JSON: the same catalogue always has the same checksum. */
+export function catalogChecksum(products: readonly CatalogProduct[]): string {
+  return `sha256:${createHash('sha256').update(JSON.stringify(products)).digest('hex')}`;
+}
+
+export function serializeCatalog(doc: CatalogDocument): string {
+  return yaml.dump(doc, { indent: 2, lineWidth: 120, noRefs: true, sortKeys: false });
+}
+
+// ---------------------------------------------------------------------------------------------- reading
+
+/** js-yaml's parser state carries the current node's anchor, though its type declarations leave it out. */
+function anchorOf(state: yaml.State): unknown {
+  return (state as unknown as { anchor?: unknown }).anchor ?? null;
+}
+
+/** Parses YAML with js-yaml's core schema (no custom tags, no merge keys), refusing anchors and deep nesting. */
+export function parseCatalogYaml(text: string): unknown {
+  if (Buffer.byteLength(text, 'utf8') > MAX_CATALOG_BYTES) {
+    throw new CatalogFileError(
+      `The file is larger than ${MAX_CATALOG_BYTES / 1024 / 1024} MB. Split the catalogue into smaller files.`,
+    );
+  }
+  let depth = 0;
+  try {
+    return yaml.load(text, {
+      schema: yaml.CORE_SCHEMA,
+      json: false,
+      listener(event, state) {
+        if (event === 'open') {
+          depth += 1;
+          if (depth > MAX_YAML_DEPTH) throw new CatalogFileError('The file is nested too deeply.');
+          return;
+        }
+        depth -= 1;
+        // An alias needs an anchor, so refusing anchors refuses every alias (and every alias bomb).
+        if (anchorOf(state) !== null) {
+          throw new CatalogFileError('YAML anchors and aliases are not allowed in a catalogue file.');
+        }
+      },
+    });
+  } catch (err) {
+    if (err instanceof CatalogFileError) throw err;
+    if (err instanceof RangeError) throw new CatalogFileError('The file is nested too deeply.');
+    const reason = err instanceof yaml.YAMLException ? err.reason || err.message : String(err);
+    throw new CatalogFileError(`The file is not valid YAML: ${reason}`);
+  }
+}
+
+/** Refuses keys that mean trouble anywhere in the tree (prototype pollution, merge keys). */
+function checkKeys(value: unknown, depth = 0): void {
+  if (depth > MAX_YAML_DEPTH) throw new CatalogFileError('The file is nested too deeply.');
+  if (Array.isArray(value)) {
+    for (const v of value) checkKeys(v, depth + 1);
+    return;
+  }
+  if (value && typeof value === 'object') {
+    for (const key of Object.keys(value)) {
+      if (key === '__proto__' || key === 'constructor' || key === 'prototype') {
+        throw new CatalogFileError(`The key "${key}" is not allowed in a catalogue file.`);
+      }
+      if (key === '<<')
+        throw new CatalogFileError('YAML merge keys (<<) are not allowed in a catalogue file.');
+      checkKeys((value as Record<string, unknown>)[key], depth + 1);
+    }
+  }
+}
+
+const text = (max: number) => z.string().max(max);
+const stringList = z.array(z.union([z.string().max(200), z.number()]).transform(String)).max(200);
+
+/** One product of either format, before the product form's rules. Unknown keys are ignored. */
+const fileProduct = z.object({
+  id: z
+    .union([z.string().max(100), z.number().int()])
+    .transform(String)
+    .optional(),
+  title: text(1000).optional(),
+  description: text(20000).nullish(),
+  manufacturer: text(1000).nullish(),
+  manufacturerUrl: text(4096).nullish(),
+  sku: text(1000).nullish(),
+  price: z.union([z.string().max(40), z.number()]).optional(),
+  currency: text(10).nullish(),
+  pageOrder: z.number().nullish(),
+  page_order: z.number().nullish(),
+  sizes: stringList.nullish(),
+  sizeDetail: z
+    .record(z.string().max(100), z.record(z.string().max(100), z.union([z.string(), z.number()])))
+    .nullish(),
+  size_detail: z
+    .record(z.string().max(100), z.record(z.string().max(100), z.union([z.string(), z.number()])))
+    .nullish(),
+  colors: stringList.nullish(),
+  color: stringList.nullish(),
+  tags: stringList.nullish(),
+  imageFolder: text(1000).nullish(),
+  images: z.array(text(4096)).max(100).nullish(),
+  stripePaymentLink: text(4096).nullish(),
+  productLink: text(4096).nullish(),
+  media: z
+    .array(
+      z.object({
+        url: text(4096),
+        fileName: text(1000),
+        type: z.enum(MEDIA_TYPES).default('image'),
+        altText: text(1000).nullish(),
+        order: z.number().int().min(0).max(1_000_000).optional(),
+        upload: z
+          .object({
+            storageKey: text(500),
+            contentType: text(200).nullish(),
+            byteSize: z.number().int().min(0).nullish(),
+            width: z.number().int().min(0).nullish(),
+            height: z.number().int().min(0).nullish(),
+            variants: z
+              .array(
+                z.object({
+                  url: text(4096),
+                  width: z.number().int().min(1),
+                  format: z.enum(['webp', 'avif']),
+                  storageKey: text(500),
+                }),
+              )
+              .max(20)
+              .default([]),
+          })
+          .optional(),
+      }),
+    )
+    .max(MAX_MEDIA_PER_PRODUCT, `At most ${MAX_MEDIA_PER_PRODUCT} media items`)
+    .nullish(),
+});
+
+/** A product ready to insert: its id, the form's validated fields, the legacy image list and its media. */
+export type ImportItem = {
+  position: number;
+  id: string;
+  fields: ProductFields;
+  images: string[];
+  media: CatalogMedia[];
+};
+
+export type ImportIssue = { position: number; id: string | null; reason: string };
+
+export type ParsedCatalog = {
+  total: number;
+  items: ImportItem[];
+  invalid: ImportIssue[];
+  invalidCount: number;
+  format: 'storefront' | 'original';
+};
+
+const SAFE_UPLOAD_KEY = /^media\/uploads\/[a-zA-Z0-9][a-zA-Z0-9._-]*(\/[a-zA-Z0-9][a-zA-Z0-9._-]*)*$/;
+
+function issueText(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+}
+
+function priceText(price: string | number | undefined): string {
+  if (price === undefined) return '';
+  // String(89.99) is the shortest text that reads back as the same double: "89.99", never 89.98999...
+  return typeof price === 'number' ? String(price) : price;
+}
+
+/**
+ * Reads a catalogue file of either format into validated items. Structural problems (not YAML, hostile
+ * constructs, no products array, too many products) throw CatalogFileError; a bad product is listed in
+ * `invalid` with its position (1-based), id and reason.
+ */
+export function readCatalog(content: string, newId: () => string): ParsedCatalog {
+  const doc = parseCatalogYaml(content);
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc))
+    throw new CatalogFileError('Invalid catalog format');
+  const products = (doc as Record<string, unknown>).products;
+  if (!Array.isArray(products)) throw new CatalogFileError('Invalid catalog format');
+  if (products.length > MAX_CATALOG_PRODUCTS) {
+    throw new CatalogFileError(
+      `The file holds ${products.length} products; at most ${MAX_CATALOG_PRODUCTS} can be read at once. Split it into smaller files.`,
+    );
+  }
+  checkKeys(doc);
+  const metadata = (doc as Record<string, unknown>).metadata;
+  const format =
+    metadata &&
+    typeof metadata === 'object' &&
+    (metadata as Record<string, unknown>).format === CATALOG_FORMAT
+      ? 'storefront'
+      : 'original';
+
+  const items: ImportItem[] = [];
+  const invalid: ImportIssue[] = [];
+  let invalidCount = 0;
+  const seen = new Set<string>();
+  const reject = (position: number, id: string | null, reason: string) => {
+    invalidCount += 1;
+    if (invalid.length < MAX_ISSUES_LISTED) invalid.push({ position, id, reason });
+  };
+
+  products.forEach((raw: unknown, index) => {
+    const position = index + 1;
+    const shape = fileProduct.safeParse(raw);
+    if (!shape.success) {
+      const rawId =
+        raw && typeof raw === 'object' && typeof (raw as Record<string, unknown>).id === 'string'
+          ? String((raw as Record<string, unknown>).id).slice(0, 100)
+          : null;
+      reject(position, rawId, issueText(shape.error));
+      return;
+    }
+    const p = shape.data;
+    const idResult =
+      p.id === undefined ? { success: true as const, data: newId() } : productIdSchema.safeParse(p.id);
+    if (!idResult.success) {
+      reject(position, p.id?.slice(0, 100) ?? null, 'Invalid product id');
+      return;
+    }
+    const id = idResult.data;
+    if (seen.has(id)) {
+      reject(position, id, 'The same id appears earlier in the file');
+      return;
+    }
+    const cells = p.sizeDetail ?? p.size_detail ?? {};
+    const fields = productFields.safeParse({
+      title: p.title ?? '',
+      description: p.description ?? '',
+      manufacturer: p.manufacturer ?? '',
+      manufacturerUrl: p.manufacturerUrl ?? '',
+      // The spec's defaults: SKU- plus the id's first 8 characters, page order 999, sizes S..XL, no tags.
+      sku: p.sku ?? `SKU-${id.slice(0, 8)}`,
+      price: priceText(p.price),
+      currency: p.currency ?? 'usd',
+      pageOrder: p.pageOrder ?? p.page_order ?? 999,
+      sizes: p.sizes ?? [],
+      tags: p.tags ?? [],
+      colors: p.colors ?? p.color ?? [],
+      sizeDetail: Object.fromEntries(
+        Object.entries(cells).map(([size, row]) => [
+          size,
+          Object.fromEntries(Object.entries(row).map(([k, v]) => [k, String(v)])),
+        ]),
+      ),
+      stripePaymentLink: p.stripePaymentLink ?? '',
+      productLink: p.productLink ?? '',
+      imageFolder: p.imageFolder ?? '',
+    });
+    if (!fields.success) {
+      reject(position, id, issueText(fields.error));
+      return;
+    }
+    const images = p.images ?? [];
+    if (!images.every((u) => isValidMediaUrl(u))) {
+      reject(position, id, 'images: every image must be an http(s) URL or a /media/ path');
+      return;
+    }
+    const media: CatalogMedia[] = [];
+    for (const [i, m] of (p.media ?? []).entries()) {
+      if (!isValidMediaUrl(m.url) || m.fileName.trim() === '') {
+        reject(position, id, `media.${i}: needs a valid URL and a file name`);
+        return;
+      }
+      const upload = m.upload;
+      if (
+        upload &&
+        (!SAFE_UPLOAD_KEY.test(upload.storageKey) ||
+          upload.variants.some((v) => !SAFE_UPLOAD_KEY.test(v.storageKey)))
+      ) {
+        reject(position, id, `media.${i}: stored files must be under media/uploads/`);
+        return;
+      }
+      media.push({
+        url: m.url.trim(),
+        fileName: m.fileName.trim().slice(0, 200),
+        type: m.type,
+        altText: m.altText?.trim() ? m.altText.trim().slice(0, 500) : null,
+        order: m.order ?? i,
+        ...(upload
+          ? {
+              upload: {
+                storageKey: upload.storageKey,
+                contentType: upload.contentType ?? null,
+                byteSize: upload.byteSize ?? null,
+                width: upload.width ?? null,
+                height: upload.height ?? null,
+                variants: upload.variants,
+              },
+            }
+          : {}),
+      });
+    }
+    seen.add(id);
+    // Our own files keep a sizeless product sizeless (shawls, dupattas); the form's default applies otherwise.
+    const sizes = format === 'storefront' && p.sizes?.length === 0 ? [] : fields.data.sizes;
+    items.push({ position, id, fields: { ...fields.data, sizes }, images, media });
+  });
+  return { total: products.length, items, invalid, invalidCount, format };
+}

@@ -1,0 +1,81 @@
+import { TRPCError } from '@trpc/server';
+import { catalogVersionIdInput, exportCatalogInput } from '../../shared/catalog-input.js';
+import type { Context } from '../../trpc/context.js';
+import { adminProcedure, router } from '../../trpc/init.js';
+import {
+  CatalogError,
+  deleteVersion,
+  exportCatalog,
+  listVersions,
+  readVersionContent,
+  setActiveVersion,
+} from './catalog.service.js';
+
+function deps(ctx: Context) {
+  return { db: ctx.db, storage: ctx.storage, clock: ctx.clock };
+}
+
+async function mapped<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof CatalogError) throw new TRPCError({ code: err.code, message: err.message });
+    throw err;
+  }
+}
+
+/** admin.catalog.*: catalogue versions (export, view, publish, delete). Import and download are HTTP routes. */
+export const adminCatalogRouter = router({
+  versions: adminProcedure.query(({ ctx }) => listVersions(ctx.db)),
+
+  content: adminProcedure
+    .input(catalogVersionIdInput)
+    .query(({ ctx, input }) =>
+      mapped(async () => ({ content: await readVersionContent(deps(ctx), input.id) })),
+    ),
+
+  export: adminProcedure.input(exportCatalogInput).mutation(async ({ ctx, input }) => {
+    const version = await exportCatalog(deps(ctx), {
+      label: input.label,
+      tags: input.tags,
+      adminEmail: ctx.admin.email,
+    });
+    ctx.log.info(
+      {
+        event: 'catalog.exported',
+        version: version.id,
+        products: version.productCount,
+        account: ctx.admin.email,
+      },
+      `catalog exported: ${version.label}`,
+    );
+    return version;
+  }),
+
+  setActive: adminProcedure.input(catalogVersionIdInput).mutation(({ ctx, input }) =>
+    mapped(async () => {
+      const result = await setActiveVersion(deps(ctx), input.id, { adminEmail: ctx.admin.email });
+      ctx.log.info(
+        {
+          event: 'catalog.activated',
+          version: input.id,
+          backup: result.backup.id,
+          account: ctx.admin.email,
+        },
+        `catalog version set active: ${result.version.label}`,
+      );
+      return result;
+    }),
+  ),
+
+  remove: adminProcedure.input(catalogVersionIdInput).mutation(({ ctx, input }) =>
+    mapped(async () => {
+      await deleteVersion(deps(ctx), input.id);
+      ctx.log.info(
+        { event: 'catalog.version_deleted', version: input.id, account: ctx.admin.email },
+        `catalog version deleted: ${input.id}`,
+      );
+      return { ok: true as const };
+    }),
+  ),
+});

@@ -1,0 +1,431 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { CatalogVersionsTable, Db, DbOrTx } from '../../db/database.js';
+import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
+import { minorToMajorString } from '../../shared/money.js';
+import type { FileStorage } from '../../storage/file-storage.js';
+import type { Clock } from '../../trpc/context.js';
+import { parseVariants } from '../media/responsive-image.js';
+import { newProductId } from '../products/admin-products.router.js';
+import { productColumns } from '../products/products.repository.js';
+import { latestVersion } from '../site/settings.repository.js';
+import {
+  CATALOG_FORMAT,
+  type CatalogDocument,
+  CatalogFileError,
+  type CatalogMedia,
+  type CatalogProduct,
+  catalogChecksum,
+  type ImportIssue,
+  type ImportItem,
+  MAX_CATALOG_BYTES,
+  readCatalog,
+  serializeCatalog,
+} from './catalog-file.js';
+
+export const CATALOG_PREFIX = 'catalogs/';
+
+export type CatalogDeps = { db: Db; storage: FileStorage; clock: Clock };
+
+export type CatalogVersion = {
+  id: string;
+  label: string;
+  fileName: string;
+  tags: string[];
+  isActive: boolean;
+  kind: 'export' | 'backup';
+  productCount: number;
+  byteSize: number;
+  checksum: string;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export class CatalogError extends Error {
+  constructor(
+    readonly code: 'NOT_FOUND' | 'BAD_REQUEST' | 'CONFLICT',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CatalogError';
+  }
+}
+
+function toVersion(r: Selectable<CatalogVersionsTable>): CatalogVersion {
+  return {
+    id: r.id,
+    label: r.label,
+    fileName: r.file_name,
+    tags: parseJsonArray(r.tags),
+    isActive: r.is_active === 1,
+    kind: r.kind,
+    productCount: r.product_count,
+    byteSize: r.byte_size,
+    checksum: r.checksum,
+    createdBy: r.created_by,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** Every product with its media, as the file carries them (page order, then id). */
+export async function catalogProducts(db: DbOrTx): Promise<CatalogProduct[]> {
+  const rows = await db.selectFrom('products').selectAll().orderBy('page_order').orderBy('id').execute();
+  const mediaRows = await db
+    .selectFrom('media')
+    .selectAll()
+    .orderBy('product_id')
+    .orderBy('display_order')
+    .orderBy('id')
+    .execute();
+  const mediaByProduct = new Map<string, CatalogMedia[]>();
+  for (const m of mediaRows) {
+    const list = mediaByProduct.get(m.product_id) ?? [];
+    list.push({
+      url: m.url,
+      fileName: m.file_name,
+      type: m.media_type,
+      altText: m.alt_text,
+      order: m.display_order,
+      ...(m.storage_key
+        ? {
+            upload: {
+              storageKey: m.storage_key,
+              contentType: m.content_type,
+              byteSize: m.byte_size,
+              width: m.width,
+              height: m.height,
+              variants: parseVariants(m.variants),
+            },
+          }
+        : {}),
+    });
+    mediaByProduct.set(m.product_id, list);
+  }
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    description: r.description,
+    manufacturer: r.manufacturer,
+    manufacturerUrl: r.manufacturer_url ?? '',
+    sku: r.sku,
+    price: minorToMajorString(r.price_minor, r.currency),
+    currency: r.currency,
+    pageOrder: r.page_order,
+    sizes: parseJsonArray(r.sizes),
+    sizeDetail: parseJsonRecord(
+      r.size_detail,
+      (v): v is Record<string, string> => !!v && typeof v === 'object' && !Array.isArray(v),
+    ),
+    colors: parseJsonArray(r.colors),
+    tags: parseJsonArray(r.tags),
+    imageFolder: r.image_folder ?? '',
+    images: parseJsonArray(r.images),
+    stripePaymentLink: r.stripe_payment_link ?? '',
+    productLink: r.product_link ?? '',
+    media: mediaByProduct.get(r.id) ?? [],
+  }));
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/** "2026-11-22 10:00" in UTC: the default label's date and time. */
+function labelTime(d: Date): string {
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
+}
+
+async function freeFileName(storage: FileStorage, now: Date): Promise<string> {
+  const base = `catalog-export-${now.toISOString().slice(0, 10)}-${now.getTime()}`;
+  for (let n = 1; ; n += 1) {
+    const name = n === 1 ? `${base}.yaml` : `${base}-${n}.yaml`;
+    if (!(await storage.exists(`${CATALOG_PREFIX}${name}`))) return name;
+  }
+}
+
+/** Writes the live catalogue to a new YAML file and records it as an inactive version. */
+export async function exportCatalog(
+  deps: CatalogDeps,
+  opts: {
+    label?: string | undefined;
+    tags?: string[] | undefined;
+    kind?: 'export' | 'backup';
+    adminEmail?: string;
+  },
+): Promise<CatalogVersion> {
+  const now = deps.clock.now();
+  // One read transaction, so the file is one consistent picture even while the admin edits.
+  const products = await deps.db.transaction().execute((trx) => catalogProducts(trx));
+  const version = (await latestVersion(deps.db))?.version ?? '1.0.0';
+  const label = opts.label?.trim() || `Catalog Export ${labelTime(now)}`;
+  const tags = opts.tags ?? [];
+  const checksum = catalogChecksum(products);
+  const doc: CatalogDocument = {
+    metadata: {
+      format: CATALOG_FORMAT,
+      exported_at: now.toISOString(),
+      total_products: products.length,
+      store_version: version,
+      checksum,
+      label,
+      tags,
+    },
+    products,
+  };
+  const content = Buffer.from(serializeCatalog(doc), 'utf8');
+  const fileName = await freeFileName(deps.storage, now);
+  const key = `${CATALOG_PREFIX}${fileName}`;
+  await deps.storage.put(key, content);
+  const row = {
+    id: `cv_${randomBytes(9).toString('base64url')}`,
+    label,
+    file_name: fileName,
+    storage_key: key,
+    tags: JSON.stringify(tags),
+    is_active: 0,
+    kind: opts.kind ?? 'export',
+    product_count: products.length,
+    byte_size: content.byteLength,
+    checksum,
+    created_by: opts.adminEmail ?? null,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  } as const;
+  try {
+    await deps.db.insertInto('catalog_versions').values(row).execute();
+  } catch (err) {
+    await deps.storage.remove(key).catch(() => undefined);
+    throw err;
+  }
+  return toVersion(row);
+}
+
+export async function listVersions(db: DbOrTx): Promise<CatalogVersion[]> {
+  const rows = await db
+    .selectFrom('catalog_versions')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(toVersion);
+}
+
+export async function findVersion(db: DbOrTx, id: string): Promise<CatalogVersion & { storageKey: string }> {
+  const row = await db.selectFrom('catalog_versions').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new CatalogError('NOT_FOUND', 'Catalog version not found');
+  return { ...toVersion(row), storageKey: row.storage_key };
+}
+
+/** The version's YAML text; a missing file is a clear error, never an empty view. */
+export async function readVersionContent(deps: CatalogDeps, id: string): Promise<string> {
+  const version = await findVersion(deps.db, id);
+  if (!(await deps.storage.exists(version.storageKey))) {
+    throw new CatalogError(
+      'NOT_FOUND',
+      `The file of this version (${version.fileName}) is missing from storage.`,
+    );
+  }
+  const content = await deps.storage.read(version.storageKey);
+  if (content.byteLength > MAX_CATALOG_BYTES) {
+    throw new CatalogError('BAD_REQUEST', 'The file of this version is too large to show.');
+  }
+  return content.toString('utf8');
+}
+
+export async function deleteVersion(deps: CatalogDeps, id: string): Promise<void> {
+  const version = await findVersion(deps.db, id);
+  await deps.db.deleteFrom('catalog_versions').where('id', '=', id).execute();
+  await deps.storage.remove(version.storageKey);
+}
+
+const INSERT_BATCH = 400;
+
+/** Inserts products and their media; the caller holds the transaction. */
+async function insertItems(trx: DbOrTx, items: readonly ImportItem[], now: Date): Promise<void> {
+  const iso = now.toISOString();
+  for (let i = 0; i < items.length; i += INSERT_BATCH) {
+    const batch = items.slice(i, i + INSERT_BATCH);
+    await trx
+      .insertInto('products')
+      .values(
+        batch.map((item) => ({
+          id: item.id,
+          ...productColumns(item.fields),
+          images: JSON.stringify(item.images),
+          created_at: iso,
+          updated_at: iso,
+        })),
+      )
+      .execute();
+    const media = batch.flatMap((item) =>
+      item.media.map((m) => ({
+        id: randomUUID(),
+        product_id: item.id,
+        url: m.url,
+        file_name: m.fileName,
+        media_type: m.type,
+        display_order: m.order,
+        alt_text: m.altText,
+        storage_key: m.upload?.storageKey ?? null,
+        content_type: m.upload?.contentType ?? null,
+        byte_size: m.upload?.byteSize ?? null,
+        width: m.upload?.width ?? null,
+        height: m.upload?.height ?? null,
+        variants: JSON.stringify(m.upload?.variants ?? []),
+        created_at: iso,
+        updated_at: iso,
+      })),
+    );
+    for (let j = 0; j < media.length; j += INSERT_BATCH) {
+      await trx
+        .insertInto('media')
+        .values(media.slice(j, j + INSERT_BATCH))
+        .execute();
+    }
+  }
+}
+
+/**
+ * Replaces the whole catalogue with `items` inside the caller's transaction. Media rows go with their
+ * products (FK cascade); stored upload files stay, since other versions may still name them.
+ */
+async function replaceCatalogue(trx: DbOrTx, items: readonly ImportItem[], now: Date): Promise<void> {
+  await trx.deleteFrom('products').execute();
+  await insertItems(trx, items, now);
+}
+
+export type Stage = 'backup' | 'replacing' | 'committed';
+export type StageHook = (stage: Stage) => void;
+
+/** Publishes a version: back up the live catalogue, then replace it and mark the version active in one transaction. */
+export async function setActiveVersion(
+  deps: CatalogDeps,
+  id: string,
+  opts: { adminEmail?: string; onStage?: StageHook } = {},
+): Promise<{ version: CatalogVersion; backup: CatalogVersion }> {
+  const version = await findVersion(deps.db, id);
+  const content = await readVersionContent(deps, id);
+  let parsed: ReturnType<typeof readCatalog>;
+  try {
+    parsed = readCatalog(content, newProductId);
+  } catch (err) {
+    if (err instanceof CatalogFileError) throw new CatalogError('BAD_REQUEST', err.message);
+    throw err;
+  }
+  if (parsed.invalidCount > 0) {
+    const first = parsed.invalid[0];
+    throw new CatalogError(
+      'BAD_REQUEST',
+      `This version has ${parsed.invalidCount} invalid product(s)${first ? ` (#${first.position} ${first.id ?? ''}: ${first.reason})` : ''}; the live catalogue was not changed.`,
+    );
+  }
+  opts.onStage?.('backup');
+  const backup = await exportCatalog(deps, {
+    label: `Automatic backup before activating "${version.label || 'Unnamed Version'}"`,
+    tags: ['automatic-backup'],
+    kind: 'backup',
+    ...(opts.adminEmail ? { adminEmail: opts.adminEmail } : {}),
+  });
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    opts.onStage?.('replacing');
+    await replaceCatalogue(trx, parsed.items, now);
+    await trx.updateTable('catalog_versions').set({ is_active: 0 }).where('is_active', '=', 1).execute();
+    await trx
+      .updateTable('catalog_versions')
+      .set({ is_active: 1, updated_at: now.toISOString() })
+      .where('id', '=', id)
+      .execute();
+  });
+  opts.onStage?.('committed');
+  return { version: { ...(await findVersion(deps.db, id)), isActive: true }, backup };
+}
+
+export type ImportMode = 'add' | 'overwrite';
+
+export type ImportResult = {
+  mode: ImportMode;
+  total: number;
+  added: number;
+  skipped: ImportIssue[];
+  skippedCount: number;
+  invalid: ImportIssue[];
+  invalidCount: number;
+  backupVersionId: string | null;
+  message: string;
+};
+
+/**
+ * Imports a catalogue file. Add mode inserts the products whose id is new, in one transaction. Overwrite
+ * mode refuses a file with any invalid product (it would drop products silently), saves a backup version,
+ * then replaces the catalogue in one transaction.
+ */
+export async function importCatalog(
+  deps: CatalogDeps,
+  content: string,
+  mode: ImportMode,
+  opts: { adminEmail?: string; onStage?: StageHook } = {},
+): Promise<ImportResult> {
+  const parsed = readCatalog(content, newProductId);
+  const now = deps.clock.now();
+  let backupVersionId: string | null = null;
+  let added = 0;
+  const skipped: ImportIssue[] = [];
+  let skippedCount = 0;
+  if (mode === 'overwrite') {
+    if (parsed.invalidCount > 0) {
+      throw new CatalogFileError(
+        `${parsed.invalidCount} of ${parsed.total} products are invalid; overwrite needs every product valid. Nothing was changed.` +
+          parsed.invalid
+            .slice(0, 5)
+            .map((i) => `\n#${i.position}${i.id ? ` (${i.id})` : ''}: ${i.reason}`)
+            .join(''),
+      );
+    }
+    opts.onStage?.('backup');
+    backupVersionId = (
+      await exportCatalog(deps, {
+        label: 'Automatic backup before overwrite import',
+        tags: ['automatic-backup'],
+        kind: 'backup',
+        ...(opts.adminEmail ? { adminEmail: opts.adminEmail } : {}),
+      })
+    ).id;
+    await deps.db.transaction().execute(async (trx) => {
+      opts.onStage?.('replacing');
+      await replaceCatalogue(trx, parsed.items, now);
+    });
+    added = parsed.items.length;
+  } else {
+    await deps.db.transaction().execute(async (trx) => {
+      const existing = new Set((await trx.selectFrom('products').select('id').execute()).map((r) => r.id));
+      const fresh = parsed.items.filter((item) => {
+        if (!existing.has(item.id)) return true;
+        skippedCount += 1;
+        if (skipped.length < 200)
+          skipped.push({ position: item.position, id: item.id, reason: 'Already exists' });
+        return false;
+      });
+      opts.onStage?.('replacing');
+      await insertItems(trx, fresh, now);
+      added = fresh.length;
+    });
+  }
+  opts.onStage?.('committed');
+  const parts = [`Catalog imported successfully: ${added} of ${parsed.total} products added`];
+  if (skippedCount > 0) parts.push(`${skippedCount} skipped (already exist)`);
+  if (parsed.invalidCount > 0) parts.push(`${parsed.invalidCount} invalid`);
+  return {
+    mode,
+    total: parsed.total,
+    added,
+    skipped,
+    skippedCount,
+    invalid: parsed.invalid,
+    invalidCount: parsed.invalidCount,
+    backupVersionId,
+    message: parts.join('; '),
+  };
+}
