@@ -19,4 +19,9 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
   },
+  projects: [
+    { name: 'journeys', testIgnore: /catalog-versions\.spec\.ts/ },
+    // Publishing and overwrite imports replace the whole live catalogue: run them after everything else.
+    { name: 'catalogue-versions', testMatch: /catalog-versions\.spec\.ts/, dependencies: ['journeys'] },
+  ],
 });

@@ -16,7 +16,13 @@ import autocannon from 'autocannon';
 import { appRoot } from '../../src/app-root.js';
 import { databaseFile, openDatabase } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import {
+  exportCatalog,
+  importCatalog,
+  readVersionContent,
+} from '../../src/modules/catalog/catalog.service.js';
 import { searchProducts } from '../../src/modules/catalogue/catalogue-search.repository.js';
+import { LocalFileStorage } from '../../src/storage/local-file-storage.js';
 import { generateCatalogue } from './generate-catalogue.js';
 
 const { values: args } = parseArgs({
@@ -138,6 +144,35 @@ async function main() {
   }
   timings.sort((a, b) => a - b);
   const fts = { p50: percentile(timings, 50), p99: percentile(timings, 99) };
+
+  // YAML export of the whole catalogue, and its import into an empty store (add mode, one transaction).
+  const storage = new LocalFileStorage(dataDir);
+  const clock = { now: () => new Date() };
+  let t = performance.now();
+  const exported = await exportCatalog({ db: handle.db, storage, clock }, { label: 'bench export' });
+  const exportMs = performance.now() - t;
+  const yaml = await readVersionContent({ db: handle.db, storage, clock }, exported.id);
+  const importDir = mkdtempSync(path.join(tmpdir(), 'store-bench-import-'));
+  const importHandle = openDatabase(databaseFile(importDir));
+  await migrateToLatest(importHandle.db);
+  t = performance.now();
+  const imported = await importCatalog(
+    { db: importHandle.db, storage: new LocalFileStorage(importDir), clock },
+    yaml,
+    'add',
+  );
+  const importMs = performance.now() - t;
+  await importHandle.close();
+  rmSync(importDir, { recursive: true, force: true });
+  const yamlTimes = {
+    exportMs: Math.round(exportMs),
+    importMs: Math.round(importMs),
+    yamlMb: Number((yaml.length / 1e6).toFixed(1)),
+    imported: imported.added,
+  };
+  console.log(
+    `  YAML export ${yamlTimes.exportMs} ms (${yamlTimes.yamlMb} MB), import ${yamlTimes.importMs} ms (${imported.added} products)`,
+  );
   await handle.close();
 
   const storePort = await freePort();
@@ -199,6 +234,7 @@ async function main() {
       durationSeconds: duration,
       coldStartMs: Math.round(coldStartMs),
       storeRssMbAfterLoad: Math.round(rssKb / 1024),
+      yaml: yamlTimes,
       ftsInProcessMs: { p50: Number(fts.p50.toFixed(2)), p99: Number(fts.p99.toFixed(2)) },
       rows: rows.map((r) => {
         const base = rows.find((b) => b.scenario.startsWith('BASELINE') && b.connections === r.connections);

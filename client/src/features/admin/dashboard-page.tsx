@@ -2,6 +2,7 @@ import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { paths } from '../../app/paths';
 import { Button } from '../../components/ui/button';
+import { CatalogManagement } from './catalog/catalog-management';
 import { LogManagement } from './logs/log-management';
 import { PerformancePanel } from './logs/performance-panel';
 import { OrdersPanel } from './orders-panel';
@@ -9,25 +10,13 @@ import { ProductsPanel } from './products/products-panel';
 import { SettingsPanel } from './settings-panel';
 import { useAdminSession, useLogout } from './use-admin-session';
 
-/** The dashboard's sections. Each names what the operator will manage there once its screen is installed. */
+/** The dashboard's sections, in the spec's order plus Orders, Settings and Logs. */
 const TABS = [
-  {
-    id: 'products',
-    label: 'Products',
-    note: 'Product management (list, add, edit, media, history) is not installed yet.',
-  },
-  {
-    id: 'catalog',
-    label: 'Catalog Management',
-    note: 'Catalogue versions (YAML export, import, publish) are not installed yet.',
-  },
-  { id: 'orders', label: 'Orders', note: '' },
-  {
-    id: 'settings',
-    label: 'Settings',
-    note: 'Store settings (name, banner, links, disclaimer) are not editable here yet.',
-  },
-  { id: 'logs', label: 'Logs', note: '' },
+  { id: 'products', label: 'Products' },
+  { id: 'catalog', label: 'Catalog Management' },
+  { id: 'orders', label: 'Orders' },
+  { id: 'settings', label: 'Settings' },
+  { id: 'logs', label: 'Logs' },
 ] as const;
 
 export function DashboardPage() {
@@ -95,35 +84,35 @@ export function DashboardPage() {
           hidden={active !== tab.id}
           className="py-8"
         >
-          {tab.id === 'logs' ? (
-            active === tab.id ? (
-              <>
-                <p className="mb-4 text-sm">
-                  <Link href={paths.adminLogs()} className="text-maroon hover:underline">
-                    Open the log on its own page
-                  </Link>
-                </p>
-                <LogManagement headingLevel={2} />
-                <PerformancePanel />
-              </>
-            ) : null
-          ) : tab.id === 'orders' || tab.id === 'products' || tab.id === 'settings' ? (
-            active === tab.id ? (
-              tab.id === 'orders' ? (
-                <OrdersPanel />
-              ) : tab.id === 'products' ? (
-                <ProductsPanel />
-              ) : (
-                <SettingsPanel />
-              )
-            ) : null
-          ) : (
-            <p className="rounded-xl border border-dashed border-stone-line p-6 text-sm text-muted">
-              {tab.note}
-            </p>
-          )}
+          {active === tab.id ? <TabContent id={tab.id} /> : null}
         </section>
       ))}
     </div>
   );
+}
+
+/** What each tab shows; only the open tab is rendered, so only it loads its data. */
+function TabContent({ id }: { id: (typeof TABS)[number]['id'] }) {
+  switch (id) {
+    case 'products':
+      return <ProductsPanel />;
+    case 'catalog':
+      return <CatalogManagement />;
+    case 'orders':
+      return <OrdersPanel />;
+    case 'settings':
+      return <SettingsPanel />;
+    case 'logs':
+      return (
+        <>
+          <p className="mb-4 text-sm">
+            <Link href={paths.adminLogs()} className="text-maroon hover:underline">
+              Open the log on its own page
+            </Link>
+          </p>
+          <LogManagement headingLevel={2} />
+          <PerformancePanel />
+        </>
+      );
+  }
 }

@@ -3,9 +3,11 @@ import { ArrowDown, ArrowUp, ArrowUpDown, History, Pencil, RefreshCw, Trash2 } f
 import { type ReactNode, useEffect, useState } from 'react';
 import type { ADMIN_PRODUCT_SORTS } from '../../../../../src/shared/product-input';
 import { Button } from '../../../components/ui/button';
+import { Modal } from '../../../components/ui/modal';
 import { formatMoneyExact } from '../../../lib/money';
 import { toast } from '../../../lib/toast';
 import { trpc } from '../../../lib/trpc';
+import { CatalogManagement } from '../catalog/catalog-management';
 import { AddProductDialog, EditProductDialog, HistoryDialog } from './product-dialogs';
 
 type Sort = (typeof ADMIN_PRODUCT_SORTS)[number];
@@ -25,9 +27,9 @@ export function ProductsPanel() {
   const [text, setText] = useState('');
   const [q, setQ] = useState('');
   const [sort, setSort] = useState<{ key: Sort; dir: 'asc' | 'desc' }>({ key: 'created_at', dir: 'desc' });
-  const [dialog, setDialog] = useState<{ kind: 'add' } | { kind: 'edit' | 'history'; id: string } | null>(
-    null,
-  );
+  const [dialog, setDialog] = useState<
+    { kind: 'add' | 'catalog' } | { kind: 'edit' | 'history'; id: string } | null
+  >(null);
   const utils = trpc.useUtils();
 
   useEffect(() => {
@@ -83,6 +85,9 @@ export function ProductsPanel() {
         <Button variant="secondary" onClick={() => void refresh()} disabled={refreshing}>
           <RefreshCw aria-hidden="true" className={`h-4 w-4 ${refreshing ? 'animate-spin' : ''}`} />
           {refreshing ? 'Refreshing...' : 'Refresh Products'}
+        </Button>
+        <Button variant="secondary" onClick={() => setDialog({ kind: 'catalog' })}>
+          Manage Catalog
         </Button>
         <Button className="bg-emerald-700 hover:bg-emerald-800" onClick={() => setDialog({ kind: 'add' })}>
           Add Product
@@ -215,6 +220,11 @@ export function ProductsPanel() {
         ) : null}
       </div>
       {dialog?.kind === 'add' ? <AddProductDialog onClose={() => setDialog(null)} /> : null}
+      {dialog?.kind === 'catalog' ? (
+        <Modal title="Catalog Management" onClose={() => setDialog(null)} wide>
+          <CatalogManagement />
+        </Modal>
+      ) : null}
       {dialog?.kind === 'edit' ? <EditProductDialog id={dialog.id} onClose={() => setDialog(null)} /> : null}
       {dialog?.kind === 'history' ? <HistoryDialog id={dialog.id} onClose={() => setDialog(null)} /> : null}
     </div>

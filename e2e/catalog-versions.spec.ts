@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+
+async function signIn(page: Page) {
+  await page.goto('/admin');
+  await page.getByLabel('Email').fill(process.env.E2E_ADMIN_EMAIL ?? '');
+  await page.getByLabel('Password').fill(process.env.E2E_ADMIN_PASSWORD ?? '');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+}
+
+// These tests replace the whole live catalogue, so they run one after the other, never beside others'.
+test.describe.configure({ mode: 'serial' });
+
+test('export with a label and tags, view it, change a product, import it back in overwrite mode, and publish an older version', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page);
+  await page.getByRole('tab', { name: 'Catalog Management' }).click();
+  const label = `Spring Collection ${Date.now()}`;
+  await page.getByRole('button', { name: 'Export Catalog' }).click();
+  const exportDialog = page.getByRole('dialog', { name: 'Export Catalog' });
+  await exportDialog.getByLabel('Label (optional)').fill(label);
+  await exportDialog.getByLabel('Tags (comma-separated)').fill(' spring , eid ,, ');
+  await exportDialog.getByRole('button', { name: 'Export' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Catalog exported successfully' })).toBeVisible();
+  const row = page.getByTestId('catalog-version').filter({ hasText: label, hasNotText: /backup/i });
+  await expect(row).toContainText('spring');
+  await expect(row).toContainText('eid');
+
+  // The viewer shows the YAML.
+  await row.getByRole('button', { name: 'View' }).click();
+  const yaml = page.getByRole('textbox', { name: 'Catalog YAML' });
+  await expect(yaml).toHaveValue(/products:/);
+  const firstTitle = /title: (.+)/.exec(await yaml.inputValue())?.[1]?.replace(/^['"]|['"]$/g, '') ?? '';
+  expect(firstTitle).not.toBe('');
+
+  // Download it (admin-only route), change a product, then import the file in overwrite mode.
+  await page.getByRole('tab', { name: 'Catalog Versions' }).click();
+  const downloadPromise = page.waitForEvent('download');
+  await row.getByRole('link', { name: 'Download' }).click();
+  const download = await downloadPromise;
+  const file = await download.path();
+  expect(readFileSync(file, 'utf8')).toContain(label);
+
+  await page.getByRole('tab', { name: 'Products' }).click();
+  await page.getByPlaceholder('Search products by title, SKU, price, or tags...').fill(firstTitle);
+  const productRow = page.getByTestId('product-row').filter({ hasText: firstTitle }).first();
+  await productRow.getByRole('button', { name: `Edit ${firstTitle}` }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Product' });
+  await edit.getByLabel('Price').fill('1.00');
+  await expect(edit.getByLabel('Price')).toHaveValue('1.00');
+  await edit.getByRole('button', { name: 'Save Product' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Product updated successfully' })).toBeVisible();
+  await expect(productRow).toContainText('1.00');
+
+  await page.getByRole('tab', { name: 'Catalog Management' }).click();
+  await page.getByRole('button', { name: 'Import Catalog' }).click();
+  const importDialog = page.getByRole('dialog', { name: 'Import Catalog' });
+  await importDialog.getByLabel('YAML file').setInputFiles(file);
+  await importDialog.getByLabel('Overwrite existing products').check();
+  await importDialog.getByRole('button', { name: 'Import' }).click();
+  await expect(importDialog.getByTestId('import-result')).toContainText(
+    /Catalog imported successfully: \d+ of \d+ products added/,
+  );
+  await importDialog.getByRole('button', { name: 'Done' }).click();
+
+  // The old price is back on the storefront.
+  await page.goto(`/?q=${encodeURIComponent(firstTitle)}`);
+  const card = page.getByTestId('product-card').filter({ hasText: firstTitle }).first();
+  await expect(card.getByTestId('product-price')).not.toHaveText('$1');
+
+  // Publishing an older version makes the storefront follow it (a backup of the live catalogue is kept).
+  await page.goto('/admin/dashboard');
+  await page.getByRole('tab', { name: 'Catalog Management' }).click();
+  const versions = page.getByTestId('catalog-version');
+  await expect(versions.filter({ hasText: 'backup' }).first()).toBeVisible();
+  page.once('dialog', (d) => void d.accept());
+  await row.getByRole('button', { name: 'Set Active' }).click();
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'Version set as active successfully' }),
+  ).toBeVisible();
+  await expect(row).toContainText('Active');
+  await page.goto('/');
+  await expect(page.getByTestId('product-card').first()).toBeVisible();
+});
