@@ -5,6 +5,7 @@ import { Modal } from '../../../components/ui/modal';
 import { TextField } from '../../../components/ui/text-field';
 import { toast } from '../../../lib/toast';
 import { trpc } from '../../../lib/trpc';
+import { postWithProgress } from '../../../lib/upload';
 
 const created = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
 
@@ -263,6 +264,7 @@ function ImportDialog({ onClose, onDone }: { onClose: () => void; onDone: () => 
   const [file, setFile] = useState<File | null>(null);
   const [mode, setMode] = useState<'add' | 'overwrite'>('add');
   const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState<number | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const fileId = useId();
@@ -281,13 +283,10 @@ function ImportDialog({ onClose, onDone }: { onClose: () => void; onDone: () => 
       // The mode goes first: the server reads the fields before the file.
       form.append('mode', mode);
       form.append('file', file, file.name);
-      const res = await fetch('/api/admin/catalog/import', {
-        method: 'POST',
-        body: form,
-        credentials: 'same-origin',
-      });
-      const body = (await res.json().catch(() => ({}))) as Partial<ImportResult> & { message?: string };
-      if (!res.ok) throw new Error(body.message ?? 'Failed to import catalog');
+      setProgress(0);
+      const res = await postWithProgress('/api/admin/catalog/import', form, setProgress);
+      const body = (res.body ?? {}) as Partial<ImportResult> & { message?: string };
+      if (res.status < 200 || res.status >= 300) throw new Error(body.message ?? 'Failed to import catalog');
       setResult(body as ImportResult);
       toast.success(body.message ?? 'Catalog imported');
       onDone();
@@ -297,6 +296,7 @@ function ImportDialog({ onClose, onDone }: { onClose: () => void; onDone: () => 
       toast.error(message);
     } finally {
       setBusy(false);
+      setProgress(null);
     }
   };
 
@@ -339,6 +339,9 @@ function ImportDialog({ onClose, onDone }: { onClose: () => void; onDone: () => 
             Overwrite existing products
           </label>
         </fieldset>
+        {busy && progress !== null ? (
+          <progress className="w-full" max={100} value={progress} aria-label="Upload progress" />
+        ) : null}
         {error ? (
           <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
             {error}
