@@ -12,6 +12,7 @@ import { Button, buttonClass } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
 import { toast } from '../../../lib/toast';
 import { queryClient, trpc } from '../../../lib/trpc';
+import { postWithProgress } from '../../../lib/upload';
 
 /**
  * The app's tRPC hooks, typed with the `admin.media` shape (the same proxy and provider: paths are what
@@ -24,36 +25,26 @@ const TYPE_LABEL: Record<MediaTypeName, string> = { image: 'Image', pdf: 'PDF', 
 
 type UploadResult = { ok: true; count: number } | { ok: false; message: string; unauthorized: boolean };
 
-/** One multipart request with upload progress (fetch cannot report it). Same-origin, so the session cookie goes along. */
-function uploadFiles(
+/** One multipart request with upload progress; the media route answers 201 with the new items. */
+async function uploadFiles(
   productId: string,
   files: File[],
   onProgress: (percent: number) => void,
 ): Promise<UploadResult> {
-  return new Promise((resolve) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `/api/admin/products/${encodeURIComponent(productId)}/media`);
-    xhr.withCredentials = false; // same-origin requests carry cookies anyway; never send them elsewhere
-    xhr.responseType = 'json';
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable) onProgress(Math.round((e.loaded / e.total) * 100));
-    };
-    xhr.onload = () => {
-      const body = xhr.response as { items?: unknown[]; message?: unknown } | null;
-      if (xhr.status === 201) resolve({ ok: true, count: body?.items?.length ?? files.length });
-      else
-        resolve({
-          ok: false,
-          message: typeof body?.message === 'string' ? body.message : 'Failed to add media',
-          unauthorized: xhr.status === 401,
-        });
-    };
-    xhr.onerror = () => resolve({ ok: false, message: 'Failed to add media', unauthorized: false });
-    xhr.onabort = xhr.onerror;
-    const form = new FormData();
-    for (const file of files) form.append('files', file, file.name);
-    xhr.send(form);
-  });
+  const form = new FormData();
+  for (const file of files) form.append('files', file, file.name);
+  const res = await postWithProgress(
+    `/api/admin/products/${encodeURIComponent(productId)}/media`,
+    form,
+    onProgress,
+  );
+  const body = res.body as { items?: unknown[]; message?: unknown } | null;
+  if (res.status === 201) return { ok: true, count: body?.items?.length ?? files.length };
+  return {
+    ok: false,
+    message: typeof body?.message === 'string' ? body.message : 'Failed to add media',
+    unauthorized: res.status === 401,
+  };
 }
 
 function thumbnailUrl(item: AdminMediaItem): string {
