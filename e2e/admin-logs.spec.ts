@@ -1,15 +1,8 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { adminEmail, adminPassword, signIn } from './support/admin';
 
-const email = () => process.env.E2E_ADMIN_EMAIL ?? '';
-const password = () => process.env.E2E_ADMIN_PASSWORD ?? '';
-
-async function signIn(page: Page) {
-  await page.goto('/admin');
-  await page.getByLabel('Email').fill(email());
-  await page.getByLabel('Password').fill(password());
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page).toHaveURL(/\/admin\/dashboard$/);
-}
+const email = adminEmail;
+const _password = adminPassword;
 
 // Clearing the log would race with the other test's reading it: these two run one after the other.
 test.describe.configure({ mode: 'serial' });

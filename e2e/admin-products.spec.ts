@@ -1,13 +1,6 @@
 import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
-
-async function signIn(page: Page) {
-  await page.goto('/admin');
-  await page.getByLabel('Email').fill(process.env.E2E_ADMIN_EMAIL ?? '');
-  await page.getByLabel('Password').fill(process.env.E2E_ADMIN_PASSWORD ?? '');
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
-}
+import { expect, test } from '@playwright/test';
+import { adminEmail, signIn } from './support/admin';
 
 const fixtures = path.resolve(import.meta.dirname, 'fixtures');
 
@@ -94,7 +87,7 @@ test('the operator adds a product with sizes, tags, size details and two images,
   await expect(history.getByTestId('history-row')).toHaveCount(2);
   await expect(history.getByTestId('history-row').first()).toContainText('update');
   await expect(history.getByTestId('history-row').first()).toContainText('"123.45" → "130.00"');
-  await expect(history.getByTestId('history-row').first()).toContainText(process.env.E2E_ADMIN_EMAIL ?? '');
+  await expect(history.getByTestId('history-row').first()).toContainText(adminEmail());
   await history.getByRole('button', { name: 'Close' }).click();
 
   // Delete it: gone from the table and the store.

@@ -1,17 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { adminEmail, adminPassword, signIn } from './support/admin';
 
-const email = () => process.env.E2E_ADMIN_EMAIL ?? '';
-const password = () => process.env.E2E_ADMIN_PASSWORD ?? '';
-
-async function signIn(page: Page) {
-  await page.goto('/admin');
-  await page.getByLabel('Email').fill(email());
-  await page.getByLabel('Password').fill(password());
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page).toHaveURL(/\/admin\/dashboard$/);
-}
+const email = adminEmail;
+const password = adminPassword;
 
 test('guarded admin pages send a signed-out visitor to the sign-in page', async ({ page }) => {
   for (const route of ['/admin/dashboard', '/admin/logs', '/admin/about', '/admin/profile']) {

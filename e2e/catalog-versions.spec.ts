@@ -1,13 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
-
-async function signIn(page: Page) {
-  await page.goto('/admin');
-  await page.getByLabel('Email').fill(process.env.E2E_ADMIN_EMAIL ?? '');
-  await page.getByLabel('Password').fill(process.env.E2E_ADMIN_PASSWORD ?? '');
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
-}
+import { expect, test } from '@playwright/test';
+import { signIn } from './support/admin';
 
 // These tests replace the whole live catalogue, so they run one after the other, never beside others'.
 test.describe.configure({ mode: 'serial' });

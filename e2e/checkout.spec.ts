@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { signIn } from './support/admin';
 
 const money = (text: string | null) => Number((text ?? '').replace(/[^0-9.]/g, ''));
 
@@ -76,10 +77,7 @@ test('a shopper fills the cart, changes it, keeps it across a reload, pays in de
   await expect(page.getByRole('button', { name: 'Cart, 0 items' })).toBeVisible();
 
   // The operator sees it, paid.
-  await page.goto('/admin');
-  await page.getByLabel('Email').fill(process.env.E2E_ADMIN_EMAIL ?? '');
-  await page.getByLabel('Password').fill(process.env.E2E_ADMIN_PASSWORD ?? '');
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await signIn(page);
   await page.getByRole('tab', { name: 'Orders' }).click();
   const row = page.getByTestId('order-row').filter({ hasText: orderNumber });
   await expect(row).toContainText('Paid');

@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { orderIdInput, orderListInput } from '../../shared/checkout-input.js';
 import { adminProcedure, router } from '../../trpc/init.js';
+import { orderLines } from './orders.repository.js';
 import { reconcilePendingOrders } from './reconcile.js';
 
 function parseJson(text: string | null): unknown {
@@ -52,12 +53,7 @@ export const adminOrdersRouter = router({
   byId: adminProcedure.input(orderIdInput).query(async ({ ctx, input }) => {
     const order = await ctx.db.selectFrom('orders').selectAll().where('id', '=', input.id).executeTakeFirst();
     if (!order) throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });
-    const lines = await ctx.db
-      .selectFrom('order_lines')
-      .select(['product_id', 'title', 'size', 'quantity', 'unit_price_minor', 'line_total_minor'])
-      .where('order_id', '=', order.id)
-      .orderBy('id')
-      .execute();
+    const lines = await orderLines(ctx.db, order.id);
     const events = await ctx.db
       .selectFrom('stripe_events')
       .select(['id', 'type', 'outcome', 'received_at'])
@@ -79,14 +75,7 @@ export const adminOrdersRouter = router({
       stripeSessionId: order.stripe_session_id,
       createdAt: order.created_at,
       paidAt: order.paid_at,
-      lines: lines.map((l) => ({
-        productId: l.product_id,
-        title: l.title,
-        size: l.size,
-        quantity: l.quantity,
-        unitPriceMinor: l.unit_price_minor,
-        lineTotalMinor: l.line_total_minor,
-      })),
+      lines,
       events: events.map((e) => ({ id: e.id, type: e.type, outcome: e.outcome, receivedAt: e.received_at })),
     };
   }),
