@@ -7,11 +7,14 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
+import type { RevisionReader } from './db/store-revision.js';
 import { registerCatalogFiles } from './http/catalog-files.js';
 import { registerHealth } from './http/health.js';
 import { registerLogsExport } from './http/logs-export.js';
 import { registerMedia } from './http/media.js';
 import { registerMediaUploads } from './http/media-uploads.js';
+import { registerPublicApiCache } from './http/public-api-cache.js';
+import { ResponseCache } from './http/response-cache.js';
 import { registerSameOriginGuard } from './http/same-origin.js';
 import { pageHead, registerSeo } from './http/seo.js';
 import { registerSpa } from './http/spa.js';
@@ -22,7 +25,14 @@ import { SESSION_COOKIE } from './modules/auth/session.js';
 import { loadSessionKeys } from './modules/auth/session-keys.js';
 import type { PaymentGateway } from './modules/checkout/payment-gateway.js';
 import { LogService } from './modules/logs/log-service.js';
-import { createLogStream, type LineSink, type LogLevelName, loggerLevel } from './modules/logs/log-stream.js';
+import {
+  createLogStream,
+  type LineSink,
+  type LogLevelName,
+  levelNumber,
+  loggerLevel,
+  PINO_LEVELS,
+} from './modules/logs/log-stream.js';
 import { startPeriodic } from './modules/logs/periodic.js';
 import { createTelemetryLimits } from './modules/telemetry/rate-limiter.js';
 import { pruneVitals } from './modules/telemetry/vitals.repository.js';
@@ -33,6 +43,8 @@ import { type AppRouter, appRouter } from './trpc/router.js';
 export type AppDeps = {
   config: Config;
   db: Db;
+  /** The storefront revision, read from the same database (see db/store-revision.ts). */
+  revision: RevisionReader;
   storage: FileStorage;
   clock: Clock;
   payments: PaymentGateway;
@@ -102,7 +114,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     return503OnClosing: true,
+    // One access line per request (below), not Fastify's two, and none at all when nobody reads them.
+    disableRequestLogging: true,
   });
+  if (deps.logger !== false && levelNumber(outputLevel) <= PINO_LEVELS.info) {
+    app.addHook('onResponse', (req, reply, done) => {
+      req.log.info(
+        { method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request completed',
+      );
+      done();
+    });
+  }
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
@@ -209,7 +232,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loginThrottle:
       deps.loginThrottle ?? new LoginThrottle({ ...DEFAULT_LOGIN_LIMITS, ...config.loginLimits }),
   });
+  const publicCache = new ResponseCache({ maxEntries: 2000, maxBytes: 24 * 1024 * 1024 });
   await app.register(async (scope) => {
+    registerPublicApiCache(scope, { prefix: '/api/trpc', cache: publicCache, revision: deps.revision });
     await scope.register(fastifyTRPCPlugin, {
       prefix: '/api/trpc',
       trpcOptions: {

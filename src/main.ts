@@ -4,6 +4,7 @@ import { clientDistDir, demoDir } from './app-root.js';
 import { ConfigError, loadConfig } from './config.js';
 import { databaseFile, openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { revisionReader } from './db/store-revision.js';
 import { ensureFirstAdmin, type FirstAdminResult } from './modules/auth/first-admin.js';
 import { createPayments } from './modules/checkout/payments.js';
 import { loadDemoCatalogueIfEmpty } from './modules/demo/demo-loader.js';
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
     payments: payments.gateway,
     stripe: payments.stripe,
     db: handle.db,
+    revision: revisionReader(handle.sqlite),
     storage,
     clock: systemClock,
     clientDir: clientDistDir,

@@ -9,6 +9,7 @@ import { demoDir } from '../app-root.js';
 import { type Config, loadConfig } from '../config.js';
 import { type DatabaseHandle, databaseFile, openDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { revisionReader } from '../db/store-revision.js';
 import { insertAdmin } from '../modules/auth/admins.repository.js';
 import { LoginThrottle } from '../modules/auth/login-throttle.js';
 import { hashPassword } from '../modules/auth/password.js';
@@ -96,6 +97,7 @@ export async function buildTestApp(
     payments: opts.payments ?? new DemoGateway(),
     stripe: opts.stripe ?? null,
     db: store.handle.db,
+    revision: revisionReader(store.handle.sqlite),
     storage: store.storage,
     clock: opts.clock ?? fixedClock,
     clientDir: opts.clientDir ?? null,

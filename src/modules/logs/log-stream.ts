@@ -6,7 +6,7 @@ export type LineSink = { write(line: string): unknown };
 export const PINO_LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 } as const;
 export type LogLevelName = keyof typeof PINO_LEVELS | 'silent';
 
-const levelNumber = (name: LogLevelName) =>
+export const levelNumber = (name: LogLevelName) =>
   name === 'silent' ? Number.POSITIVE_INFINITY : PINO_LEVELS[name];
 
 /** The lower of two level names: the logger must emit what either the output or the log table wants. */

@@ -1,0 +1,185 @@
+import { brotliDecompressSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { insertProducts } from '../test-support/fixtures.js';
+import { buildTestApp, createTestStore, type TestStore } from '../test-support/test-store.js';
+
+const admin = { id: 1, email: 'owner@shop.example', loginAt: '2026-11-22T10:00:00.000Z' };
+
+const get = (procedure: string, input?: unknown) =>
+  `/api/trpc/${procedure}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`;
+
+type SearchAnswer = {
+  result: { data: { items: Array<{ id: string; title: string; imageUrl: string | null }> } };
+};
+
+describe('public API response cache', () => {
+  let store: TestStore;
+  let app: FastifyInstance;
+  beforeEach(async () => {
+    store = await createTestStore();
+    await insertProducts(store.handle.db, [
+      { id: 'p1', title: 'Emerald Silk Kurta', page_order: 1 },
+      { id: 'p2', title: 'Rose Lawn Suit', page_order: 2 },
+    ]);
+    app = await buildTestApp(store);
+  });
+  afterEach(async () => {
+    await app.close();
+    await store.cleanup();
+  });
+
+  const titles = async (url = get('catalogue.search', { limit: 24 })) => {
+    const res = await app.inject({ url });
+    expect(res.statusCode).toBe(200);
+    return (res.json() as SearchAnswer).result.data.items.map((i) => i.title);
+  };
+
+  it('answers a repeated query from memory until the storefront revision moves', async () => {
+    expect(await titles()).toEqual(['Emerald Silk Kurta', 'Rose Lawn Suit']);
+    // A change that does not move the revision (its trigger dropped) proves the second answer is the
+    // cached one; moving the revision by hand makes the next answer fresh.
+    store.handle.sqlite.exec('DROP TRIGGER products_version_update');
+    store.handle.sqlite.exec("UPDATE products SET title = 'Changed' WHERE id = 'p1'");
+    expect(await titles()).toEqual(['Emerald Silk Kurta', 'Rose Lawn Suit']);
+    store.handle.sqlite.exec(
+      "UPDATE app_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'catalogue_version'",
+    );
+    expect(await titles()).toEqual(['Changed', 'Rose Lawn Suit']);
+  });
+
+  it('sends an ETag, answers 304 to a browser that has it, and compresses for browsers that accept it', async () => {
+    const url = get('catalogue.search', { limit: 24 });
+    const first = await app.inject({ url });
+    const etag = first.headers.etag;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers['cache-control']).toBe('no-cache');
+    const again = await app.inject({ url, headers: { 'if-none-match': String(etag) } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    // The same answer gets the same tag even after the revision moved (a restore may reuse numbers).
+    store.handle.sqlite.exec(
+      "UPDATE app_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'catalogue_version'",
+    );
+    expect((await app.inject({ url, headers: { 'if-none-match': String(etag) } })).statusCode).toBe(304);
+
+    await insertProducts(
+      store.handle.db,
+      Array.from({ length: 20 }, (_, i) => ({
+        id: `x${i}`,
+        title: `Long Lawn Dress ${i}`,
+        page_order: 10 + i,
+      })),
+    );
+    const plain = await app.inject({ url });
+    const br = await app.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gz = await app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('never caches session answers, random answers, errors or writes', async () => {
+    store.handle.sqlite.exec('DROP TRIGGER products_version_update');
+    const batch = `/api/trpc/catalogue.search,auth.me?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: { limit: 24 }, 1: null }))}`;
+    expect((await app.inject({ url: batch })).statusCode).toBe(200);
+    store.handle.sqlite.exec("UPDATE products SET title = 'Changed' WHERE id = 'p1'");
+    const after = (await app.inject({ url: batch })).json() as SearchAnswer[];
+    expect(after[0]?.result.data.items[0]?.title).toBe('Changed');
+
+    const missing = get('catalogue.byId', { id: 'nope' });
+    expect((await app.inject({ url: missing })).statusCode).toBe(404);
+    await insertProducts(store.handle.db, [{ id: 'nope', title: 'Now Here', page_order: 3 }]);
+    expect((await app.inject({ url: missing })).statusCode).toBe(200);
+  });
+
+  it('shows every kind of admin write on the storefront at once', async () => {
+    const caller = store.caller({ admin });
+    const search = get('catalogue.search', { limit: 24 });
+    const detail = get('catalogue.byId', { id: 'p1' });
+    const settings = get('site.settings');
+    const facets = get('catalogue.facets', { manufacturers: [], sizes: [], colors: [], tags: [] });
+    const read = async () => {
+      const [s, d, st, f] = await Promise.all(
+        [search, detail, settings, facets].map((url) => app.inject({ url })),
+      );
+      return { search: s?.body, detail: d?.body, settings: st?.body, facets: f?.body };
+    };
+    let before = await read();
+    const changes = async (what: keyof Awaited<ReturnType<typeof read>>, write: () => Promise<unknown>) => {
+      await write();
+      const after = await read();
+      expect(after[what], `after ${what} write`).not.toBe(before[what]);
+      before = after;
+    };
+
+    const created = await caller.admin.products.byId({ id: 'p1' });
+    await changes('search', () =>
+      caller.admin.products.create({
+        fields: {
+          title: 'Brand New Shirt',
+          description: 'Crisp cotton poplin.',
+          manufacturer: 'New Maker',
+          manufacturerUrl: '',
+          sku: 'NEW-1',
+          price: '10.00',
+          currency: 'usd',
+          pageOrder: 0,
+          sizes: ['M'],
+          tags: ['new'],
+          colors: [],
+          sizeDetail: {},
+          stripePaymentLink: '',
+          productLink: '',
+          imageFolder: '',
+        },
+      }),
+    );
+    expect(before.facets).toContain('New Maker');
+    await changes('detail', () =>
+      caller.admin.products.update({
+        id: 'p1',
+        expectedUpdatedAt: created.updatedAt,
+        fields: {
+          title: 'Emerald Silk Kurta (restocked)',
+          description: created.description,
+          manufacturer: created.manufacturer,
+          manufacturerUrl: created.manufacturerUrl,
+          sku: created.sku,
+          price: created.price,
+          currency: created.currency,
+          pageOrder: created.pageOrder,
+          sizes: created.sizes,
+          tags: created.tags,
+          colors: created.colors,
+          sizeDetail: created.sizeDetail,
+          stripePaymentLink: created.stripePaymentLink,
+          productLink: created.productLink,
+          imageFolder: created.imageFolder,
+        },
+      }),
+    );
+    await changes('detail', () =>
+      caller.admin.media.addUrl({
+        productId: 'p1',
+        url: 'https://images.example.com/front.jpg',
+        fileName: 'front.jpg',
+        mediaType: 'image',
+      }),
+    );
+    const [image] = (await caller.admin.media.list({ productId: 'p1' })).items;
+    await changes('detail', () =>
+      caller.admin.media.update({ id: String(image?.id), altText: 'Front view' }),
+    );
+    await changes('search', () => caller.admin.media.remove({ id: String(image?.id) }));
+    const current = await caller.admin.settings.get();
+    await changes('settings', () =>
+      caller.admin.settings.update({ ...current, storeName: 'Renamed Store', bannerImageUrl: '' }),
+    );
+    const version = await caller.admin.catalog.export({ label: 'before delete' });
+    await changes('search', () => caller.admin.products.remove({ id: 'p2' }));
+    await changes('search', () => caller.admin.catalog.setActive({ id: version.id }));
+  });
+});

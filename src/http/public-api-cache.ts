@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RevisionReader } from '../db/store-revision.js';
+import { cachedPayload, type ResponseCache } from './response-cache.js';
+
+/**
+ * Public queries whose answer depends only on their input and on what the storefront revision covers
+ * (products, media, settings, version line) or on the process's own configuration: never on a session, a
+ * clock or chance. `site.randomQuote` and `auth.me` are deliberately absent.
+ */
+const CACHEABLE = new Set([
+  'catalogue.search',
+  'catalogue.facets',
+  'catalogue.byId',
+  'catalogue.related',
+  'catalogue.bySlug',
+  'site.settings',
+  'checkout.mode',
+]);
+
+function isCacheable(url: string, prefix: string): boolean {
+  const end = url.indexOf('?');
+  const procedures = url.slice(prefix.length, end === -1 ? undefined : end);
+  if (procedures.length === 0) return false;
+  for (const name of procedures.split(',')) if (!CACHEABLE.has(name)) return false;
+  return true;
+}
+
+function isWebResponse(payload: unknown): payload is Response {
+  return typeof payload === 'object' && payload !== null && payload instanceof Response;
+}
+
+/**
+ * Answers repeated public catalogue queries from memory before tRPC is reached (tRPC costs about ten bare
+ * requests per call), keyed by the exact URL and valid for one storefront revision. A miss runs the
+ * procedure as usual and keeps its answer. Register it in the same scope as the tRPC plugin.
+ */
+export function registerPublicApiCache(
+  scope: FastifyInstance,
+  opts: { prefix: string; cache: ResponseCache; revision: RevisionReader },
+): void {
+  const pending = new WeakMap<FastifyRequest, string>();
+  const prefix = `${opts.prefix}/`;
+
+  scope.addHook('onRequest', (req, reply, done) => {
+    if (req.method !== 'GET' || !isCacheable(req.url, prefix)) return done();
+    let revision: string;
+    try {
+      revision = opts.revision();
+    } catch {
+      // The database is closing or unreadable: let the procedure answer (or fail) as it would.
+      return done();
+    }
+    const hit = opts.cache.get(req.url, revision);
+    if (!hit) {
+      pending.set(req, revision);
+      return done();
+    }
+    reply.send(cachedPayload(req, reply, hit));
+  });
+
+  scope.addHook('onSend', async (req, reply, payload) => {
+    // The revision read before the procedure ran: a change made meanwhile makes the next read miss.
+    const revision = pending.get(req);
+    if (revision === undefined || !isWebResponse(payload) || payload.status !== 200) return payload;
+    const body = await payload.text();
+    const entry = opts.cache.set(req.url, revision, {
+      status: 200,
+      contentType: payload.headers.get('content-type') ?? 'application/json',
+      body,
+    });
+    return cachedPayload(req, reply, entry);
+  });
+}

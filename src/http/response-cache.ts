@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+export type CachedResponse = {
+  status: number;
+  contentType: string;
+  etag: string;
+  body: Buffer;
+  gzip: Buffer | null;
+  br: Buffer | null;
+  bytes: number;
+};
+
+type Slot = { revision: string; response: CachedResponse };
+
+/** Below this a compressed copy saves less than its headers cost. */
+const COMPRESS_FROM_BYTES = 1024;
+
+/**
+ * Whole responses of public, session-free answers, keyed by the exact request and valid for one storefront
+ * revision. Bounded by entries and bytes (least recently used out first) so a crawler walking every filter
+ * combination cannot grow the process. Compressed copies are made once, when an answer is stored.
+ */
+export class ResponseCache {
+  private readonly slots = new Map<string, Slot>();
+  private bytes = 0;
+
+  constructor(private readonly limits: { maxEntries: number; maxBytes: number }) {}
+
+  get(key: string, revision: string): CachedResponse | undefined {
+    const slot = this.slots.get(key);
+    if (!slot) return undefined;
+    if (slot.revision !== revision) {
+      this.drop(key, slot);
+      return undefined;
+    }
+    // Map order is insertion order: re-inserting marks it most recently used.
+    this.slots.delete(key);
+    this.slots.set(key, slot);
+    return slot.response;
+  }
+
+  set(
+    key: string,
+    revision: string,
+    entry: { status: number; contentType: string; body: string | Buffer },
+  ): CachedResponse {
+    const body = typeof entry.body === 'string' ? Buffer.from(entry.body) : entry.body;
+    const compress = body.length >= COMPRESS_FROM_BYTES;
+    const response: CachedResponse = {
+      status: entry.status,
+      contentType: entry.contentType,
+      // From the content, not the revision: a restored backup may reuse a revision number.
+      etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+      body,
+      gzip: compress ? gzipSync(body, { level: 6 }) : null,
+      br: compress
+        ? brotliCompressSync(body, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+          })
+        : null,
+      bytes: 0,
+    };
+    response.bytes = body.length + (response.gzip?.length ?? 0) + (response.br?.length ?? 0) + key.length;
+    if (response.bytes > this.limits.maxBytes / 8) return response; // too big to be worth a slot
+    const old = this.slots.get(key);
+    if (old) this.drop(key, old);
+    this.slots.set(key, { revision, response });
+    this.bytes += response.bytes;
+    while (this.slots.size > this.limits.maxEntries || this.bytes > this.limits.maxBytes) {
+      const oldest = this.slots.entries().next().value;
+      if (!oldest) break;
+      this.drop(oldest[0], oldest[1]);
+    }
+    return response;
+  }
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  get totalBytes(): number {
+    return this.bytes;
+  }
+
+  clear(): void {
+    this.slots.clear();
+    this.bytes = 0;
+  }
+
+  private drop(key: string, slot: Slot): void {
+    this.slots.delete(key);
+    this.bytes -= slot.response.bytes;
+  }
+}
+
+function accepts(req: FastifyRequest, encoding: 'br' | 'gzip'): boolean {
+  const header = req.headers['accept-encoding'];
+  if (typeof header !== 'string') return false;
+  // Enough for real browsers; a q=0 opt-out is honoured.
+  const match = new RegExp(`(?:^|,)\\s*${encoding}\\s*(?:;\\s*q=([0-9.]+))?`, 'i').exec(header);
+  return !!match && (match[1] === undefined || Number(match[1]) > 0);
+}
+
+function matchesEtag(req: FastifyRequest, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  if (typeof header !== 'string') return false;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/**
+ * Sets the headers of a cached answer and returns the body to send: null for 304 when the browser already
+ * has it, else the smallest encoding it accepts. The browser may keep it but must ask again each time
+ * (no-cache), so an admin change shows at once.
+ */
+export function cachedPayload(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  response: CachedResponse,
+): Buffer | null {
+  reply.header('etag', response.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+  if (matchesEtag(req, response.etag)) {
+    reply.code(304);
+    return null;
+  }
+  reply.code(response.status).type(response.contentType);
+  if (response.br && accepts(req, 'br')) {
+    reply.header('content-encoding', 'br');
+    return response.br;
+  }
+  if (response.gzip && accepts(req, 'gzip')) {
+    reply.header('content-encoding', 'gzip');
+    return response.gzip;
+  }
+  return response.body;
+}
