@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { adminEmail, adminPassword, signIn } from './support/admin';
+import { expect, test } from './support/test';
 
 const email = adminEmail;
 const _password = adminPassword;

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
 import { adminEmail, signIn } from './support/admin';
+import { expect, test } from './support/test';
 
 const fixtures = path.resolve(import.meta.dirname, 'fixtures');
 

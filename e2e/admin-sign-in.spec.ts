@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
 import { adminEmail, adminPassword, signIn } from './support/admin';
+import { expect, test } from './support/test';
 
 const email = adminEmail;
 const password = adminPassword;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
 import { signIn } from './support/admin';
+import { expect, test } from './support/test';
 
 // These tests replace the whole live catalogue, so they run one after the other, never beside others'.
 test.describe.configure({ mode: 'serial' });

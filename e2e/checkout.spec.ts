@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
 import { signIn } from './support/admin';
+import { expect, type Page, test } from './support/test';
 
 const money = (text: string | null) => Number((text ?? '').replace(/[^0-9.]/g, ''));
 

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from './support/test';
 
 const resultCount = (page: Page) => page.getByTestId('result-count');
 const countOf = async (page: Page) =>

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from './support/test';
 
 /** Collects console errors (a CSP violation shows up here) so each test can assert the page ran cleanly. */
 function watchConsole(page: Page): string[] {

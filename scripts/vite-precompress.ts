@@ -13,7 +13,8 @@ export function precompress(): Plugin {
   let outDir = '';
   return {
     name: 'storefront-precompress',
-    apply: 'build',
+    // The server bundle (vite build --ssr) is read from disk by Node, never sent to a browser.
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },

@@ -8,6 +8,7 @@ import type Stripe from 'stripe';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { RevisionReader } from './db/store-revision.js';
+import { AccessLog } from './http/access-log.js';
 import { registerCatalogFiles } from './http/catalog-files.js';
 import { registerHealth } from './http/health.js';
 import { registerLogsExport } from './http/logs-export.js';
@@ -37,7 +38,8 @@ import { startPeriodic } from './modules/logs/periodic.js';
 import { createTelemetryLimits } from './modules/telemetry/rate-limiter.js';
 import { pruneVitals } from './modules/telemetry/vitals.repository.js';
 import type { FileStorage } from './storage/file-storage.js';
-import { type Clock, createContextFactory } from './trpc/context.js';
+import { type Clock, type ContextDeps, createContextFactory } from './trpc/context.js';
+import { publicQueries } from './trpc/public-caller.js';
 import { type AppRouter, appRouter } from './trpc/router.js';
 
 export type AppDeps = {
@@ -114,18 +116,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     return503OnClosing: true,
-    // One access line per request (below), not Fastify's two, and none at all when nobody reads them.
-    disableRequestLogging: true,
+    logController: new AccessLog(deps.logger !== false && levelNumber(outputLevel) <= PINO_LEVELS.info),
   });
-  if (deps.logger !== false && levelNumber(outputLevel) <= PINO_LEVELS.info) {
-    app.addHook('onResponse', (req, reply, done) => {
-      req.log.info(
-        { method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-        'request completed',
-      );
-      done();
-    });
-  }
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
@@ -221,7 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await registerMediaUploads(app, { db: deps.db, storage: deps.storage, clock: deps.clock, config });
 
-  const createContext = createContextFactory({
+  const contextDeps: ContextDeps = {
     db: deps.db,
     config,
     clock: deps.clock,
@@ -231,7 +223,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     telemetry,
     loginThrottle:
       deps.loginThrottle ?? new LoginThrottle({ ...DEFAULT_LOGIN_LIMITS, ...config.loginLimits }),
-  });
+  };
+  const createContext = createContextFactory(contextDeps);
   const publicCache = new ResponseCache({ maxEntries: 2000, maxBytes: 24 * 1024 * 1024 });
   await app.register(async (scope) => {
     registerPublicApiCache(scope, { prefix: '/api/trpc', cache: publicCache, revision: deps.revision });
@@ -253,7 +246,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSeo(app, { db: deps.db, publicUrl: config.publicUrl });
   await registerSpa(app, {
     clientDir: deps.clientDir,
+    ssrDir: deps.clientDir ? path.join(path.dirname(deps.clientDir), 'ssr') : null,
     head: (pathname) => pageHead(deps.db, config.publicUrl, pathname),
+    query: (req) => publicQueries(contextDeps, req),
+    cache: {
+      store: new ResponseCache({ maxEntries: 500, maxBytes: 16 * 1024 * 1024 }),
+      revision: deps.revision,
+    },
   });
   return app;
 }

@@ -1,11 +1,12 @@
+import { hydrate } from '@tanstack/react-query';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { App } from './app/app';
 import { Providers } from './app/providers';
-import { AppRoutes } from './app/routes';
-import { ScrollToTop } from './app/scroll-to-top';
-import { Toaster } from './components/ui/toaster';
 import { installErrorReporter } from './lib/error-reporter';
+import { queryClient } from './lib/trpc';
 import { startVitals } from './lib/vitals';
+import { QUERY_STATE_ID } from './ssr-contract';
 import './styles.css';
 
 installErrorReporter();
@@ -14,12 +15,27 @@ startVitals();
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
 
-createRoot(root).render(
+// The server sends the answers it rendered the page with: the first render needs no round trip.
+const state = document.getElementById(QUERY_STATE_ID)?.textContent;
+if (state) {
+  try {
+    hydrate(queryClient, JSON.parse(state));
+  } catch {
+    // A damaged state only costs the round trips it would have saved.
+  }
+}
+
+const app = (
   <StrictMode>
     <Providers>
-      <ScrollToTop />
-      <AppRoutes />
-      <Toaster />
+      <App />
     </Providers>
-  </StrictMode>,
+  </StrictMode>
 );
+if (root.firstElementChild) {
+  // The server's markup is already a whole page: let the browser paint it (the largest image included)
+  // before hydration takes the main thread.
+  requestAnimationFrame(() => setTimeout(() => hydrateRoot(root, app), 0));
+} else {
+  createRoot(root).render(app);
+}

@@ -1,27 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RevisionReader } from '../db/store-revision.js';
+import { PUBLIC_QUERIES } from './public-queries.js';
 import { cachedPayload, type ResponseCache } from './response-cache.js';
-
-/**
- * Public queries whose answer depends only on their input and on what the storefront revision covers
- * (products, media, settings, version line) or on the process's own configuration: never on a session, a
- * clock or chance. `site.randomQuote` and `auth.me` are deliberately absent.
- */
-const CACHEABLE = new Set([
-  'catalogue.search',
-  'catalogue.facets',
-  'catalogue.byId',
-  'catalogue.related',
-  'catalogue.bySlug',
-  'site.settings',
-  'checkout.mode',
-]);
 
 function isCacheable(url: string, prefix: string): boolean {
   const end = url.indexOf('?');
   const procedures = url.slice(prefix.length, end === -1 ? undefined : end);
   if (procedures.length === 0) return false;
-  for (const name of procedures.split(',')) if (!CACHEABLE.has(name)) return false;
+  for (const name of procedures.split(',')) if (!PUBLIC_QUERIES.has(name)) return false;
   return true;
 }
 

@@ -2,8 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RevisionReader } from '../db/store-revision.js';
 import { isClientRoute } from '../shared/routes.js';
-import { injectHead, type PageHead } from './seo.js';
+import type { PublicQuery } from '../trpc/public-caller.js';
+import { cachedPayload, type ResponseCache } from './response-cache.js';
+import type { PageHead } from './seo.js';
+import { loadRenderer, storefrontHtml } from './storefront-page.js';
 
 /** Paths the client never renders: an unknown one there is a plain 404, never the app's HTML. */
 const NON_PAGE_PREFIXES = ['/api/', '/media/', '/assets/'];
@@ -15,10 +19,20 @@ const NON_PAGE_PREFIXES = ['/api/', '/media/', '/assets/'];
  */
 export async function registerSpa(
   app: FastifyInstance,
-  opts: { clientDir: string | null; head?: (pathname: string) => Promise<PageHead | null> },
+  opts: {
+    clientDir: string | null;
+    head?: (pathname: string) => Promise<PageHead | null>;
+    /** Where the server bundle of the client lives (dist/ssr); pages are rendered there when it exists. */
+    ssrDir?: string | null;
+    query?: (req: FastifyRequest) => PublicQuery;
+    /** Whole pages are kept per storefront revision, like the public API answers. */
+    cache?: { store: ResponseCache; revision: RevisionReader };
+  },
 ): Promise<void> {
   const indexFile = opts.clientDir ? path.join(opts.clientDir, 'index.html') : null;
   const indexHtml = indexFile && existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : null;
+  const render = indexHtml ? await loadRenderer(opts.ssrDir ?? null) : null;
+  const noQuery: PublicQuery = async () => undefined;
 
   if (opts.clientDir && indexHtml) {
     await app.register(fastifyStatic, {
@@ -48,11 +62,45 @@ export async function registerSpa(
       return reply.code(404).send({ error: 'Not Found', message: `${req.method} ${pathname} not found` });
     }
     const known = isClientRoute(pathname);
-    const head = known && opts.head ? await opts.head(pathname) : null;
-    return reply
-      .code(known ? (head?.status ?? 200) : 404)
-      .header('cache-control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(head ? injectHead(indexHtml, head) : indexHtml);
+    if (!known) {
+      return reply
+        .code(404)
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(indexHtml);
+    }
+    // The same page for everyone at one revision: built once, then sent from memory (ETag, br/gzip).
+    const cacheable = opts.cache && req.url.length <= 2000;
+    let revision: string | null = null;
+    if (cacheable) {
+      try {
+        revision = opts.cache?.revision() ?? null;
+      } catch {
+        revision = null;
+      }
+      const hit = revision === null ? undefined : opts.cache?.store.get(req.url, revision);
+      if (hit) return reply.send(cachedPayload(req, reply, hit));
+    }
+    const head = opts.head ? await opts.head(pathname) : null;
+    const search = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
+    const html = await storefrontHtml({
+      template: indexHtml,
+      pathname,
+      search,
+      head,
+      render,
+      query: opts.query ? opts.query(req) : noQuery,
+      log: req.log,
+    });
+    const status = head?.status ?? 200;
+    if (opts.cache && revision !== null) {
+      const entry = opts.cache.store.set(req.url, revision, {
+        status,
+        contentType: 'text/html; charset=utf-8',
+        body: html,
+      });
+      return reply.send(cachedPayload(req, reply, entry));
+    }
+    return reply.code(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   });
 }

@@ -4,14 +4,30 @@ import { type ClientRoute, clientRoutes } from '../../../src/shared/routes';
 import { SiteLayout } from '../components/layout/site-layout';
 import { AboutPage } from '../features/about/about-page';
 import { HomePage } from '../features/catalogue/home-page';
-import { CheckoutPage } from '../features/checkout/checkout-page';
-import { CanceledPage, CheckoutCancelPage, PaymentSuccessPage } from '../features/checkout/result-pages';
-import { TestPaymentPage } from '../features/checkout/test-payment-page';
-import { NotFoundPage } from '../features/not-found/not-found-page';
 import { ProductPage } from '../features/product/product-page';
 import { ProductSlugPage } from '../features/product/product-slug-page';
 
 const AdminApp = lazy(() => import('../features/admin/admin-app'));
+// Pages a shopper reaches from the store, never lands on first (the server renders only the landing pages:
+// src/http/storefront-page.ts), load with their own small chunk.
+const CheckoutPage = lazy(() =>
+  import('../features/checkout/checkout-page').then((m) => ({ default: m.CheckoutPage })),
+);
+const PaymentSuccessPage = lazy(() =>
+  import('../features/checkout/result-pages').then((m) => ({ default: m.PaymentSuccessPage })),
+);
+const CheckoutCancelPage = lazy(() =>
+  import('../features/checkout/result-pages').then((m) => ({ default: m.CheckoutCancelPage })),
+);
+const CanceledPage = lazy(() =>
+  import('../features/checkout/result-pages').then((m) => ({ default: m.CanceledPage })),
+);
+const TestPaymentPage = lazy(() =>
+  import('../features/checkout/test-payment-page').then((m) => ({ default: m.TestPaymentPage })),
+);
+const NotFoundPage = lazy(() =>
+  import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })),
+);
 
 function AdminEntry() {
   return (
@@ -51,7 +67,9 @@ export function AppRoutes() {
           <Route key={pattern} path={pattern}>
             {layout === 'store' ? (
               <SiteLayout>
-                <Component />
+                <Suspense fallback={null}>
+                  <Component />
+                </Suspense>
               </SiteLayout>
             ) : (
               <Component />
@@ -61,7 +79,9 @@ export function AppRoutes() {
       })}
       <Route>
         <SiteLayout>
-          <NotFoundPage />
+          <Suspense fallback={null}>
+            <NotFoundPage />
+          </Suspense>
         </SiteLayout>
       </Route>
     </Switch>

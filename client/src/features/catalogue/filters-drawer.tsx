@@ -1,5 +1,5 @@
 import { SlidersHorizontal, X } from 'lucide-react';
-import { type ReactNode, useRef } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 
 /** Small screens: the filters slide in from the side in a native modal dialog (focus trapped, Escape closes). */
@@ -13,13 +13,19 @@ export function FiltersDrawer({
   active: number;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  // The options are built only while the drawer is open: a closed drawer would double the page's controls
+  // (the wide-screen panel has the same ones) and the work of every render.
+  const [open, setOpen] = useState(false);
   const close = () => dialog.current?.close();
   return (
     <>
       <Button
         variant="secondary"
         className="lg:hidden"
-        onClick={() => dialog.current?.showModal()}
+        onClick={() => {
+          setOpen(true);
+          dialog.current?.showModal();
+        }}
         aria-haspopup="dialog"
       >
         <SlidersHorizontal aria-hidden="true" className="h-4 w-4" />
@@ -29,6 +35,9 @@ export function FiltersDrawer({
       <dialog
         ref={dialog}
         aria-labelledby="filters-title"
+        onClose={(e) => {
+          if (e.target === e.currentTarget) setOpen(false);
+        }}
         onClick={(e) => {
           if (e.target === dialog.current) close();
         }}
@@ -48,7 +57,7 @@ export function FiltersDrawer({
               <X aria-hidden="true" className="h-5 w-5" />
             </button>
           </div>
-          <div className="flex-1 overflow-y-auto px-5 py-5">{children}</div>
+          <div className="flex-1 overflow-y-auto px-5 py-5">{open ? children : null}</div>
           <div className="border-t border-stone-line p-4">
             <Button className="w-full" onClick={close}>
               {resultCount === null

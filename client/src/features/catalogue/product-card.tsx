@@ -12,10 +12,20 @@ const PLACEHOLDER = '/placeholder.svg';
 /** Cards are one column on phones, two from md, three from lg (product-grid.tsx, related-products.tsx). */
 const CARD_SIZES = '(min-width: 1024px) 33vw, (min-width: 768px) 50vw, 100vw';
 
-export function ProductCard({ product, eager = false }: { product: ProductCardData; eager?: boolean }) {
+export function ProductCard({
+  product,
+  eager = false,
+  priority = false,
+}: {
+  product: ProductCardData;
+  /** Above the fold: load at once and show without the fade (it may arrive before the page's script). */
+  eager?: boolean;
+  /** The likely largest image of the page: fetched before the others. */
+  priority?: boolean;
+}) {
   const [, navigate] = useLocation();
   const { size, hasSizes, missingSize, buying, chooseSize, addToCart, buyNow } = useSizedPurchase(product);
-  const [loaded, setLoaded] = useState(false);
+  const [loaded, setLoaded] = useState(eager);
   const [failed, setFailed] = useState(false);
   const sizeId = useId();
   const errorId = useId();
@@ -36,7 +46,8 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
       sizes={responsive ? CARD_SIZES : undefined}
       alt={product.image?.alt ?? product.title}
       loading={eager ? 'eager' : 'lazy'}
-      decoding="async"
+      fetchPriority={priority ? 'high' : undefined}
+      decoding={eager ? undefined : 'async'}
       width={responsive?.width ?? 800}
       height={responsive?.height ?? 800}
       className={`h-full w-full object-cover transition duration-500 group-hover:scale-[1.03] ${loaded ? 'opacity-100' : 'opacity-0'}`}

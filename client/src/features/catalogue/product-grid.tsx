@@ -185,7 +185,7 @@ function Results(props: {
         aria-busy={props.busy}
       >
         {props.items.map((product, i) => (
-          <ProductCard key={product.id} product={product} eager={i < 3} />
+          <ProductCard key={product.id} product={product} eager={i < 3} priority={i === 0} />
         ))}
       </div>
       {props.hasNext ? (

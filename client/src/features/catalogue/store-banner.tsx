@@ -32,6 +32,7 @@ export function StoreBanner() {
           src={banner.imageUrl}
           alt=""
           className="absolute inset-0 h-full w-full object-cover opacity-40"
+          fetchPriority="high"
           width={1600}
           height={544}
         />

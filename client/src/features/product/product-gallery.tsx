@@ -22,6 +22,7 @@ export function ProductGallery({ images, title }: { images: ProductMedia[]; titl
       alt={current?.altText ?? title}
       width={responsive?.width ?? 800}
       height={responsive?.height ?? 800}
+      fetchPriority="high"
       className="h-full w-full object-cover"
       onError={() => {
         // Fall back to the placeholder (dropping any srcset, which would win over src).

@@ -1,0 +1,64 @@
+import { type DehydratedState, dehydrate, QueryClient } from '@tanstack/react-query';
+import { renderToString } from 'react-dom/server';
+import { Router } from 'wouter';
+import { App } from './app/app';
+import { Providers } from './app/providers';
+
+/** Runs one public query on the server; undefined when the server will not answer it for the page. */
+export type ServerQuery = (path: string, input: unknown) => Promise<unknown>;
+
+export type RenderedPage = { html: string; state: DehydratedState };
+
+type TrpcKeyMeta = { input?: unknown; type?: 'query' | 'infinite' };
+
+function renderTree(client: QueryClient, pathname: string, search: string): string {
+  return renderToString(
+    <Providers client={client}>
+      <Router ssrPath={pathname} ssrSearch={search}>
+        <App />
+      </Router>
+    </Providers>,
+  );
+}
+
+/**
+ * Renders a storefront page in passes: a render finds which queries the page asks for (the same hooks the
+ * browser runs, so nothing here repeats their inputs), the server answers those it may, and the next render
+ * uses the answers. The answers go to the browser with the markup, so hydration needs no fetch.
+ */
+export async function renderPage(
+  pathname: string,
+  search: string,
+  query: ServerQuery,
+): Promise<RenderedPage> {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 5 * 60 * 1000 } } });
+  const asked = new Set<string>();
+  let html = renderTree(client, pathname, search);
+  // Answers can reveal more of the page (the product, then its related products): render again until no new
+  // query appears, a few times at most.
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const fresh = client
+      .getQueryCache()
+      .getAll()
+      .filter((q) => !asked.has(q.queryHash));
+    if (fresh.length === 0) break;
+    for (const q of fresh) asked.add(q.queryHash);
+    await Promise.all(fresh.map((q) => answer(client, q.queryKey, query)));
+    html = renderTree(client, pathname, search);
+  }
+  return { html, state: dehydrate(client) };
+}
+
+const MAX_PASSES = 3;
+
+async function answer(client: QueryClient, key: readonly unknown[], query: ServerQuery): Promise<void> {
+  const [segments, meta] = key as [unknown, TrpcKeyMeta | undefined];
+  if (!Array.isArray(segments)) return;
+  try {
+    const data = await query(segments.join('.'), meta?.input);
+    if (data === undefined) return;
+    client.setQueryData(key, meta?.type === 'infinite' ? { pages: [data], pageParams: [null] } : data);
+  } catch {
+    // Not found or refused: the browser asks and shows the error as it always does.
+  }
+}

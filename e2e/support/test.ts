@@ -1,0 +1,27 @@
+import { test as base, expect, type Page, type Response } from '@playwright/test';
+
+/**
+ * Storefront pages arrive rendered by the server and become interactive when the client hydrates them (the
+ * app marks <html data-ready> then). A click before that would be lost, so every navigation a test makes
+ * waits for it, as a person would wait for the page to respond.
+ */
+async function untilReady(page: Page, response: Response | null): Promise<Response | null> {
+  const type = response?.headers()['content-type'] ?? '';
+  if (type.startsWith('text/html')) {
+    await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+  }
+  return response;
+}
+
+export const test = base.extend({
+  page: async ({ page }, use) => {
+    const goto = page.goto.bind(page);
+    const reload = page.reload.bind(page);
+    page.goto = async (url, options) => untilReady(page, await goto(url, options));
+    page.reload = async (options) => untilReady(page, await reload(options));
+    await use(page);
+  },
+});
+
+export type { Locator, Page } from '@playwright/test';
+export { expect };

@@ -1,0 +1,74 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { isRenderedPage, type RenderPage, storefrontHtml } from './storefront-page.js';
+
+const template =
+  '<html><head><title>Store</title><meta name="description" content="x"></head><body><div id="root"></div><script type="module" src="/assets/index.js"></script></body></html>';
+const log = pino({ level: 'silent' });
+const noQuery = async () => undefined;
+
+describe('storefront page HTML', () => {
+  it('renders the landing pages on the server and leaves the rest to the browser', () => {
+    expect(isRenderedPage('/')).toBe(true);
+    expect(isRenderedPage('/product/plink_abc')).toBe(true);
+    expect(isRenderedPage('/about')).toBe(true);
+    for (const p of ['/checkout', '/admin', '/admin/dashboard', '/testpayment', '/success', '/nope'])
+      expect(isRenderedPage(p)).toBe(false);
+  });
+
+  it('puts the markup in the root and the answers beside it, with no way to close the script element', async () => {
+    const render: RenderPage = async (pathname, search) => ({
+      html: `<main>${pathname}?${search}</main>`,
+      state: { mutations: [], queries: [{ title: '</script><script>alert(1)</script>' }] } as never,
+    });
+    const html = await storefrontHtml({
+      template,
+      pathname: '/',
+      search: 'q=silk',
+      head: null,
+      render,
+      query: noQuery,
+      log,
+    });
+    expect(html).toContain('<div id="root"><main>/?q=silk</main></div>');
+    const state = /<script type="application\/json" id="query-state">(.*?)<\/script>/.exec(html)?.[1] ?? '';
+    expect(state).not.toContain('<');
+    expect(JSON.parse(state).queries[0].title).toBe('</script><script>alert(1)</script>');
+    expect(html.match(/<\/script>/g)).toHaveLength(2);
+  });
+
+  it('sends the plain page when the render fails, and never renders admin or checkout pages', async () => {
+    let calls = 0;
+    const failing: RenderPage = async () => {
+      calls++;
+      throw new Error('boom');
+    };
+    const head = {
+      title: 'Silk · Store',
+      description: 'Silk things',
+      tags: '<link rel="canonical" href="/x">',
+    };
+    const html = await storefrontHtml({
+      template,
+      pathname: '/about',
+      search: '',
+      head,
+      render: failing,
+      query: noQuery,
+      log,
+    });
+    expect(html).toContain('<div id="root"></div>');
+    expect(html).toContain('<title>Silk · Store</title>');
+    expect(calls).toBe(1);
+    await storefrontHtml({
+      template,
+      pathname: '/admin',
+      search: '',
+      head: null,
+      render: failing,
+      query: noQuery,
+      log,
+    });
+    expect(calls).toBe(1);
+  });
+});

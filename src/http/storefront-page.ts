@@ -1,0 +1,57 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RenderedPage, ServerQuery } from '../../client/src/entry-server.js';
+import { QUERY_STATE_ID } from '../../client/src/ssr-contract.js';
+import { injectHead, type PageHead } from './seo.js';
+
+export type RenderPage = (pathname: string, search: string, query: ServerQuery) => Promise<RenderedPage>;
+
+/** Pages rendered on the server: the ones a shopper lands on from a search engine or a shared link. */
+const RENDERED = [/^\/$/, /^\/product\/[^/]+\/?$/, /^\/about\/?$/];
+
+export function isRenderedPage(pathname: string): boolean {
+  return RENDERED.some((r) => r.test(pathname));
+}
+
+/** The server bundle of the client (vite build --ssr); absent in development and API-only tests. */
+export async function loadRenderer(ssrDir: string | null): Promise<RenderPage | null> {
+  const file = ssrDir ? path.join(ssrDir, 'entry-server.js') : null;
+  if (!file || !existsSync(file)) return null;
+  const mod = (await import(pathToFileURL(file).href)) as { renderPage?: RenderPage };
+  return typeof mod.renderPage === 'function' ? mod.renderPage : null;
+}
+
+/** JSON inside a script element: `<` escaped so no text in it can close the element. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/**
+ * The page's HTML: the built index.html with the page's head (title, description, Open Graph, JSON-LD)
+ * and, for rendered pages, the markup and the query answers it was made from. A render that fails logs and
+ * falls back to the plain shell: the browser then renders as it would without the server's help.
+ */
+export async function storefrontHtml(opts: {
+  template: string;
+  pathname: string;
+  search: string;
+  head: PageHead | null;
+  render: RenderPage | null;
+  query: ServerQuery;
+  log: FastifyBaseLogger;
+}): Promise<string> {
+  let html = opts.head ? injectHead(opts.template, opts.head) : opts.template;
+  if (!opts.render || !isRenderedPage(opts.pathname)) return html;
+  try {
+    const page = await opts.render(opts.pathname, opts.search, opts.query);
+    html = html.replace(
+      '<div id="root"></div>',
+      `<div id="root">${page.html}</div><script type="application/json" id="${QUERY_STATE_ID}">${scriptJson(page.state)}</script>`,
+    );
+  } catch (err) {
+    opts.log.warn({ err, path: opts.pathname }, 'server render failed; sending the plain page');
+  }
+  return html;
+}
