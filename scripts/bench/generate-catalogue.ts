@@ -1,4 +1,7 @@
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Kysely } from 'kysely';
+import { demoDir } from '../../src/app-root.js';
 import type { Database } from '../../src/db/database.js';
 import { slugify } from '../../src/shared/slug.js';
 
@@ -116,7 +119,19 @@ const TAGS = [
   'bridal',
 ];
 const SIZES = ['XS', 'S', 'M', 'L', 'XL', 'XXL'];
-const IMAGES = ['/media/demo/banner.svg'];
+/** The demo catalogue's drawn garments (data/demo/images), served from the bench store's media folder. */
+const DEMO_IMAGES = path.join(demoDir, 'images');
+const IMAGES = readdirSync(DEMO_IMAGES)
+  .filter((f) => f.endsWith('.svg') && f !== 'banner.svg')
+  .sort()
+  .map((f) => `/media/demo/${f}`);
+
+/** Copies those images where the generated media rows point, so pages show real pictures. */
+export function copyDemoImages(dataDir: string): void {
+  const target = path.join(dataDir, 'media', 'demo');
+  mkdirSync(target, { recursive: true });
+  for (const f of readdirSync(DEMO_IMAGES)) copyFileSync(path.join(DEMO_IMAGES, f), path.join(target, f));
+}
 
 function pick<T>(rand: () => number, list: readonly T[]): T {
   return list[Math.floor(rand() * list.length)] as T;

@@ -77,6 +77,13 @@ function where(eb: Eb, f: CatalogueFilter, except?: FilterPart | 'text'): Expres
   return parts.length === 0 ? sql<SqlBool>`1` : eb.and(parts);
 }
 
+/** bm25 weights: a word in the title counts most, then tags and maker, then the description. */
+const RANK = sql.raw('bm25(products_fts, 10.0, 1.0, 4.0, 6.0)');
+
+/**
+ * A page of product cards. The page's ids are chosen first by a lean query (no card columns, whose media
+ * lookups would otherwise run for every candidate before the sort), then only those cards are read.
+ */
 export async function searchProducts(
   db: DbOrTx,
   f: CatalogueFilter,
@@ -85,40 +92,74 @@ export async function searchProducts(
   const match = toFtsQuery(f.q);
   const sort: CatalogueSort =
     opts.sort === 'relevance' && !match ? 'featured' : (opts.sort ?? (match ? 'relevance' : 'featured'));
+  // Only words typed, no other filter: the full-text index alone answers the page and the count.
+  const textOnly = match !== null && !hasConditions({ ...f, q: undefined });
 
-  let query = cardColumns(db);
+  let ids: string[];
   if (sort === 'relevance' && match) {
-    // Rank once: the matches come from one FTS query joined in, never a MATCH per candidate row.
-    // bm25 weights: a word in the title counts most, then tags and maker, then the description.
-    query = query
-      .innerJoin(
-        sql<{ product_id: string; rank: number }>`(SELECT s.product_id AS product_id,
-            bm25(products_fts, 10.0, 1.0, 4.0, 6.0) AS rank
-          FROM products_fts JOIN product_search_ids s ON s.rowid = products_fts.rowid
-          WHERE products_fts MATCH ${match})`.as('r'),
-        (join) => join.onRef('r.product_id', '=', 'p.id'),
-      )
-      .where((eb) => where(eb, f, 'text'))
-      .orderBy(sql`r.rank`)
-      .orderBy('p.page_order');
+    // Ranked once, in the index; ties keep index order, so pages never overlap or skip a product.
+    const ranked = sql<{ rowid: number; rank: number }>`(SELECT rowid, ${RANK} AS rank FROM products_fts
+      WHERE products_fts MATCH ${match})`;
+    if (textOnly) {
+      const page = await sql<{ id: string }>`SELECT s.product_id AS id
+        FROM (SELECT rowid, ${RANK} AS rank FROM products_fts WHERE products_fts MATCH ${match}
+              ORDER BY rank, rowid LIMIT ${opts.limit} OFFSET ${opts.offset}) r
+        JOIN product_search_ids s ON s.rowid = r.rowid
+        ORDER BY r.rank, r.rowid`.execute(db);
+      ids = page.rows.map((r) => r.id);
+    } else {
+      const page = await db
+        .selectFrom('products as p')
+        .innerJoin('product_search_ids as s', 's.product_id', 'p.id')
+        .innerJoin(ranked.as('r'), (join) => join.onRef('r.rowid', '=', 's.rowid'))
+        .select('p.id')
+        .where((eb) => where(eb as unknown as Eb, f, 'text'))
+        .orderBy(sql`r.rank`)
+        .orderBy(sql`r.rowid`)
+        .limit(opts.limit)
+        .offset(opts.offset)
+        .execute();
+      ids = page.map((r) => r.id);
+    }
   } else {
-    query = query.where((eb) => where(eb, f));
+    let query = db
+      .selectFrom('products as p')
+      .select('p.id')
+      .where((eb) => where(eb, f));
     if (sort === 'newest') query = query.orderBy('p.created_at', 'desc');
     else if (sort === 'price-asc') query = query.orderBy('p.price_minor', 'asc');
     else if (sort === 'price-desc') query = query.orderBy('p.price_minor', 'desc');
     else query = query.orderBy('p.page_order');
+    // The id breaks every tie, so pages never overlap or skip a product.
+    ids = (await query.orderBy('p.id').limit(opts.limit).offset(opts.offset).execute()).map((r) => r.id);
   }
-  // The id breaks every tie, so pages never overlap or skip a product.
-  const rows = await query.orderBy('p.id').limit(opts.limit).offset(opts.offset).execute();
 
-  const total = await db
-    .selectFrom('products as p')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where((eb) => where(eb, f))
-    .executeTakeFirstOrThrow();
-  const count = Number(total.n);
-  const next = opts.offset + rows.length;
-  return { items: rows.map(toCard), total: count, nextOffset: next < count && rows.length > 0 ? next : null };
+  const cards = ids.length === 0 ? [] : await cardColumns(db).where('p.id', 'in', ids).execute();
+  const byId = new Map(cards.map((c) => [c.id, c]));
+  const rows = ids.flatMap((id) => {
+    const card = byId.get(id);
+    return card ? [toCard(card)] : [];
+  });
+
+  const count = textOnly
+    ? Number(
+        (
+          await sql<{
+            n: number;
+          }>`SELECT count(*) AS n FROM products_fts WHERE products_fts MATCH ${match}`.execute(db)
+        ).rows[0]?.n ?? 0,
+      )
+    : Number(
+        (
+          await db
+            .selectFrom('products as p')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where((eb) => where(eb, f))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+  const next = opts.offset + ids.length;
+  return { items: rows, total: count, nextOffset: next < count && ids.length > 0 ? next : null };
 }
 
 /**
