@@ -5,7 +5,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const outputs = ['dist/server.js', 'dist/client/index.html', 'dist/ssr/entry-server.js'].map((f) => path.join(root, f));
+const outputs = ['dist/server.js', 'dist/client/index.html', 'dist/ssr/entry-server.js'].map((f) =>
+  path.join(root, f),
+);
 const sources = ['src', 'client', 'migrations', 'package.json', 'vite.config.ts'].map((f) =>
   path.join(root, f),
 );

@@ -1,4 +1,7 @@
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
+
+/** libvips costs about 30 MB of memory once loaded: only a process that handles an upload pays for it. */
+const loadSharp = async () => (await import('sharp')).default;
 
 /** Widths of the web variants; an image is never enlarged, so smaller ones get fewer (and their own width). */
 export const VARIANT_WIDTHS = [320, 640, 1024, 1600] as const;
@@ -39,6 +42,7 @@ export function targetWidths(sourceWidth: number): number[] {
  */
 export async function processImage(input: string | Buffer): Promise<ProcessedImage> {
   const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' as const };
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     meta = await sharp(input, options).metadata();
