@@ -120,7 +120,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    // SQLITE_BUSY after the busy timeout: another connection (CLI, backup) held the write lock. The request
+    // was fine and a retry a moment later works, so it is a 503 that says so (tRPC: see trpc/init.ts).
+    if (typeof error.code === 'string' && error.code.startsWith('SQLITE_BUSY')) {
+      req.log.warn({ err: error }, 'database busy');
+      return reply.code(503).header('retry-after', '2').send({
+        error: 'Service Unavailable',
+        message: 'The store is busy right now. Please try again in a moment.',
+        requestId: req.id,
+      });
+    }
+    const status =
+      error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (status >= 500) {
       req.log.error({ err: error }, 'request failed');
       return reply.code(status).send({
@@ -195,7 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const telemetry = createTelemetryLimits();
   const sessionPolicy = { ttlMs: config.session.ttlMs, idleMs: config.session.idleMs };
 
-  registerHealth(app, { db: deps.db });
+  registerHealth(app, { db: deps.db, dataDir: config.dataDir });
   await registerVitals(app, { db: deps.db, clock: deps.clock, limiter: telemetry.vitals });
   registerLogsExport(app, { db: deps.db, clock: deps.clock, policy: sessionPolicy, logs: logService });
   await registerStripeWebhook(app, {

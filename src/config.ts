@@ -65,6 +65,18 @@ const envSchema = z.object({
   STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(1024).optional(),
+  /** Backups (npm run backup and the scheduled ones): see src/ops/backup.ts. */
+  BACKUP_DIR: z.string().trim().min(1).optional(),
+  BACKUP_INTERVAL_HOURS: z
+    .union([
+      z.literal('off').transform(() => 0),
+      z.coerce
+        .number()
+        .min(0)
+        .max(24 * 366),
+    ])
+    .default(0),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(14),
 });
 
 /** Never echoed back in an error message: they end up in terminals and logs. */
@@ -102,6 +114,11 @@ export type Config = {
   stripe: { secretKey: string; webhookSecret: string | null; apiUrl: string | null } | null;
   /** The first admin account, created at start when no admin exists yet. */
   initialAdmin: { email: string; password: string } | null;
+  /**
+   * Where backups go (default DATA_DIR/backups), and the server's own schedule: every `intervalHours`
+   * (0 = off), keeping the newest `keep` scheduled backups (manual ones are never pruned).
+   */
+  backups: { dir: string; intervalHours: number; keep: number };
 };
 
 export class ConfigError extends Error {
@@ -127,12 +144,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const shownHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
+  const dataDir = path.resolve(e.DATA_DIR);
   return {
     nodeEnv: e.NODE_ENV,
     isProduction: e.NODE_ENV === 'production',
     port: e.PORT,
     host: e.HOST,
-    dataDir: path.resolve(e.DATA_DIR),
+    dataDir,
     publicUrl: e.PUBLIC_URL ?? `http://${shownHost}:${e.PORT}`,
     logLevel: e.LOG_LEVEL,
     logs: { maxEntries: e.LOG_MAX_ENTRIES, retentionDays: e.LOG_RETENTION_DAYS },
@@ -158,5 +176,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginLimits: { perIp: e.LOGIN_MAX_ATTEMPTS_PER_IP, perAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT },
     initialAdmin:
       e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : null,
+    backups: {
+      dir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : path.join(dataDir, 'backups'),
+      intervalHours: e.BACKUP_INTERVAL_HOURS,
+      keep: e.BACKUP_KEEP,
+    },
   };
 }

@@ -8,6 +8,9 @@ import { revisionReader } from './db/store-revision.js';
 import { ensureFirstAdmin, type FirstAdminResult } from './modules/auth/first-admin.js';
 import { createPayments } from './modules/checkout/payments.js';
 import { loadDemoCatalogueIfEmpty } from './modules/demo/demo-loader.js';
+import { snapshotUploads, sweepOrphanUploads } from './modules/media/orphan-sweep.js';
+import { startScheduledBackups } from './ops/scheduled-backups.js';
+import { claimDataDir } from './ops/start-up.js';
 import { LocalFileStorage } from './storage/local-file-storage.js';
 import { systemClock } from './trpc/context.js';
 
@@ -23,9 +26,13 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  // Held until exit: restore refuses while it is (ops/data-lock.ts); finishes a restore a crash interrupted.
+  const dataLock = await claimDataDir(config.dataDir, (note) => console.log(note));
   const handle = openDatabase(databaseFile(config.dataDir));
   await migrateToLatest(handle.db);
   const storage = new LocalFileStorage(config.dataDir);
+  // Listed before the server takes requests, so the sweep after listen never sees an upload in progress.
+  const uploads = await snapshotUploads(storage.localRoot);
   const demo = config.loadDemoCatalogue
     ? await loadDemoCatalogueIfEmpty({ db: handle.db, storage, demoDir, clock: systemClock })
     : null;
@@ -49,6 +56,9 @@ async function main(): Promise<void> {
     clientDir: clientDistDir,
   });
 
+  const backups = startScheduledBackups({ dataDir: config.dataDir, settings: config.backups, log: app.log });
+  const sweepAbort = new AbortController();
+  let sweep: Promise<unknown> = Promise.resolve();
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -60,8 +70,16 @@ async function main(): Promise<void> {
     }, 10_000);
     timer.unref();
     try {
-      await app.close();
+      sweepAbort.abort();
+      // Fastify closes the connections that are idle when the close starts; a keep-alive connection whose
+      // request was still running would hold the close open for the keep-alive timeout (72 s), past the
+      // 10 s above, so each is closed as soon as its last response is out.
+      const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
+      await app.close().finally(() => clearInterval(closeIdle));
+      await sweep;
+      await backups.stop();
       await handle.close();
+      dataLock.release();
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, 'error during shutdown');
@@ -72,6 +90,14 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'));
 
   const address = await app.listen({ port: config.port, host: config.host });
+  // Files a crash left between writing an upload and committing its row (see orphan-sweep.ts).
+  sweep = sweepOrphanUploads({
+    db: handle.db,
+    snapshot: uploads,
+    now: new Date(),
+    log: app.log,
+    signal: sweepAbort.signal,
+  }).catch((error: unknown) => app.log.warn({ err: error }, 'orphan upload sweep failed'));
   const port = app.server.address();
   const actualPort = typeof port === 'object' && port ? port.port : config.port;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
@@ -87,6 +113,9 @@ async function main(): Promise<void> {
     config.stripe
       ? `  Payments: Stripe (${config.stripe.secretKey.startsWith('sk_live_') || config.stripe.secretKey.startsWith('rk_live_') ? 'live' : 'test'} mode)${config.stripe.webhookSecret ? '' : ' - STRIPE_WEBHOOK_SECRET is not set: orders will not learn of payments'}`
       : '  Payments: demo mode (no STRIPE_SECRET_KEY): checkout completes without moving money.',
+    config.backups.intervalHours > 0
+      ? `  Backups: every ${config.backups.intervalHours} h into ${config.backups.dir}, keeping ${config.backups.keep}.`
+      : null,
     '  Press Ctrl+C to stop.',
     '',
   ].filter((l): l is string => l !== null);

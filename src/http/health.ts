@@ -1,18 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { checkReadiness } from '../ops/readiness.js';
 
-export function registerHealth(app: FastifyInstance, opts: { db: Db }): void {
-  app.get('/healthz', async (_req, reply) => {
-    try {
-      await sql`SELECT 1`.execute(opts.db);
-      return reply.header('cache-control', 'no-store').send({ status: 'ok', database: 'ok' });
-    } catch (error) {
-      app.log.error({ err: error }, 'health check: database unreachable');
-      return reply
-        .code(503)
-        .header('cache-control', 'no-store')
-        .send({ status: 'error', database: 'unreachable' });
-    }
+/**
+ * /healthz: the process is up and answering (liveness: no database, nothing that can be slow), for a
+ * supervisor that restarts a hung process. /readyz: this process can take orders (database reachable, schema
+ * current, data folder writable), for a load balancer or monitor; 503 names the failing check.
+ * Neither is ever cached.
+ */
+export function registerHealth(app: FastifyInstance, opts: { db: Db; dataDir: string }): void {
+  app.get('/healthz', async (_req, reply) =>
+    reply.header('cache-control', 'no-store').send({ status: 'ok' }),
+  );
+
+  app.get('/readyz', async (_req, reply) => {
+    const result = await checkReadiness(opts);
+    reply.header('cache-control', 'no-store');
+    if (result.ready) return reply.send({ status: 'ok' });
+    app.log.warn({ event: 'readyz.failed', check: result.check, detail: result.detail }, 'not ready');
+    return reply.code(503).send({ status: 'error', failed: result.check, detail: result.detail });
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import type { Db } from '../db/database.js';
+import { durableTransaction } from '../db/durable.js';
 import type { SessionOutcome } from '../modules/checkout/payment-gateway.js';
 import { outcomeOfSession } from '../modules/checkout/stripe-gateway.js';
 import { applySessionOutcome } from '../modules/orders/orders.repository.js';
@@ -53,7 +54,8 @@ export async function registerStripeWebhook(
 
       const now = opts.clock.now();
       const kind = HANDLED[event.type];
-      const result = await opts.db.transaction().execute(async (trx) => {
+      // FULL sync for this commit: Stripe is told "received" only after the effect is on disk for good.
+      const result = await durableTransaction(opts.db, async (trx) => {
         const seen = await trx
           .selectFrom('stripe_events')
           .select('id')

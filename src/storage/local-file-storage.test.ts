@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,6 +15,15 @@ describe('LocalFileStorage', () => {
     expect(await storage.exists('media/a/b.txt')).toBe(true);
     await storage.remove('media/a/b.txt');
     expect(await storage.exists('media/a/b.txt')).toBe(false);
+  });
+
+  it('leaves no temporary file behind when a write fails', async () => {
+    const storage = new LocalFileStorage(dir);
+    // The target is a folder that is not empty, so the final rename fails after the bytes were written.
+    mkdirSync(path.join(dir, 'media', 'taken.txt'), { recursive: true });
+    writeFileSync(path.join(dir, 'media', 'taken.txt', 'inside'), 'x');
+    await expect(storage.put('media/taken.txt', Buffer.from('hello'))).rejects.toThrow();
+    expect(readdirSync(path.join(dir, 'media'))).toEqual(['taken.txt']);
   });
 
   it('refuses keys that could leave the root', async () => {

@@ -26,8 +26,14 @@ export class LocalFileStorage implements FileStorage {
     await mkdir(path.dirname(file), { recursive: true });
     // Write then rename, so a reader never sees half a file and a crash leaves no torn file behind.
     const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(temp, data);
-    await rename(temp, file);
+    try {
+      await writeFile(temp, data);
+      await rename(temp, file);
+    } catch (error) {
+      // A failed write (a full disk, most often) must not leave its partial copy taking space.
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw error;
+    }
   }
 
   read(key: string): Promise<Buffer> {

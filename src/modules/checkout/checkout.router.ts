@@ -1,4 +1,5 @@
 import { TRPCError } from '@trpc/server';
+import { durableTransaction } from '../../db/durable.js';
 import { cartInput, sessionIdInput } from '../../shared/checkout-input.js';
 import { publicProcedure, router } from '../../trpc/init.js';
 import {
@@ -36,20 +37,22 @@ export const checkoutRouter = router({
     const order = await findOrderIdBySession(ctx.db, input.sessionId);
     if (order?.payment_mode !== 'demo')
       throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });
-    const result = await applySessionOutcome(
-      ctx.db,
-      {
-        sessionId: input.sessionId,
-        orderId: order.id,
-        status: 'paid',
-        amountTotalMinor: null,
-        currency: null,
-        customerEmail: null,
-        customerName: null,
-        shippingAddress: null,
-        billingAddress: null,
-      },
-      ctx.clock.now(),
+    const result = await durableTransaction(ctx.db, (trx) =>
+      applySessionOutcome(
+        trx,
+        {
+          sessionId: input.sessionId,
+          orderId: order.id,
+          status: 'paid',
+          amountTotalMinor: null,
+          currency: null,
+          customerEmail: null,
+          customerName: null,
+          shippingAddress: null,
+          billingAddress: null,
+        },
+        ctx.clock.now(),
+      ),
     );
     if (result.changed)
       ctx.log.info({ event: 'checkout.demo.paid', order: order.id }, 'demo payment completed');

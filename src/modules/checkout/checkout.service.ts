@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
+import { durableTransaction } from '../../db/durable.js';
 import { parseJsonArray } from '../../db/json-columns.js';
 import { PROBLEM_TEXT } from '../../shared/checkout.js';
 import type { cartLineInput } from '../../shared/checkout-input.js';
@@ -74,7 +75,8 @@ export async function startCheckout(
     unitPriceMinor: l.unitPriceMinor ?? 0,
     imageUrl: l.image,
   }));
-  const { number } = await ctx.db.transaction().execute((trx) =>
+  // Durable (synchronous=FULL): the order must outlive a power cut once Stripe may know of it.
+  const { number } = await durableTransaction(ctx.db, (trx) =>
     insertPendingOrder(trx, {
       id: orderId,
       currency,
@@ -93,7 +95,7 @@ export async function startCheckout(
       shippingOptions: shipping.options.filter((o) => o.currency === currency),
       expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
     });
-    await attachSession(ctx.db, orderId, session.id, ctx.clock.now());
+    await durableTransaction(ctx.db, (trx) => attachSession(trx, orderId, session.id, ctx.clock.now()));
     ctx.log.info(
       { event: 'checkout.session.created', order: number, mode: ctx.payments.mode },
       `checkout session created for order ${number}`,

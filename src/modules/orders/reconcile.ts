@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { durableTransaction } from '../../db/durable.js';
 import type { Clock } from '../../trpc/context.js';
 import type { PaymentGateway } from '../checkout/payment-gateway.js';
 import { applySessionOutcome } from './orders.repository.js';
@@ -26,7 +27,10 @@ export async function reconcilePendingOrders(deps: { db: Db; payments: PaymentGa
         ? await deps.payments.retrieveSession(order.stripe_session_id)
         : null;
       if (!outcome) continue;
-      const applied = await applySessionOutcome(deps.db, { ...outcome, orderId: order.id }, deps.clock.now());
+      // Durable (synchronous=FULL), as in the webhook: a payment learned here must survive a power cut.
+      const applied = await durableTransaction(deps.db, (trx) =>
+        applySessionOutcome(trx, { ...outcome, orderId: order.id }, deps.clock.now()),
+      );
       if (applied.changed) updated += 1;
     } catch {
       failed += 1;

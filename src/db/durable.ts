@@ -1,0 +1,38 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database, Db } from './database.js';
+
+/** SQLite's numeric synchronous levels (PRAGMA synchronous answers with these). */
+const FULL = 2;
+
+/**
+ * Runs `fn` in a transaction that commits with synchronous=FULL: the WAL is fsynced at COMMIT, so once it
+ * returns, a power cut cannot take the write back. The connection's usual level (NORMAL) is put back after.
+ *
+ * Why it holds the whole connection: SQLite refuses to change the level inside a transaction, and the one
+ * better-sqlite3 handle is shared by async Kysely code, so another request's transaction may be open at any
+ * await. `db.connection()` takes Kysely's connection lock for the set-transaction-reset sequence, so nothing
+ * else runs on the handle in between (other queries queue, as they would behind any transaction).
+ *
+ * Inside `fn`, use only `trx`: a query on the outer `db` would wait for the lock this call holds (deadlock).
+ */
+export async function durableTransaction<T>(
+  db: Db,
+  fn: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  return db.connection().execute(async (conn) => {
+    const before = await synchronousLevel(conn);
+    // Never lower a level that is already at least FULL (EXTRA = 3).
+    if (before < FULL) await sql`PRAGMA synchronous = FULL`.execute(conn);
+    try {
+      return await conn.transaction().execute(fn);
+    } finally {
+      if (before < FULL) await sql.raw(`PRAGMA synchronous = ${before}`).execute(conn);
+    }
+  });
+}
+
+/** The level in force on this connection (0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA). */
+export async function synchronousLevel(db: Db): Promise<number> {
+  const result = await sql<{ synchronous: number }>`SELECT synchronous FROM pragma_synchronous()`.execute(db);
+  return Number(result.rows[0]?.synchronous ?? 1);
+}

@@ -1,0 +1,75 @@
+import { chmodSync, renameSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { knownMigrations } from '../ops/schema.js';
+import { buildTestApp, createTestStore, type TestStore } from '../test-support/test-store.js';
+
+describe('/healthz and /readyz', () => {
+  let store: TestStore;
+  let app: FastifyInstance;
+  let undo: (() => void) | null = null;
+  afterEach(async () => {
+    undo?.();
+    undo = null;
+    await app.close();
+    await store.cleanup();
+  });
+
+  it('/healthz says the process is up, without asking the database; /readyz checks everything; never cached', async () => {
+    store = await createTestStore();
+    app = await buildTestApp(store);
+    const health = await app.inject('/healthz');
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok' });
+    expect(health.headers['cache-control']).toBe('no-store');
+
+    const ready = await app.inject('/readyz');
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ok' });
+    expect(ready.headers['cache-control']).toBe('no-store');
+  });
+
+  it('/readyz is 503 naming the migrations when one is missing, while /healthz stays 200', async () => {
+    store = await createTestStore();
+    app = await buildTestApp(store);
+    const last = knownMigrations.at(-1) ?? '';
+    await store.handle.db
+      .deleteFrom('kysely_migration' as never)
+      .where('name' as never, '=', last as never)
+      .execute();
+    const ready = await app.inject('/readyz');
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toEqual({ status: 'error', failed: 'migrations', detail: `not applied: ${last}` });
+    expect(ready.headers['cache-control']).toBe('no-store');
+    expect((await app.inject('/healthz')).statusCode).toBe(200);
+  });
+
+  it('/readyz is 503 naming the data folder when it cannot be written', async () => {
+    store = await createTestStore();
+    app = await buildTestApp(store);
+    const dir = store.dir;
+    if (process.getuid?.() === 0) {
+      // root writes through any mode: take the folder away instead (the open database keeps working).
+      renameSync(dir, `${dir}-away`);
+      undo = () => renameSync(`${dir}-away`, dir);
+    } else {
+      chmodSync(dir, 0o555);
+      undo = () => chmodSync(dir, 0o700);
+    }
+    const ready = await app.inject('/readyz');
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toMatchObject({ status: 'error', failed: 'dataDir' });
+    expect((ready.json() as { detail: string }).detail).toMatch(/^not writable: E[A-Z]+$/);
+  });
+
+  it('/readyz is 503 naming the database when it cannot be queried', async () => {
+    store = await createTestStore();
+    app = await buildTestApp(store);
+    store.handle.sqlite.close(); // as if the file went away under the process
+
+    const ready = await app.inject('/readyz');
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toMatchObject({ status: 'error', failed: 'database' });
+    expect((await app.inject('/healthz')).statusCode).toBe(200);
+  });
+});

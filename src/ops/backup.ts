@@ -1,0 +1,153 @@
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { databaseFile } from '../db/connect.js';
+import { lockDataDirShared } from './data-lock.js';
+import {
+  copyInto,
+  DATABASE_FILE,
+  exists,
+  FILE_FOLDERS,
+  fsyncPath,
+  fsyncTree,
+  listFiles,
+  matchOwner,
+  sha256File,
+  stamp,
+} from './files.js';
+import { MANIFEST_FILE, MANIFEST_FORMAT, type Manifest } from './manifest.js';
+import { appliedMigrations, integrityProblem } from './schema.js';
+
+export class BackupError extends Error {
+  override name = 'BackupError';
+}
+
+export type BackupKind = Manifest['kind'];
+export type BackupResult = { dir: string; manifest: Manifest; bytes: number };
+
+/** Finished backups are `store-<UTC stamp>[-scheduled]`; a `.partial-…` folder is one being written. */
+export const BACKUP_NAME = /^store-\d{8}T\d{6}Z(-\d+)?(-scheduled)?$/;
+
+async function freeName(root: string, base: string, suffix: string): Promise<string> {
+  for (let n = 0; ; n += 1) {
+    const name = `${base}${n === 0 ? '' : `-${n}`}${suffix}`;
+    if (!(await exists(path.join(root, name))) && !(await exists(path.join(root, `.partial-${name}`))))
+      return name;
+  }
+}
+
+/**
+ * Copies the live database with SQLite's online backup API from a connection of its own, which holds one
+ * read transaction for the whole copy: every step reads the same snapshot, so the copy is consistent even
+ * while the server commits (WAL lets it write meanwhile), and the event loop gets a turn between steps.
+ * (On the server's own connection a step during an open write transaction would end the backup with an
+ * empty copy; hence the separate connection.)
+ */
+async function copyDatabase(source: string, target: string, pagesPerStep: number): Promise<void> {
+  const db = new SQLite(source, { fileMustExist: true, timeout: 5000 });
+  try {
+    db.exec('BEGIN');
+    db.prepare('SELECT count(*) FROM sqlite_schema').get();
+    await db.backup(target, { progress: () => pagesPerStep });
+    db.exec('COMMIT');
+  } finally {
+    db.close();
+  }
+  const copy = new SQLite(target, { fileMustExist: true });
+  try {
+    // A self-contained single file (no -wal beside it), which restore and read-only checks can open as is.
+    copy.pragma('journal_mode = DELETE');
+    const problem = integrityProblem(copy);
+    if (problem) throw new BackupError(`the copy failed PRAGMA integrity_check: ${problem}`);
+    if (appliedMigrations(copy).length === 0)
+      throw new BackupError('the copy holds no schema (is DATA_DIR the store’s data folder?)');
+  } finally {
+    copy.close();
+  }
+}
+
+/**
+ * A backup of DATA_DIR: the database (consistent snapshot, verified with integrity_check) plus media/ and
+ * catalogs/, in a dated folder under `backupRoot` with a manifest of sizes and sha256 sums. The folder gets
+ * its final name only when all of it is written and flushed, so a crash never leaves a backup that looks
+ * complete. The session key is not copied (see docs/deployment.md, "Backups").
+ */
+export async function createBackup(opts: {
+  dataDir: string;
+  backupRoot: string;
+  kind: BackupKind;
+  now?: Date;
+  pagesPerStep?: number;
+}): Promise<BackupResult> {
+  const source = databaseFile(opts.dataDir);
+  if (!(await exists(source))) throw new BackupError(`There is no database at ${source}`);
+  // Shared with servers; keeps a restore from swapping the folder while this copies it.
+  const lock = await lockDataDirShared(opts.dataDir, { waitMs: 2000 });
+  const now = opts.now ?? new Date();
+  if (!(await exists(opts.backupRoot))) {
+    await mkdir(opts.backupRoot, { recursive: true, mode: 0o700 });
+    await matchOwner(opts.backupRoot, opts.dataDir);
+  }
+  const name = await freeName(
+    opts.backupRoot,
+    `store-${stamp(now)}`,
+    opts.kind === 'scheduled' ? '-scheduled' : '',
+  );
+  const partial = path.join(opts.backupRoot, `.partial-${name}`);
+  try {
+    await mkdir(partial, { mode: 0o700 });
+    await copyDatabase(source, path.join(partial, DATABASE_FILE), opts.pagesPerStep ?? 1024);
+    const copy = new SQLite(path.join(partial, DATABASE_FILE), { readonly: true, fileMustExist: true });
+    const migrations = appliedMigrations(copy);
+    copy.close();
+
+    // Files after the database: a file uploaded meanwhile is an unused extra; see deployment.md for the rest.
+    for (const folder of FILE_FOLDERS) {
+      for (const rel of await listFiles(path.join(opts.dataDir, folder))) {
+        try {
+          await copyInto(path.join(opts.dataDir, folder, rel), path.join(partial, folder, rel));
+        } catch (error) {
+          // Deleted between listing and copying: it is gone from the store too.
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        }
+      }
+    }
+
+    const files: Manifest['files'] = [];
+    let bytes = 0;
+    for (const rel of [
+      DATABASE_FILE,
+      ...(
+        await Promise.all(
+          FILE_FOLDERS.map(async (f) => (await listFiles(path.join(partial, f))).map((r) => `${f}/${r}`)),
+        )
+      ).flat(),
+    ]) {
+      const full = path.join(partial, ...rel.split('/'));
+      const size = (await stat(full)).size;
+      bytes += size;
+      files.push({ path: rel, size, sha256: await sha256File(full) });
+    }
+    const manifest: Manifest = {
+      format: MANIFEST_FORMAT,
+      createdAt: now.toISOString(),
+      kind: opts.kind,
+      schema: { migrations, latest: migrations.at(-1) ?? null },
+      files,
+    };
+    await writeFile(path.join(partial, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`, {
+      mode: 0o600,
+    });
+    await matchOwner(partial, opts.dataDir);
+    await fsyncTree(partial);
+    const dir = path.join(opts.backupRoot, name);
+    await rename(partial, dir);
+    await fsyncPath(opts.backupRoot);
+    return { dir, manifest, bytes };
+  } catch (error) {
+    await rm(partial, { recursive: true, force: true });
+    throw error;
+  } finally {
+    lock.release();
+  }
+}
