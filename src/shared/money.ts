@@ -5,18 +5,35 @@
 
 export type Money = { amountMinor: number; currency: string };
 
-const exponentCache = new Map<string, number>();
+/**
+ * Stripe's zero- and three-decimal currencies; every other currency has two decimals in Stripe's amounts,
+ * which is what amountMinor counts. Intl's display digits are not that: it shows PKR, IDR, HUF, COP, ISK...
+ * without decimals, which made "5500" PKR 5500 minor units, and Stripe reads that as PKR 55.00.
+ */
+const ZERO_DECIMAL = new Set([
+  'bif',
+  'clp',
+  'djf',
+  'gnf',
+  'jpy',
+  'kmf',
+  'krw',
+  'mga',
+  'pyg',
+  'rwf',
+  'ugx',
+  'vnd',
+  'vuv',
+  'xaf',
+  'xof',
+  'xpf',
+]);
+const THREE_DECIMAL = new Set(['bhd', 'jod', 'kwd', 'omr', 'tnd']);
 
-/** Digits after the decimal point for a currency: 2 for usd, 0 for jpy, 3 for kwd. */
+/** Digits after the decimal point in a currency's minor units, as Stripe counts them: 2 usd, 0 jpy, 3 kwd. */
 export function currencyExponent(currency: string): number {
-  const code = currency.toUpperCase();
-  const cached = exponentCache.get(code);
-  if (cached !== undefined) return cached;
-  const digits = new Intl.NumberFormat('en-US', { style: 'currency', currency: code }).resolvedOptions()
-    .maximumFractionDigits;
-  const exponent = digits ?? 2;
-  exponentCache.set(code, exponent);
-  return exponent;
+  const code = currency.toLowerCase();
+  return ZERO_DECIMAL.has(code) ? 0 : THREE_DECIMAL.has(code) ? 3 : 2;
 }
 
 export function isKnownCurrency(currency: string): boolean {
@@ -31,7 +48,8 @@ export function isKnownCurrency(currency: string): boolean {
 /** "12.5" usd -> 1250. Returns null for anything that is not an exact non-negative amount in that currency. */
 export function parseMajorToMinor(input: string | number, currency: string): number | null {
   const text = typeof input === 'number' ? numberToPlainString(input) : input.trim();
-  const match = /^(\d{1,15})(?:\.(\d+))?$/.exec(text);
+  // Up to 16 whole digits: the largest safe integer has 16, so every amount formatted here reads back.
+  const match = /^(\d{1,16})(?:\.(\d+))?$/.exec(text);
   if (!match) return null;
   const exponent = currencyExponent(currency);
   const whole = match[1] ?? '0';
@@ -79,6 +97,7 @@ export function formatMoneyExact(amountMinor: number, currency: string): string 
 
 function numberToPlainString(value: number): string {
   if (!Number.isFinite(value) || value < 0) return '';
-  // Up to 15 significant digits, the most a double holds exactly; strips exponent notation.
-  return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+  // The shortest text that reads back as this double ("0.29", never 0.28999...). Exponent notation (5e-324,
+  // 1e+21) fails the amount pattern, so a float is never rounded into an amount it is not.
+  return String(value);
 }

@@ -6,11 +6,24 @@ import { DEFAULT_SIZES } from './sizes.js';
  * The product form's rules, shared by the browser (inline messages) and the server (the authority).
  * Prices are typed as decimal text in the currency's major unit and stored as exact minor units.
  */
+
+/**
+ * Text the store keeps and gives back unchanged: no NUL (SQLite's length() stops at it, so a title of "\0"
+ * passed these rules and then failed the table's CHECK as a 500) and no unpaired UTF-16 surrogate (a text
+ * column stores it as U+FFFD, and a UTF-8 catalogue file cannot carry it, so the product read back or
+ * exported and imported would differ from the one saved).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point.
+const UNSTORABLE = /\u0000|\p{Cs}/u;
+export const UNSTORABLE_TEXT_MESSAGE = 'Remove the invisible or broken characters from this text';
+export const isStorableText = (value: string): boolean => !UNSTORABLE.test(value);
+
 const httpUrl = z
   .string()
   .trim()
   .max(2048)
   .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), 'Enter a full http(s) URL')
+  .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
   .transform((v) => (v === '' ? null : v));
 
 /** Trimmed, non-empty, unique (case-insensitive) chips, as the chip inputs commit them. */
@@ -31,15 +44,26 @@ const chips = (max: number, maxLength: number) =>
       return out;
     })
     .refine((v) => v.length <= max, `At most ${max} entries`)
-    .refine((v) => v.every((x) => x.length <= maxLength), `Each entry at most ${maxLength} characters`);
+    .refine((v) => v.every((x) => x.length <= maxLength), `Each entry at most ${maxLength} characters`)
+    .refine((v) => v.every(isStorableText), UNSTORABLE_TEXT_MESSAGE);
 
 export const productFields = z
   .object({
-    title: z.string().trim().min(1, 'Title is required').max(200),
-    description: z.string().trim().min(1, 'Description is required').max(5000),
-    manufacturer: z.string().trim().max(200).default(''),
+    title: z
+      .string()
+      .trim()
+      .min(1, 'Title is required')
+      .max(200)
+      .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
+    description: z
+      .string()
+      .trim()
+      .min(1, 'Description is required')
+      .max(5000)
+      .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
+    manufacturer: z.string().trim().max(200).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).default(''),
     manufacturerUrl: httpUrl.default(''),
-    sku: z.string().trim().min(1, 'SKU is required').max(100),
+    sku: z.string().trim().min(1, 'SKU is required').max(100).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
     price: z.string().trim().min(1, 'Price is required').max(20),
     currency: z
       .string()
@@ -57,13 +81,16 @@ export const productFields = z
     colors: chips(20, 50),
     sizeDetail: z
       .record(
-        z.string().trim().min(1).max(20),
-        z.record(z.string().trim().min(1).max(40), z.string().trim().max(40)),
+        z.string().trim().min(1).max(20).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
+        z.record(
+          z.string().trim().min(1).max(40).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
+          z.string().trim().max(40).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
+        ),
       )
       .default({}),
     stripePaymentLink: httpUrl.default(''),
     productLink: httpUrl.default(''),
-    imageFolder: z.string().trim().max(300).default(''),
+    imageFolder: z.string().trim().max(300).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).default(''),
   })
   .superRefine((p, ctx) => {
     if (isKnownCurrency(p.currency) && parseMajorToMinor(p.price, p.currency) === null) {

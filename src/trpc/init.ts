@@ -2,26 +2,49 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError, z } from 'zod';
 import type { Context } from './context.js';
 
+export const GENERIC_ERROR_MESSAGE = 'Something went wrong on our side. Please try again.';
+export const DATABASE_BUSY_MESSAGE = 'The store is busy right now. Please try again in a moment.';
+
+/**
+ * SQLITE_BUSY (and its extended codes) after the busy timeout: another connection (the admin CLI, a backup,
+ * a second process) held the write lock. Nothing is wrong with the request, so it is a 503 to retry, not a 500.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  let current: unknown = error;
+  // Follows a few causes: a module may wrap the driver's error in its own.
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    const code = (current as Error & { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
 const t = initTRPC.context<Context>().create({
   /**
    * The one error shape clients see. Validation errors carry flattened field errors for forms. Unexpected
-   * errors never reveal their text in production: the client gets a generic message and the request id
-   * that the operator can find in the server log.
+   * errors never reveal their text or stack in production: the client gets a generic message and the
+   * request id, which is also on the server's log line of the failure (req.log carries it), so a person
+   * can quote it. A busy database is a 503 with a "try again" message instead of a 500.
    */
   errorFormatter({ shape, error, ctx }) {
     const production = ctx?.config.isProduction ?? true;
+    const busy = isDatabaseBusy(error.cause);
     const zodError = error.code === 'BAD_REQUEST' && error.cause instanceof ZodError ? error.cause : null;
     const hidden = production && error.code === 'INTERNAL_SERVER_ERROR';
     return {
       ...shape,
-      message: hidden
-        ? 'Something went wrong on our side. Please try again.'
-        : zodError
-          ? 'Invalid input'
-          : shape.message,
+      message: busy
+        ? DATABASE_BUSY_MESSAGE
+        : hidden
+          ? GENERIC_ERROR_MESSAGE
+          : zodError
+            ? 'Invalid input'
+            : shape.message,
       data: {
-        code: shape.data.code,
-        httpStatus: shape.data.httpStatus,
+        // The HTTP status of the answer is read from data.httpStatus, so this is what makes it a 503.
+        code: busy ? ('SERVICE_UNAVAILABLE' as const) : shape.data.code,
+        httpStatus: busy ? 503 : shape.data.httpStatus,
         path: shape.data.path,
         requestId: ctx?.requestId ?? null,
         zodError: zodError ? z.flattenError(zodError) : null,

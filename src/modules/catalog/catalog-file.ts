@@ -3,7 +3,7 @@ import yaml from 'js-yaml';
 import { z } from 'zod';
 import type { MediaType } from '../../db/database.js';
 import { type ProductFields, productFields, productIdSchema } from '../../shared/product-input.js';
-import { isValidMediaUrl, MAX_MEDIA_PER_PRODUCT, MEDIA_TYPES } from '../media/media-rules.js';
+import { cleanFileName, isValidMediaUrl, MAX_MEDIA_PER_PRODUCT, MEDIA_TYPES } from '../media/media-rules.js';
 
 /**
  * The catalogue file: our YAML export format (a superset of the original spec's) and the reader for both.
@@ -247,6 +247,19 @@ function priceText(price: string | number | undefined): string {
 }
 
 /**
+ * One product's media with distinct orders. The store breaks ties by random row id, so two items sharing an
+ * order came back swapped after an export and import; ties now keep their place in the file, renumbered
+ * 0..n-1 (only when some order repeats, so a file's own distinct orders are kept as they are).
+ */
+function distinctOrders(media: CatalogMedia[]): CatalogMedia[] {
+  if (new Set(media.map((m) => m.order)).size === media.length) return media;
+  return media
+    .map((m, position) => ({ m, position }))
+    .sort((a, b) => a.m.order - b.m.order || a.position - b.position)
+    .map(({ m }, order) => ({ ...m, order }));
+}
+
+/**
  * Reads a catalogue file of either format into validated items. Structural problems (not YAML, hostile
  * constructs, no products array, too many products) throw CatalogFileError; a bad product is listed in
  * `invalid` with its position (1-based), id and reason.
@@ -338,7 +351,9 @@ export function readCatalog(content: string, newId: () => string): ParsedCatalog
     }
     const media: CatalogMedia[] = [];
     for (const [i, m] of (p.media ?? []).entries()) {
-      if (!isValidMediaUrl(m.url) || m.fileName.trim() === '') {
+      // Cleaned as an upload's name is: "\0a.jpg" passed a trim() and then failed the media table's CHECK.
+      const fileName = cleanFileName(m.fileName);
+      if (!isValidMediaUrl(m.url) || fileName === '') {
         reject(position, id, `media.${i}: needs a valid URL and a file name`);
         return;
       }
@@ -353,7 +368,7 @@ export function readCatalog(content: string, newId: () => string): ParsedCatalog
       }
       media.push({
         url: m.url.trim(),
-        fileName: m.fileName.trim().slice(0, 200),
+        fileName,
         type: m.type,
         altText: m.altText?.trim() ? m.altText.trim().slice(0, 500) : null,
         order: m.order ?? i,
@@ -374,7 +389,7 @@ export function readCatalog(content: string, newId: () => string): ParsedCatalog
     seen.add(id);
     // Our own files keep a sizeless product sizeless (shawls, dupattas); the form's default applies otherwise.
     const sizes = format === 'storefront' && p.sizes?.length === 0 ? [] : fields.data.sizes;
-    items.push({ position, id, fields: { ...fields.data, sizes }, images, media });
+    items.push({ position, id, fields: { ...fields.data, sizes }, images, media: distinctOrders(media) });
   });
   return { total: products.length, items, invalid, invalidCount, format };
 }
