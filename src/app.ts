@@ -14,6 +14,7 @@ import { registerHealth } from './http/health.js';
 import { registerLogsExport } from './http/logs-export.js';
 import { registerMedia } from './http/media.js';
 import { registerMediaUploads } from './http/media-uploads.js';
+import { readPageShell } from './http/page-shell.js';
 import { registerPublicApiCache } from './http/public-api-cache.js';
 import { ResponseCache } from './http/response-cache.js';
 import { registerSameOriginGuard } from './http/same-origin.js';
@@ -143,6 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(status).send({ error: error.name, message: error.message, requestId: req.id });
   });
 
+  const shell = readPageShell(deps.clientDir);
   const secureTransport = config.publicUrl.startsWith('https://');
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -150,7 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
+        styleSrc: ["'self'", ...(shell?.styleHashes ?? [])],
         imgSrc: ["'self'", 'data:', 'https:'],
         fontSrc: ["'self'"],
         connectSrc: ["'self'"],
@@ -257,6 +259,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSeo(app, { db: deps.db, publicUrl: config.publicUrl });
   await registerSpa(app, {
     clientDir: deps.clientDir,
+    shell,
     ssrDir: deps.clientDir ? path.join(path.dirname(deps.clientDir), 'ssr') : null,
     head: (pathname) => pageHead(deps.db, config.publicUrl, pathname),
     query: (req) => publicQueries(contextDeps, req),

@@ -1,5 +1,5 @@
 import { hydrate } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { Providers } from './app/providers';
@@ -33,9 +33,11 @@ const app = (
   </StrictMode>
 );
 if (root.firstElementChild) {
-  // The server's markup is already a whole page: let the browser paint it (the largest image included)
-  // before hydration takes the main thread.
-  requestAnimationFrame(() => setTimeout(() => hydrateRoot(root, app), 0));
+  // The server's markup is already a whole page. Hydrating in a transition lets React yield to the browser
+  // every few milliseconds instead of holding the main thread for the whole page.
+  startTransition(() => {
+    hydrateRoot(root, app);
+  });
 } else {
   createRoot(root).render(app);
 }

@@ -1,10 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RevisionReader } from '../db/store-revision.js';
 import { isClientRoute } from '../shared/routes.js';
 import type { PublicQuery } from '../trpc/public-caller.js';
+import type { PageShell } from './page-shell.js';
 import { cachedPayload, type ResponseCache } from './response-cache.js';
 import type { PageHead } from './seo.js';
 import { loadRenderer, storefrontHtml } from './storefront-page.js';
@@ -21,6 +21,8 @@ export async function registerSpa(
   app: FastifyInstance,
   opts: {
     clientDir: string | null;
+    /** The page shell (readPageShell); null serves the API only. */
+    shell: PageShell | null;
     head?: (pathname: string) => Promise<PageHead | null>;
     /** Where the server bundle of the client lives (dist/ssr); pages are rendered there when it exists. */
     ssrDir?: string | null;
@@ -29,8 +31,7 @@ export async function registerSpa(
     cache?: { store: ResponseCache; revision: RevisionReader };
   },
 ): Promise<void> {
-  const indexFile = opts.clientDir ? path.join(opts.clientDir, 'index.html') : null;
-  const indexHtml = indexFile && existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : null;
+  const indexHtml = opts.shell?.html ?? null;
   const render = indexHtml ? await loadRenderer(opts.ssrDir ?? null) : null;
   const noQuery: PublicQuery = async () => undefined;
 

@@ -71,4 +71,33 @@ describe('storefront page HTML', () => {
     });
     expect(calls).toBe(1);
   });
+
+  it('starts the app after the first paint on rendered pages only', async () => {
+    const vite =
+      '<html><head><title>Store</title><script type="module" crossorigin src="/assets/index-AB12.js"></script>\n    <link rel="modulepreload" crossorigin href="/assets/shared-CD34.js">\n</head><body><div id="root"></div></body></html>';
+    const render: RenderPage = async () => ({ html: '<main></main>', state: { mutations: [], queries: [] } });
+    const home = await storefrontHtml({
+      template: vite,
+      pathname: '/',
+      search: '',
+      head: null,
+      render,
+      query: noQuery,
+      log,
+    });
+    expect(home).toContain(
+      '<script type="module" src="/boot.js" data-entry="/assets/index-AB12.js" data-preload="/assets/shared-CD34.js"></script>',
+    );
+    expect(home).not.toContain('modulepreload');
+    const checkout = await storefrontHtml({
+      template: vite,
+      pathname: '/checkout',
+      search: '',
+      head: null,
+      render,
+      query: noQuery,
+      log,
+    });
+    expect(checkout).toBe(vite);
+  });
 });

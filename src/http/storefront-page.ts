@@ -23,6 +23,25 @@ export async function loadRenderer(ssrDir: string | null): Promise<RenderPage | 
   return typeof mod.renderPage === 'function' ? mod.renderPage : null;
 }
 
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="(\/assets\/[\w.-]+\.js)"><\/script>/;
+const PRELOADS = /<link rel="modulepreload" crossorigin href="(\/assets\/[\w.-]+\.js)">\s*/g;
+
+/**
+ * A rendered page is complete before any script runs, so the app's script starts after the first paint
+ * (client/public/boot.js): on a slow connection its bytes no longer compete with the page's images.
+ */
+function startAfterPaint(html: string): string {
+  const entry = ENTRY_SCRIPT.exec(html)?.[1];
+  if (!entry) return html;
+  const preloads = [...html.matchAll(PRELOADS)].map((m) => m[1] ?? '');
+  return html
+    .replace(PRELOADS, '')
+    .replace(
+      ENTRY_SCRIPT,
+      `<script type="module" src="/boot.js" data-entry="${entry}" data-preload="${preloads.join(' ')}"></script>`,
+    );
+}
+
 /** JSON inside a script element: `<` escaped so no text in it can close the element. */
 function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
@@ -46,7 +65,7 @@ export async function storefrontHtml(opts: {
   if (!opts.render || !isRenderedPage(opts.pathname)) return html;
   try {
     const page = await opts.render(opts.pathname, opts.search, opts.query);
-    html = html.replace(
+    html = startAfterPaint(html).replace(
       '<div id="root"></div>',
       `<div id="root">${page.html}</div><script type="application/json" id="${QUERY_STATE_ID}">${scriptJson(page.state)}</script>`,
     );
