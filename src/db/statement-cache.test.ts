@@ -1,0 +1,68 @@
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { withStatementCache } from './statement-cache.js';
+
+type Db = { t: { id: number; name: string } };
+
+function open(max?: number) {
+  const sqlite = new SQLite(':memory:');
+  let prepared = 0;
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = ((text: string) => {
+    prepared++;
+    return prepare(text);
+  }) as typeof sqlite.prepare;
+  const db = new Kysely<Db>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, max) }) });
+  return { db, prepared: () => prepared };
+}
+
+describe('statement cache', () => {
+  it('prepares each SQL text once and answers correctly with new parameters each time', async () => {
+    const { db, prepared } = open();
+    await sql`CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`.execute(db);
+    for (let i = 1; i <= 50; i++)
+      await db
+        .insertInto('t')
+        .values({ id: i, name: `n${i}` })
+        .execute();
+    const before = prepared();
+    for (let i = 1; i <= 50; i++) {
+      const row = await db.selectFrom('t').select('name').where('id', '=', i).executeTakeFirst();
+      expect(row?.name).toBe(`n${i}`);
+    }
+    expect(prepared() - before).toBe(1);
+    await db.destroy();
+  });
+
+  it('keeps working after the schema changes under a reused statement', async () => {
+    const { db } = open();
+    await sql`CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`.execute(db);
+    await db.insertInto('t').values({ id: 1, name: 'a' }).execute();
+    const read = () => sql<{ n: number }>`SELECT count(*) AS n FROM t`.execute(db);
+    expect((await read()).rows[0]?.n).toBe(1);
+    await sql`ALTER TABLE t ADD COLUMN extra TEXT`.execute(db);
+    await sql`CREATE INDEX t_name ON t (name)`.execute(db);
+    await db.insertInto('t').values({ id: 2, name: 'b' }).execute();
+    expect((await read()).rows[0]?.n).toBe(2);
+    await db.destroy();
+  });
+
+  it('holds at most its bound of statements, the least recently used going first', async () => {
+    const { db, prepared } = open(3);
+    const q = (n: number) => sql`SELECT ${sql.lit(n)} AS n`.execute(db);
+    await q(1);
+    await q(2);
+    await q(3);
+    await q(1); // refreshed
+    await q(4); // evicts 2
+    const before = prepared();
+    await q(1);
+    await q(3);
+    await q(4);
+    expect(prepared()).toBe(before);
+    await q(2);
+    expect(prepared()).toBe(before + 1);
+    await db.destroy();
+  });
+});
