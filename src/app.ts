@@ -3,7 +3,7 @@ import path from 'node:path';
 import helmet from '@fastify/helmet';
 import secureSession from '@fastify/secure-session';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type Stripe from 'stripe';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
@@ -81,6 +81,19 @@ const REDACT_PATHS = [
   '*.secret',
 ];
 
+/** What helmet would add, for the few answers Fastify gives before any hook (see frameworkErrors). */
+function bareSecurityHeaders(secure: boolean): Record<string, string> {
+  return {
+    'content-security-policy':
+      "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'SAMEORIGIN',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    ...(secure ? { 'strict-transport-security': 'max-age=15552000' } : {}),
+  };
+}
+
 /** Fastify takes a hop count as a function of the hop index. */
 function toFastifyTrustProxy(
   value: Config['trustProxy'],
@@ -103,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     output: deps.logger === false ? null : (deps.logger?.stream ?? process.stdout),
     outputLevel,
   });
+  const secureTransport = config.publicUrl.startsWith('https://');
   const app = Fastify({
     // One logger feeds standard output and the application log table (see modules/logs/log-stream.ts).
     logger: {
@@ -116,6 +130,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // A URL Fastify cannot route (undecodable, or a parameter past maxParamLength) is answered before any
+    // hook runs, so helmet never sees it: it gets the same protective headers here, and no echo of the URL.
+    frameworkErrors: (error, req, reply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      (reply as FastifyReply)
+        .headers(bareSecurityHeaders(secureTransport))
+        .code(tooLong ? 414 : 400)
+        .send({
+          error: tooLong ? 'URI Too Long' : 'Bad Request',
+          message: tooLong ? 'The address is too long.' : 'The address is not a valid URL.',
+          requestId: req.id,
+        });
+    },
     return503OnClosing: true,
     logController: new AccessLog(deps.logger !== false && levelNumber(outputLevel) <= PINO_LEVELS.info),
   });
@@ -145,7 +172,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const shell = readPageShell(deps.clientDir);
-  const secureTransport = config.publicUrl.startsWith('https://');
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
