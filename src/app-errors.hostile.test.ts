@@ -288,3 +288,55 @@ describe('a database locked by another connection', () => {
     expect((await report()).statusCode).toBe(204);
   });
 });
+
+describe('a full disk', () => {
+  let store: TestStore | null = null;
+  let app: FastifyInstance | null = null;
+  afterEach(async () => {
+    await app?.close();
+    await store?.cleanup();
+    app = null;
+    store = null;
+  });
+
+  it('a write that cannot grow the database answers 507 saying so, and nothing is half-written', async () => {
+    store = await createTestStore({ env: { NODE_ENV: 'production', PUBLIC_URL: 'https://shop.example' } });
+    await insertProducts(store.handle.db, [{ id: 'k1', title: 'Mint Lawn Kurta', sizes: '["M"]' }]);
+    app = await buildTestApp(store);
+    // The database may not grow by a single page: SQLite answers SQLITE_FULL, as on a full disk.
+    const pages = Number(store.handle.sqlite.pragma('page_count', { simple: true }));
+    store.handle.sqlite.pragma(`max_page_count = ${pages}`);
+    const lines = Array.from({ length: 20 }, (_, i) => ({
+      productId: 'k1',
+      size: 'M',
+      quantity: 1 + (i % 5),
+    }));
+    let res: LightMyRequestResponse | null = null;
+    // Free pages inside the file absorb a few small writes; a handful of orders reach the limit.
+    for (let i = 0; i < 50 && res?.statusCode !== 507; i++) {
+      res = await app.inject({
+        method: 'POST',
+        url: '/api/trpc/checkout.createSession',
+        headers: { 'content-type': 'application/json', origin: 'https://shop.example' },
+        payload: JSON.stringify({ lines: lines.slice(0, 1 + (i % 20)) }),
+      });
+      expect([200, 507]).toContain(res.statusCode);
+    }
+    expect(res?.statusCode).toBe(507);
+    expectNothingRevealed(res as LightMyRequestResponse);
+    const body = (res as LightMyRequestResponse).json() as {
+      error: { message: string; data: { requestId: string } };
+    };
+    expect(body.error.message).toMatch(/disk is full/);
+    expect(body.error.data.requestId).toMatch(UUID);
+    expect(store.handle.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+    // Every order row that exists has its lines: the failed one left nothing behind.
+    const orphans = store.handle.sqlite
+      .prepare(
+        'SELECT count(*) FROM orders o WHERE NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id)',
+      )
+      .pluck()
+      .get();
+    expect(orphans).toBe(0);
+  });
+});

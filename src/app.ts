@@ -40,6 +40,7 @@ import { createTelemetryLimits } from './modules/telemetry/rate-limiter.js';
 import { pruneVitals } from './modules/telemetry/vitals.repository.js';
 import type { FileStorage } from './storage/file-storage.js';
 import { type Clock, type ContextDeps, createContextFactory } from './trpc/context.js';
+import { DATABASE_BUSY_MESSAGE, isDatabaseBusy, isStorageFull, STORAGE_FULL_MESSAGE } from './trpc/init.js';
 import { publicQueries } from './trpc/public-caller.js';
 import { type AppRouter, appRouter } from './trpc/router.js';
 
@@ -150,13 +151,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError, req, reply) => {
     // SQLITE_BUSY after the busy timeout: another connection (CLI, backup) held the write lock. The request
     // was fine and a retry a moment later works, so it is a 503 that says so (tRPC: see trpc/init.ts).
-    if (typeof error.code === 'string' && error.code.startsWith('SQLITE_BUSY')) {
+    if (isDatabaseBusy(error)) {
       req.log.warn({ err: error }, 'database busy');
       return reply.code(503).header('retry-after', '2').send({
         error: 'Service Unavailable',
-        message: 'The store is busy right now. Please try again in a moment.',
+        message: DATABASE_BUSY_MESSAGE,
         requestId: req.id,
       });
+    }
+    if (isStorageFull(error)) {
+      req.log.error({ err: error }, 'disk full');
+      return reply
+        .code(507)
+        .send({ error: 'Insufficient Storage', message: STORAGE_FULL_MESSAGE, requestId: req.id });
     }
     const status =
       error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;

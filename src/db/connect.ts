@@ -30,8 +30,10 @@ export function openDatabase(file: string): DatabaseHandle {
     async close() {
       if (closed) return;
       closed = true;
-      // Kysely's destroy closes the better-sqlite3 handle through the dialect.
+      // Kysely's destroy closes the better-sqlite3 handle through the dialect, but only if a query ever
+      // started its driver; a handle that only ran raw statements is closed here.
       await db.destroy();
+      if (sqlite.open) sqlite.close();
     },
   };
 }

@@ -65,4 +65,22 @@ describe('statement cache', () => {
     expect(prepared()).toBe(before + 1);
     await db.destroy();
   });
+
+  it('lets a transaction SQLite already rolled back (database full) fail with its own cause', async () => {
+    const sqlite = new SQLite(':memory:');
+    const db = new Kysely<Db>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    await sql`CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`.execute(db);
+    sqlite.pragma(`max_page_count = ${Number(sqlite.pragma('page_count', { simple: true }))}`);
+    const failure = db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 1000; i++)
+        await trx
+          .insertInto('t')
+          .values({ id: i, name: 'x'.repeat(500) })
+          .execute();
+    });
+    await expect(failure).rejects.toMatchObject({ code: 'SQLITE_FULL' });
+    expect(sqlite.inTransaction).toBe(false);
+    expect((await sql<{ n: number }>`SELECT count(*) AS n FROM t`.execute(db)).rows[0]?.n).toBe(0);
+    await db.destroy();
+  });
 });

@@ -10,8 +10,19 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
  */
 export function withStatementCache(sqlite: SQLite.Database, maxStatements = 500): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
+  const rollback = sqlite.prepare('rollback');
+  // After SQLITE_FULL, SQLITE_IOERR or SQLITE_NOMEM, SQLite has already rolled the transaction back; Kysely's
+  // own rollback would then fail with "no transaction is active" and that error would replace the real one
+  // (a full disk would read as an unknown failure). Rolling back only what is still open keeps the cause.
+  const safeRollback: SqliteStatement = {
+    reader: false,
+    all: () => [],
+    run: () => (sqlite.inTransaction ? rollback.run() : { changes: 0, lastInsertRowid: 0 }),
+    iterate: () => [][Symbol.iterator](),
+  };
   return {
     prepare(sql: string): SqliteStatement {
+      if (sql === 'rollback') return safeRollback;
       let statement = statements.get(sql);
       if (statement) {
         statements.delete(sql);

@@ -7,8 +7,8 @@ export type CachedResponse = {
   contentType: string;
   etag: string;
   body: Buffer;
-  gzip: Buffer | null;
-  br: Buffer | null;
+  /** Compressed copies, made the first time a browser asks for that encoding (most only ever want br). */
+  encoded: { br?: Buffer; gzip?: Buffer };
   bytes: number;
 };
 
@@ -47,22 +47,16 @@ export class ResponseCache {
     entry: { status: number; contentType: string; body: string | Buffer },
   ): CachedResponse {
     const body = typeof entry.body === 'string' ? Buffer.from(entry.body) : entry.body;
-    const compress = body.length >= COMPRESS_FROM_BYTES;
     const response: CachedResponse = {
       status: entry.status,
       contentType: entry.contentType,
       // From the content, not the revision: a restored backup may reuse a revision number.
       etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
       body,
-      gzip: compress ? gzipSync(body, { level: 6 }) : null,
-      br: compress
-        ? brotliCompressSync(body, {
-            params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
-          })
-        : null,
-      bytes: 0,
+      encoded: {},
+      // Counted with room for its compressed copies (text compresses to well under half).
+      bytes: Math.ceil(body.length * 1.5) + key.length,
     };
-    response.bytes = body.length + (response.gzip?.length ?? 0) + (response.br?.length ?? 0) + key.length;
     if (response.bytes > this.limits.maxBytes / 8) return response; // too big to be worth a slot
     const old = this.slots.get(key);
     if (old) this.drop(key, old);
@@ -95,6 +89,14 @@ export class ResponseCache {
   }
 }
 
+function compress(body: Buffer, encoding: 'br' | 'gzip'): Buffer {
+  return encoding === 'br'
+    ? brotliCompressSync(body, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+      })
+    : gzipSync(body, { level: 6 });
+}
+
 function accepts(req: FastifyRequest, encoding: 'br' | 'gzip'): boolean {
   const header = req.headers['accept-encoding'];
   if (typeof header !== 'string') return false;
@@ -125,13 +127,12 @@ export function cachedPayload(
     return null;
   }
   reply.code(response.status).type(response.contentType);
-  if (response.br && accepts(req, 'br')) {
-    reply.header('content-encoding', 'br');
-    return response.br;
-  }
-  if (response.gzip && accepts(req, 'gzip')) {
-    reply.header('content-encoding', 'gzip');
-    return response.gzip;
+  if (response.body.length < COMPRESS_FROM_BYTES) return response.body;
+  for (const encoding of ['br', 'gzip'] as const) {
+    if (!accepts(req, encoding)) continue;
+    reply.header('content-encoding', encoding);
+    response.encoded[encoding] ??= compress(response.body, encoding);
+    return response.encoded[encoding];
   }
   return response.body;
 }

@@ -10,11 +10,30 @@ export const DATABASE_BUSY_MESSAGE = 'The store is busy right now. Please try ag
  * a second process) held the write lock. Nothing is wrong with the request, so it is a 503 to retry, not a 500.
  */
 export function isDatabaseBusy(error: unknown): boolean {
+  return hasErrorCode(error, (code) => code.startsWith('SQLITE_BUSY'));
+}
+
+export const STORAGE_FULL_MESSAGE =
+  "The store's disk is full, so this could not be saved. Nothing was changed: free some space and try again.";
+
+/**
+ * The disk (or the process's file size limit) is full: a file write failed (ENOSPC, EDQUOT, EFBIG) or
+ * SQLite could not grow its file (SQLITE_FULL). The write was undone; the operator has to act, so it is a
+ * 507 that says what happened rather than a generic 500.
+ */
+export function isStorageFull(error: unknown): boolean {
+  return hasErrorCode(
+    error,
+    (code) => ['ENOSPC', 'EDQUOT', 'EFBIG'].includes(code) || code.startsWith('SQLITE_FULL'),
+  );
+}
+
+function hasErrorCode(error: unknown, test: (code: string) => boolean): boolean {
   let current: unknown = error;
   // Follows a few causes: a module may wrap the driver's error in its own.
   for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
     const code = (current as Error & { code?: unknown }).code;
-    if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) return true;
+    if (typeof code === 'string' && test(code)) return true;
     current = current.cause;
   }
   return false;
@@ -30,21 +49,24 @@ const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error, ctx }) {
     const production = ctx?.config.isProduction ?? true;
     const busy = isDatabaseBusy(error.cause);
+    const full = !busy && isStorageFull(error.cause);
     const zodError = error.code === 'BAD_REQUEST' && error.cause instanceof ZodError ? error.cause : null;
     const hidden = production && error.code === 'INTERNAL_SERVER_ERROR';
     return {
       ...shape,
       message: busy
         ? DATABASE_BUSY_MESSAGE
-        : hidden
-          ? GENERIC_ERROR_MESSAGE
-          : zodError
-            ? 'Invalid input'
-            : shape.message,
+        : full
+          ? STORAGE_FULL_MESSAGE
+          : hidden
+            ? GENERIC_ERROR_MESSAGE
+            : zodError
+              ? 'Invalid input'
+              : shape.message,
       data: {
         // The HTTP status of the answer is read from data.httpStatus, so this is what makes it a 503.
-        code: busy ? ('SERVICE_UNAVAILABLE' as const) : shape.data.code,
-        httpStatus: busy ? 503 : shape.data.httpStatus,
+        code: busy || full ? ('SERVICE_UNAVAILABLE' as const) : shape.data.code,
+        httpStatus: busy ? 503 : full ? 507 : shape.data.httpStatus,
         path: shape.data.path,
         requestId: ctx?.requestId ?? null,
         zodError: zodError ? z.flattenError(zodError) : null,

@@ -105,6 +105,9 @@ export async function startCheckout(
     await deleteOrder(ctx.db, orderId);
     const reason = error instanceof PaymentProviderError ? error.message : String(error);
     ctx.log.error({ event: 'checkout.session.failed', reason }, 'could not create a checkout session');
+    // Only the payment provider's failure is a bad gateway; our own (a busy or full database) keeps its
+    // cause, so the shopper is told what it is (503 busy, 507 disk full) and nothing internal leaks.
+    if (!(error instanceof PaymentProviderError)) throw error;
     throw new TRPCError({ code: 'BAD_GATEWAY', message: 'Could not process checkout. Please try again.' });
   }
 }
