@@ -7,7 +7,7 @@ import type { PublicQuery } from '../trpc/public-caller.js';
 import type { PageShell } from './page-shell.js';
 import { cachedPayload, type ResponseCache } from './response-cache.js';
 import type { PageHead } from './seo.js';
-import { loadRenderer, storefrontHtml } from './storefront-page.js';
+import { loadRenderer, pageSearch, storefrontHtml } from './storefront-page.js';
 
 /** Paths the client never renders: an unknown one there is a plain 404, never the app's HTML. */
 const NON_PAGE_PREFIXES = ['/api/', '/media/', '/assets/'];
@@ -70,8 +70,11 @@ export async function registerSpa(
         .type('text/html; charset=utf-8')
         .send(indexHtml);
     }
-    // The same page for everyone at one revision: built once, then sent from memory (ETag, br/gzip).
-    const cacheable = opts.cache && req.url.length <= 2000;
+    // The same page for everyone at one revision: built once, then sent from memory (ETag, br/gzip). Only
+    // the parameters a page reads take part, so tracking tags (utm_*, fbclid) share the page.
+    const search = pageSearch(pathname, req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '');
+    const key = search ? `${pathname}?${search}` : pathname;
+    const cacheable = opts.cache && key.length <= 2000;
     let revision: string | null = null;
     if (cacheable) {
       try {
@@ -79,11 +82,10 @@ export async function registerSpa(
       } catch {
         revision = null;
       }
-      const hit = revision === null ? undefined : opts.cache?.store.get(req.url, revision);
+      const hit = revision === null ? undefined : opts.cache?.store.get(key, revision);
       if (hit) return reply.send(cachedPayload(req, reply, hit));
     }
     const head = opts.head ? await opts.head(pathname) : null;
-    const search = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
     const html = await storefrontHtml({
       template: indexHtml,
       pathname,
@@ -95,7 +97,7 @@ export async function registerSpa(
     });
     const status = head?.status ?? 200;
     if (opts.cache && revision !== null) {
-      const entry = opts.cache.store.set(req.url, revision, {
+      const entry = opts.cache.store.set(key, revision, {
         status,
         contentType: 'text/html; charset=utf-8',
         body: html,

@@ -1,6 +1,13 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { isRenderedPage, type RenderPage, storefrontHtml } from './storefront-page.js';
+import { serializeView } from '../../client/src/features/catalogue/catalogue-url.js';
+import {
+  isRenderedPage,
+  LISTING_PARAMS,
+  pageSearch,
+  type RenderPage,
+  storefrontHtml,
+} from './storefront-page.js';
 
 const template =
   '<html><head><title>Store</title><meta name="description" content="x"></head><body><div id="root"></div><script type="module" src="/assets/index.js"></script></body></html>';
@@ -99,5 +106,25 @@ describe('storefront page HTML', () => {
       log,
     });
     expect(checkout).toBe(vite);
+  });
+
+  it('keys pages by the parameters they read: every listing parameter the client writes, nothing else', () => {
+    const view = {
+      q: 'silk kurta',
+      manufacturers: ['Noor Mahal'],
+      sizes: ['M', 'L'],
+      colors: ['Mint'],
+      tags: ['eid'],
+      priceMin: 1000,
+      priceMax: 9000,
+      sort: 'newest' as const,
+      page: 3,
+    };
+    const written = new URLSearchParams(serializeView(view).slice(1));
+    for (const name of written.keys()) expect(LISTING_PARAMS.has(name), name).toBe(true);
+    expect(pageSearch('/', `${written}&utm_source=mail&fbclid=x`)).toBe(written.toString());
+    expect(pageSearch('/', 'size=M&size=L')).toBe('size=M&size=L');
+    expect(pageSearch('/product/p1', 'utm_source=mail&size=M')).toBe('');
+    expect(pageSearch('/about', 'q=x')).toBe('');
   });
 });

@@ -15,6 +15,31 @@ export function isRenderedPage(pathname: string): boolean {
   return RENDERED.some((r) => r.test(pathname));
 }
 
+/**
+ * The query parameters the listing reads (client/src/features/catalogue/catalogue-url.ts; a test holds the
+ * two together). Other pages read none.
+ */
+export const LISTING_PARAMS: ReadonlySet<string> = new Set([
+  'q',
+  'brand',
+  'size',
+  'color',
+  'tag',
+  'min',
+  'max',
+  'sort',
+  'page',
+]);
+
+/** The part of a page's query string its render depends on, in the order given. */
+export function pageSearch(pathname: string, search: string): string {
+  if (pathname !== '/' || search === '') return '';
+  const params = new URLSearchParams(search);
+  const kept = new URLSearchParams();
+  for (const [name, value] of params) if (LISTING_PARAMS.has(name)) kept.append(name, value);
+  return kept.toString();
+}
+
 /** The server bundle of the client (vite build --ssr); absent in development and API-only tests. */
 export async function loadRenderer(ssrDir: string | null): Promise<RenderPage | null> {
   const file = ssrDir ? path.join(ssrDir, 'entry-server.js') : null;
