@@ -1,8 +1,9 @@
 import { brotliDecompressSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { insertProducts } from '../test-support/fixtures.js';
 import { buildTestApp, createTestStore, type TestStore } from '../test-support/test-store.js';
+import { ResponseCache } from './response-cache.js';
 
 const admin = { id: 1, email: 'owner@shop.example', loginAt: '2026-11-22T10:00:00.000Z' };
 
@@ -79,6 +80,19 @@ describe('public API response cache', () => {
     const gz = await app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(plain.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('answers a burst of identical requests on a cold cache with one run of the procedure', async () => {
+    const stores = vi.spyOn(ResponseCache.prototype, 'set');
+    try {
+      const url = get('catalogue.search', { limit: 24, q: 'silk' });
+      const answers = await Promise.all(Array.from({ length: 30 }, () => app.inject({ url })));
+      expect(answers.map((a) => a.statusCode)).toEqual(Array(30).fill(200));
+      expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+      expect(stores.mock.calls.filter(([key]) => key === url)).toHaveLength(1);
+    } finally {
+      stores.mockRestore();
+    }
   });
 
   it('never caches session answers, random answers, errors or writes', async () => {

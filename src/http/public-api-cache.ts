@@ -25,24 +25,45 @@ export function registerPublicApiCache(
   opts: { prefix: string; cache: ResponseCache; revision: RevisionReader },
 ): void {
   const pending = new WeakMap<FastifyRequest, string>();
+  // Identical requests that arrive while the first is still being answered wait for it instead of each
+  // running the same query (a cold cache under a burst: 200 shoppers landing at once).
+  const inflight = new Map<string, { done: Promise<void>; finish: () => void }>();
+  const flights = new WeakMap<FastifyRequest, string>();
   const prefix = `${opts.prefix}/`;
 
-  scope.addHook('onRequest', (req, reply, done) => {
-    if (req.method !== 'GET' || !isCacheable(req.url, prefix)) return done();
+  scope.addHook('onRequest', async (req, reply) => {
+    if (req.method !== 'GET' || !isCacheable(req.url, prefix)) return;
     let revision: string;
     try {
       revision = opts.revision();
     } catch {
       // The database is closing or unreadable: let the procedure answer (or fail) as it would.
-      return done();
+      return;
     }
+    const flightKey = `${revision}\u0000${req.url}`;
+    const first = inflight.get(flightKey);
+    if (first) await first.done;
     const hit = opts.cache.get(req.url, revision);
-    if (!hit) {
-      pending.set(req, revision);
-      return done();
+    if (hit) return reply.send(cachedPayload(req, reply, hit));
+    // A miss (or the first one failed, so nothing was kept): this request answers, and the next ones wait.
+    pending.set(req, revision);
+    if (!first || !inflight.has(flightKey)) {
+      let finish = () => {};
+      const done = new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      inflight.set(flightKey, { done, finish });
+      flights.set(req, flightKey);
     }
-    reply.send(cachedPayload(req, reply, hit));
   });
+
+  const land = (req: FastifyRequest) => {
+    const key = flights.get(req);
+    if (key === undefined) return;
+    flights.delete(req);
+    inflight.get(key)?.finish();
+    inflight.delete(key);
+  };
 
   scope.addHook('onSend', async (req, reply, payload) => {
     // The revision read before the procedure ran: a change made meanwhile makes the next read miss.
@@ -54,6 +75,10 @@ export function registerPublicApiCache(
       contentType: payload.headers.get('content-type') ?? 'application/json',
       body,
     });
+    land(req);
     return cachedPayload(req, reply, entry);
   });
+  // Whatever happened (an error, a closed connection), the waiting requests go on.
+  scope.addHook('onResponse', async (req) => land(req));
+  scope.addHook('onRequestAbort', async (req) => land(req));
 }
