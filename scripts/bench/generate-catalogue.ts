@@ -5,8 +5,8 @@ import { demoDir } from '../../src/app-root.js';
 import type { Database } from '../../src/db/database.js';
 import { slugify } from '../../src/shared/slug.js';
 
-/** A deterministic PRNG so every run measures the same catalogue. */
-function mulberry32(seed: number) {
+/** A deterministic PRNG so every run measures the same catalogue (the soak's shoppers use it too). */
+export function mulberry32(seed: number) {
   let a = seed;
   return () => {
     a = (a + 0x6d2b79f5) | 0;

@@ -3,6 +3,7 @@
  * same pages), and a fraction of loops check out in demo payment mode with the client's calls: quote,
  * create the order, open /testpayment, confirm the demo payment, open the result page and its order.
  */
+import { mulberry32 } from '../bench/generate-catalogue.js';
 import {
   keepAliveAgent,
   NetError,
@@ -69,17 +70,6 @@ export type LoadOptions = {
 const WORDS = ['silk', 'kurta', 'emerald jaal', 'wedding lehenga', 'zarnigar', 'chik', 'blush pink anarkali'];
 const SIZES = ['XS', 'S', 'M', 'L', 'XL', 'XXL'];
 const TAGS = ['lawn', 'formal', 'casual', 'eid', 'wedding', 'embroidered', 'women', 'men', 'festive'];
-
-/** A deterministic PRNG per shopper, so two runs ask for the same things. */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function emptyStats(): LoadStats {
   return {
