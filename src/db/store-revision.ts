@@ -13,3 +13,12 @@ export function revisionReader(sqlite: SQLite.Database): RevisionReader {
     .pluck();
   return () => statement.get() ?? '0';
 }
+
+/** The revision now, or null when it cannot be read (the database closing): callers then skip caching. */
+export function currentRevision(read: RevisionReader): string | null {
+  try {
+    return read();
+  } catch {
+    return null;
+  }
+}

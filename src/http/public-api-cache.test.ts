@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -92,6 +94,28 @@ describe('public API response cache', () => {
       expect(stores.mock.calls.filter(([key]) => key === url)).toHaveLength(1);
     } finally {
       stores.mockRestore();
+    }
+  });
+
+  it('builds a page once for a burst of identical page requests, and tracking tags share it', async () => {
+    const clientDir = path.join(store.dir, 'client');
+    mkdirSync(clientDir, { recursive: true });
+    writeFileSync(
+      path.join(clientDir, 'index.html'),
+      '<html><head><title>Store</title></head><body><div id="root"></div></body></html>',
+    );
+    const pages = await buildTestApp(store, { clientDir });
+    const stores = vi.spyOn(ResponseCache.prototype, 'set');
+    try {
+      const urls = Array.from({ length: 20 }, (_, i) => `/product/p1?utm_source=mail${i}`);
+      const answers = await Promise.all(urls.map((url) => pages.inject({ url })));
+      expect(answers.map((a) => a.statusCode)).toEqual(Array(20).fill(200));
+      expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+      expect(answers[0]?.body).toContain('Emerald Silk Kurta');
+      expect(stores.mock.calls.filter(([key]) => key === '/product/p1')).toHaveLength(1);
+    } finally {
+      stores.mockRestore();
+      await pages.close();
     }
   });
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RevisionReader } from '../db/store-revision.js';
+import { currentRevision, type RevisionReader } from '../db/store-revision.js';
 import { PUBLIC_QUERIES } from './public-queries.js';
 import { cachedPayload, type ResponseCache } from './response-cache.js';
 
@@ -25,44 +25,24 @@ export function registerPublicApiCache(
   opts: { prefix: string; cache: ResponseCache; revision: RevisionReader },
 ): void {
   const pending = new WeakMap<FastifyRequest, string>();
-  // Identical requests that arrive while the first is still being answered wait for it instead of each
-  // running the same query (a cold cache under a burst: 200 shoppers landing at once).
-  const inflight = new Map<string, { done: Promise<void>; finish: () => void }>();
-  const flights = new WeakMap<FastifyRequest, string>();
+  const releases = new WeakMap<FastifyRequest, () => void>();
   const prefix = `${opts.prefix}/`;
 
   scope.addHook('onRequest', async (req, reply) => {
     if (req.method !== 'GET' || !isCacheable(req.url, prefix)) return;
-    let revision: string;
-    try {
-      revision = opts.revision();
-    } catch {
-      // The database is closing or unreadable: let the procedure answer (or fail) as it would.
-      return;
-    }
-    const flightKey = `${revision}\u0000${req.url}`;
-    const first = inflight.get(flightKey);
-    if (first) await first.done;
-    const hit = opts.cache.get(req.url, revision);
-    if (hit) return reply.send(cachedPayload(req, reply, hit));
-    // A miss (or the first one failed, so nothing was kept): this request answers, and the next ones wait.
+    // Unreadable (the database is closing): the procedure answers, or fails, as it would.
+    const revision = currentRevision(opts.revision);
+    if (revision === null) return;
+    const found = await opts.cache.lookup(req.url, revision);
+    if (found.hit) return reply.send(cachedPayload(req, reply, found.hit));
+    // A miss: this request runs the procedure, and identical ones wait for its answer.
     pending.set(req, revision);
-    if (!first || !inflight.has(flightKey)) {
-      let finish = () => {};
-      const done = new Promise<void>((resolve) => {
-        finish = resolve;
-      });
-      inflight.set(flightKey, { done, finish });
-      flights.set(req, flightKey);
-    }
+    releases.set(req, found.release);
   });
 
   const land = (req: FastifyRequest) => {
-    const key = flights.get(req);
-    if (key === undefined) return;
-    flights.delete(req);
-    inflight.get(key)?.finish();
-    inflight.delete(key);
+    releases.get(req)?.();
+    releases.delete(req);
   };
 
   scope.addHook('onSend', async (req, reply, payload) => {

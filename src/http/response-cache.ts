@@ -25,8 +25,42 @@ const COMPRESS_FROM_BYTES = 1024;
 export class ResponseCache {
   private readonly slots = new Map<string, Slot>();
   private bytes = 0;
+  /** Answers being computed now, per key and revision (see lookup). */
+  private readonly flights = new Map<string, Promise<void>>();
 
   constructor(private readonly limits: { maxEntries: number; maxBytes: number }) {}
+
+  /**
+   * The cached answer, or the duty to compute it (call `release` when done, whatever happened). Identical
+   * requests that arrive while the first is still being answered wait for it instead of each computing the
+   * same answer (a cold cache under a burst: 200 shoppers landing at once). If the first one kept nothing
+   * (it failed), each waiter answers for itself, as it would have without waiting.
+   */
+  async lookup(
+    key: string,
+    revision: string,
+  ): Promise<{ hit: CachedResponse; release?: never } | { hit?: never; release: () => void }> {
+    const hit = this.get(key, revision);
+    if (hit) return { hit };
+    const flight = `${revision}\u0000${key}`;
+    const running = this.flights.get(flight);
+    if (!running) {
+      let finish = () => {};
+      const done = new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      this.flights.set(flight, done);
+      return {
+        release: () => {
+          if (this.flights.get(flight) === done) this.flights.delete(flight);
+          finish();
+        },
+      };
+    }
+    await running;
+    const after = this.get(key, revision);
+    return after ? { hit: after } : { release: () => {} };
+  }
 
   get(key: string, revision: string): CachedResponse | undefined {
     const slot = this.slots.get(key);

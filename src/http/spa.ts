@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RevisionReader } from '../db/store-revision.js';
+import { currentRevision, type RevisionReader } from '../db/store-revision.js';
 import { isClientRoute } from '../shared/routes.js';
 import type { PublicQuery } from '../trpc/public-caller.js';
 import type { PageShell } from './page-shell.js';
@@ -74,36 +74,41 @@ export async function registerSpa(
     // the parameters a page reads take part, so tracking tags (utm_*, fbclid) share the page.
     const search = pageSearch(pathname, req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '');
     const key = search ? `${pathname}?${search}` : pathname;
-    const cacheable = opts.cache && key.length <= 2000;
-    let revision: string | null = null;
-    if (cacheable) {
-      try {
-        revision = opts.cache?.revision() ?? null;
-      } catch {
-        revision = null;
-      }
-      const hit = revision === null ? undefined : opts.cache?.store.get(key, revision);
-      if (hit) return reply.send(cachedPayload(req, reply, hit));
+    const cache = opts.cache && key.length <= 2000 ? opts.cache : null;
+    const revision = cache ? currentRevision(cache.revision) : null;
+    let release: (() => void) | undefined;
+    if (cache && revision !== null) {
+      const found = await cache.store.lookup(key, revision);
+      if (found.hit) return reply.send(cachedPayload(req, reply, found.hit));
+      release = found.release;
     }
-    const head = opts.head ? await opts.head(pathname) : null;
-    const html = await storefrontHtml({
-      template: indexHtml,
-      pathname,
-      search,
-      head,
-      render,
-      query: opts.query ? opts.query(req) : noQuery,
-      log: req.log,
-    });
-    const status = head?.status ?? 200;
-    if (opts.cache && revision !== null) {
-      const entry = opts.cache.store.set(key, revision, {
-        status,
-        contentType: 'text/html; charset=utf-8',
-        body: html,
+    try {
+      const head = opts.head ? await opts.head(pathname) : null;
+      const html = await storefrontHtml({
+        template: indexHtml,
+        pathname,
+        search,
+        head,
+        render,
+        query: opts.query ? opts.query(req) : noQuery,
+        log: req.log,
       });
-      return reply.send(cachedPayload(req, reply, entry));
+      const status = head?.status ?? 200;
+      if (cache && revision !== null) {
+        const entry = cache.store.set(key, revision, {
+          status,
+          contentType: 'text/html; charset=utf-8',
+          body: html,
+        });
+        return reply.send(cachedPayload(req, reply, entry));
+      }
+      return reply
+        .code(status)
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(html);
+    } finally {
+      release?.();
     }
-    return reply.code(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   });
 }
