@@ -38,3 +38,26 @@ test('landing pages arrive rendered, with their data, and come alive without ask
   await expect.poll(() => catalogueCalls.length).toBeGreaterThan(0);
   expect(errors, 'no hydration mismatch or other console error').toEqual([]);
 });
+
+test('a shopper who scrolls the rendered page before it comes alive stays where they scrolled', async ({
+  page,
+}) => {
+  // The shopper scrolls while the app's script is still on its way (as on a slow phone).
+  await page.setViewportSize({ width: 1280, height: 700 });
+  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+    await page.evaluate(() => window.scrollTo(0, 900));
+    await route.continue();
+  });
+  await page.goto('/');
+  // Give any effect of the hydration a frame to move the page.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
+  expect(await page.evaluate(() => window.scrollY)).toBe(900);
+
+  // A navigation inside the app still starts the next page at the top.
+  const lastCard = page.getByTestId('product-card').last().getByRole('heading').getByRole('link');
+  await lastCard.scrollIntoViewIfNeeded();
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(900);
+  await lastCard.click();
+  await expect(page).toHaveURL(/\/product\//);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+});

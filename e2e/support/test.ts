@@ -13,13 +13,19 @@ async function untilReady(page: Page, response: Response | null): Promise<Respon
   return response;
 }
 
+function waitForReadyOnNavigation(page: Page): void {
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (url, options) => untilReady(page, await goto(url, options));
+  page.reload = async (options) => untilReady(page, await reload(options));
+}
+
 export const test = base.extend({
-  page: async ({ page }, use) => {
-    const goto = page.goto.bind(page);
-    const reload = page.reload.bind(page);
-    page.goto = async (url, options) => untilReady(page, await goto(url, options));
-    page.reload = async (options) => untilReady(page, await reload(options));
-    await use(page);
+  // Every page of the context, the test's own and any it opens (a second tab for the storefront).
+  context: async ({ context }, use) => {
+    for (const page of context.pages()) waitForReadyOnNavigation(page);
+    context.on('page', waitForReadyOnNavigation);
+    await use(context);
   },
 });
 
