@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../scripts/server-flags';
 
 export type RunningServer = { baseUrl: string; dataDir: string; stop(): Promise<void> };
 
@@ -26,7 +27,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     throw new Error('dist/server.js is missing: run `npm run build` first (npm run test:e2e does).');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'store-e2e-'));
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [entry], {
+  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, entry], {
     cwd: root,
     env: {
       ...process.env,

@@ -23,6 +23,7 @@ import {
 } from '../../src/modules/catalog/catalog.service.js';
 import { searchProducts } from '../../src/modules/catalogue/catalogue-search.repository.js';
 import { LocalFileStorage } from '../../src/storage/local-file-storage.js';
+import { SERVER_NODE_FLAGS } from '../server-flags.js';
 import { bundleReport, printBundle } from './bundle-sizes.js';
 import { copyDemoImages, generateCatalogue } from './generate-catalogue.js';
 import { type LighthouseRow, printLighthouse, runLighthouse } from './lighthouse.js';
@@ -219,7 +220,7 @@ async function main() {
   const storePort = await freePort();
   const basePort = await freePort();
   const coldStart = performance.now();
-  const store = start(['dist/server.js'], {
+  const store = start([...SERVER_NODE_FLAGS, 'dist/server.js'], {
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
     PORT: String(storePort),

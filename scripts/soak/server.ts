@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { appRoot } from '../../src/app-root.js';
+import { SERVER_NODE_FLAGS } from '../server-flags.js';
 import { send } from './http.js';
 
 export const ADMIN_EMAIL = 'soak-owner@shop.example';
@@ -56,7 +57,7 @@ export async function startServer(opts: {
   timeoutMs?: number;
 }): Promise<RunningServer> {
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(appRoot, 'dist', 'server.js')], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(appRoot, 'dist', 'server.js')], {
     cwd: appRoot,
     env: {
       ...process.env,
