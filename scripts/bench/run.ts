@@ -276,7 +276,7 @@ async function main() {
           { page: 'filtered', url: `${storeUrl}/?size=M&tag=women` },
           { page: 'product', url: `${storeUrl}/product/${productId}` },
         ],
-        Math.max(1, Number(args['lighthouse-runs'])),
+        Math.max(1, Number(args['lighthouse-runs']) || 3),
       );
     }
   } finally {
