@@ -119,10 +119,25 @@ describe('internal errors in production', () => {
     ]);
     const requestId = body.error.data.requestId ?? '';
     expect(requestId).toMatch(UUID);
+    expect(res.headers['x-request-id']).toBe(requestId);
     const logged = logLineOf(requestId);
     expect(logged?.msg).toBe('procedure failed');
     // The log keeps what the answer hides.
     expect(JSON.stringify(logged)).toContain('no such table');
+  });
+
+  it('every answer names its request in a header: the same id as the error body, also on pages', async () => {
+    await productionApp({ clientDir: true });
+    const res = await app.inject('/api/trpc/catalogue.noSuchThing');
+    expect(res.statusCode).toBe(404);
+    expectNothingRevealed(res);
+    expect(res.headers['x-request-id']).toMatch(UUID);
+    expect((res.json() as TrpcError).error.data.requestId).toBe(res.headers['x-request-id']);
+    // A page has no error body to carry it: the header is where a shopper's report can quote it from.
+    const page = await app.inject('/no/such/page');
+    expect(page.statusCode).toBe(404);
+    expect(page.headers['x-request-id']).toMatch(UUID);
+    expect(page.headers['x-request-id']).not.toBe(res.headers['x-request-id']);
   });
 
   it('a tRPC mutation inside a batch: the same, per call', async () => {

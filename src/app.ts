@@ -67,6 +67,9 @@ export type AppDeps = {
   logService?: LogService;
 };
 
+/** The response header that carries the request id (the same id as the log lines and error bodies). */
+export const REQUEST_ID_HEADER = 'x-request-id';
+
 /** Never in standard output: pino replaces these with [redacted] (the log table redacts on its own). */
 const REDACT_PATHS = [
   'req.headers.cookie',
@@ -137,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
       (reply as FastifyReply)
         .headers(bareSecurityHeaders(secureTransport))
+        .header(REQUEST_ID_HEADER, req.id)
         .code(tooLong ? 414 : 400)
         .send({
           error: tooLong ? 'URI Too Long' : 'Bad Request',
@@ -176,6 +180,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
     }
     return reply.code(status).send({ error: error.name, message: error.message, requestId: req.id });
+  });
+
+  // Every answer names its request, so an operator can find its log lines from any answer, including pages,
+  // files and 304s that have no error body to carry the id.
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header(REQUEST_ID_HEADER, req.id);
   });
 
   const shell = readPageShell(deps.clientDir);

@@ -43,6 +43,8 @@ function expectSecurityHeaders(res: LightMyRequestResponse, what: string, opts: 
   expect(h['referrer-policy'], `${what}: Referrer-Policy`).toBe('strict-origin-when-cross-origin');
   expect(h['x-powered-by'], `${what}: X-Powered-By`).toBeUndefined();
   expect(h.server, `${what}: Server`).toBeUndefined();
+  // The id an operator can look the request up by in the log.
+  expect(String(h['x-request-id']), `${what}: X-Request-Id`).toMatch(/^[0-9a-f-]{36}$/);
   if (opts.https) expect(String(h['strict-transport-security']), `${what}: HSTS`).toMatch(/max-age=\d{7,}/);
   else expect(h['strict-transport-security'], `${what}: no HSTS over http`).toBeUndefined();
 }
