@@ -68,7 +68,7 @@ export type AppDeps = {
 };
 
 /** The response header that carries the request id (the same id as the log lines and error bodies). */
-export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_HEADER = 'x-request-id';
 
 /** Never in standard output: pino replaces these with [redacted] (the log table redacts on its own). */
 const REDACT_PATHS = [
@@ -184,8 +184,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Every answer names its request, so an operator can find its log lines from any answer, including pages,
   // files and 304s that have no error body to carry the id.
-  app.addHook('onRequest', async (req, reply) => {
+  // A callback hook: it runs on every request, cached answers included, and needs no promise of its own.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header(REQUEST_ID_HEADER, req.id);
+    done();
   });
 
   const shell = readPageShell(deps.clientDir);

@@ -23,7 +23,6 @@ function waitForReadyOnNavigation(page: Page): void {
 export const test = base.extend({
   // Every page of the context, the test's own and any it opens (a second tab for the storefront).
   context: async ({ context }, use) => {
-    for (const page of context.pages()) waitForReadyOnNavigation(page);
     context.on('page', waitForReadyOnNavigation);
     await use(context);
   },

@@ -38,6 +38,9 @@ export type LighthouseRow = {
   lcpRangeMs: [number, number];
 };
 
+/** One Lighthouse run of one page, before the runs are folded into a row. */
+type Run = Omit<LighthouseRow, 'runs' | 'lcpRangeMs'>;
+
 type NetworkItem = { url: string; resourceType?: string; transferSize?: number };
 
 const score = (v: number | null | undefined) => Math.round((v ?? 0) * 100);
@@ -51,7 +54,7 @@ export async function runLighthouse(
   pages: Array<{ page: string; url: string }>,
   runs = 3,
 ): Promise<LighthouseRow[]> {
-  const all = new Map<string, LighthouseRow[]>(pages.map((p) => [p.page, []]));
+  const all = new Map<string, Run[]>(pages.map((p) => [p.page, []]));
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: FLAGS });
   try {
     for (let round = 0; round < runs; round++) {
@@ -72,7 +75,7 @@ export async function runLighthouse(
   });
 }
 
-async function measure(port: number, page: string, url: string): Promise<LighthouseRow> {
+async function measure(port: number, page: string, url: string): Promise<Run> {
   const result = await lighthouse(url, {
     port,
     output: 'json',
@@ -110,8 +113,6 @@ async function measure(port: number, page: string, url: string): Promise<Lightho
       .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative')
       .filter((a) => a.scoreDisplayMode !== 'notApplicable' && a.scoreDisplayMode !== 'manual')
       .map((a) => a.id),
-    runs: 1,
-    lcpRangeMs: [0, 0],
   };
 }
 
