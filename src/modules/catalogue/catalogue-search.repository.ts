@@ -10,6 +10,7 @@ import type {
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { slugify } from '../../shared/slug.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
+import { countFacets, type FacetSnapshot, loadFacetSnapshot, type RawFacetCounts } from './facet-snapshot.js';
 import { facetKey, toFtsQuery } from './search-query.js';
 
 type Eb = ExpressionBuilder<Database & { p: ProductsTable }, 'p'>;
@@ -220,7 +221,7 @@ export async function searchProducts(
 /**
  * Counts per option of each facet group for the current search and the other groups' choices, so each
  * option says how many products picking it would give. Chosen options are always listed, even at 0.
- * Groups with nothing chosen share one query; each group with a choice gets its own (it leaves itself out).
+ * Counted in memory from a snapshot of the catalogue's facets (facet-snapshot.ts).
  */
 export async function facetCounts(db: DbOrTx, f: CatalogueFilter): Promise<CatalogueFacets> {
   const version = await catalogueVersion(db);
@@ -237,19 +238,37 @@ export async function facetCounts(db: DbOrTx, f: CatalogueFilter): Promise<Catal
     cache.set(key, hit);
     return hit.value;
   }
-  const value = await computeFacetCounts(db, f);
+  const value = assembleFacets(await countFacets(db, await snapshotFor(db, version), f), f);
   cache.set(key, { version, value });
   if (cache.size > FACET_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   return value;
 }
 
 /**
- * Facet counts are the costliest catalogue answer (a grouped count per filter group) and popular filter
- * combinations repeat, so answers are kept per database, least recently used first out, and dropped as soon
- * as the catalogue version (moved by triggers on every product change) differs.
+ * Popular filter combinations repeat, so answers are kept per database, least recently used first out, and
+ * dropped as soon as the catalogue version (moved by triggers on every product change) differs.
  */
 const FACET_CACHE_SIZE = 500;
 const facetCaches = new WeakMap<object, Map<string, { version: string; value: CatalogueFacets }>>();
+
+/** One snapshot per database, replaced when the version moves; concurrent callers share one load. */
+const snapshots = new WeakMap<object, { version: string; ready: Promise<FacetSnapshot> }>();
+
+async function snapshotFor(db: DbOrTx, version: string): Promise<FacetSnapshot> {
+  const held = snapshots.get(db);
+  if (held && held.version === version) return held.ready;
+  const ready = loadFacetSnapshot(db, version).then(async (snap) => {
+    // A write between reading the version and the facets (another process) leaves the snapshot newer
+    // than its label: drop it so the next call loads again, and answer this one with it.
+    if ((await catalogueVersion(db)) !== version && snapshots.get(db)?.ready === ready) snapshots.delete(db);
+    return snap;
+  });
+  ready.catch(() => {
+    if (snapshots.get(db)?.ready === ready) snapshots.delete(db);
+  });
+  snapshots.set(db, { version, ready });
+  return ready;
+}
 
 async function catalogueVersion(db: DbOrTx): Promise<string> {
   const row = await db
@@ -260,40 +279,13 @@ async function catalogueVersion(db: DbOrTx): Promise<string> {
   return row?.value ?? '0';
 }
 
-async function computeFacetCounts(db: DbOrTx, f: CatalogueFilter): Promise<CatalogueFacets> {
-  const result = { manufacturer: [], size: [], color: [], tag: [], price: null } as CatalogueFacets;
-  const chosen = groups.filter((g) => keysFor(g.kind, f[g.field]).length > 0);
-  const plan: Array<{ kinds: FacetKind[]; except?: FacetKind }> = [];
-  const free = groups.filter((g) => !chosen.includes(g)).map((g) => g.kind);
-  if (free.length > 0) plan.push({ kinds: free });
-  for (const g of chosen) plan.push({ kinds: [g.kind], except: g.kind });
-
-  const counted = new Map<FacetKind, Array<{ key: string; value: string; count: number }>>();
-  for (const step of plan) {
-    let query = db
-      .selectFrom('product_facets as f')
-      .select(['f.kind', 'f.value_key', sql<string>`min(f.value)`.as('value'), sql<number>`count(*)`.as('n')])
-      .where('f.kind', 'in', step.kinds)
-      .groupBy(['f.kind', 'f.value_key']);
-    // Not narrowed at all: count straight from the facet rows. (Measured: driving from the matching
-    // products with a forced join order was slower than this scan with SQLite's bloom filter.)
-    if (hasConditions(f, step.except)) {
-      query = query.where('f.product_id', 'in', (eb) =>
-        eb
-          .selectFrom('products as p')
-          .select('p.id')
-          .where((e) => where(e as unknown as Eb, f, step.except)),
-      );
-    }
-    for (const r of await query.execute()) {
-      const list = counted.get(r.kind) ?? [];
-      list.push({ key: r.value_key, value: r.value, count: Number(r.n) });
-      counted.set(r.kind, list);
-    }
-  }
-
+/** The shape shoppers get: by count (then key), at most 60 per group, chosen options always, sizes in size order. */
+export function assembleFacets(raw: RawFacetCounts, f: CatalogueFilter): CatalogueFacets {
+  const result = { manufacturer: [], size: [], color: [], tag: [], price: raw.price } as CatalogueFacets;
   for (const { kind, field } of groups) {
-    const rows = (counted.get(kind) ?? []).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+    const rows = [...(raw.counted.get(kind) ?? [])].sort(
+      (a, b) => b.count - a.count || a.key.localeCompare(b.key),
+    );
     const options: FacetOption[] = rows
       .slice(0, FACET_OPTION_LIMIT)
       .map((r) => ({ value: r.value, count: r.count }));
@@ -309,16 +301,6 @@ async function computeFacetCounts(db: DbOrTx, f: CatalogueFilter): Promise<Catal
       options.sort((a, b) => sizeRank(a.value) - sizeRank(b.value) || a.value.localeCompare(b.value));
     result[kind] = options;
   }
-
-  const price = await db
-    .selectFrom('products as p')
-    .select([
-      sql<number | null>`min(p.price_minor)`.as('min'),
-      sql<number | null>`max(p.price_minor)`.as('max'),
-    ])
-    .where((eb) => where(eb, f, 'price'))
-    .executeTakeFirstOrThrow();
-  result.price = price.min === null || price.max === null ? null : { min: price.min, max: price.max };
   return result;
 }
 

@@ -1,0 +1,136 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogueFilter } from '../../shared/catalogue-input.js';
+import { facetCountsBySql } from '../../test-support/facet-counts-oracle.js';
+import { insertProducts } from '../../test-support/fixtures.js';
+import { createTestStore, type TestStore } from '../../test-support/test-store.js';
+import { assembleFacets, facetCounts } from './catalogue-search.repository.js';
+import { countFacets, loadFacetSnapshot } from './facet-snapshot.js';
+
+/**
+ * The in-memory facet counts against the plain SQL ones, for generated catalogues (spellings that differ
+ * only in case or spaces, products without facets, shared and unique tags) and generated filters (text,
+ * chosen values that exist or not, in any case, price bounds). Big enough catalogues turn common values
+ * into bitsets and keep rare ones as lists, so both kinds of set are compared.
+ */
+
+const MAKERS = ['Noor Mahal', 'noor mahal', 'Sehar Looms', 'Zarnigar', ' Zarnigar ', ''];
+const SIZES = ['S', 'm', 'M', 'L', 'xl', 'XXL', '42'];
+const COLOURS = ['Mint', 'mint', 'Ivory', 'Gold', 'Émeraude', 'Blush Pink'];
+const TAGS = ['lawn', 'Lawn', 'silk', 'wedding', 'eid', 'men', 'women', 'unique-1', 'unique-2', 'unique-3'];
+const WORDS = ['silk', 'kurta', 'lawn', 'velvet', 'shawl', 'emerald', 'sherwani'];
+
+const product = fc.record({
+  title: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }),
+  manufacturer: fc.constantFrom(...MAKERS),
+  sizes: fc.subarray(SIZES),
+  colors: fc.subarray(COLOURS),
+  tags: fc.subarray(TAGS),
+  price: fc.integer({ min: 0, max: 20_000 }),
+});
+
+const pick = <T>(values: readonly T[]) => fc.subarray([...values], { maxLength: 3 });
+const filter: fc.Arbitrary<CatalogueFilter> = fc.record({
+  q: fc.option(fc.constantFrom(...WORDS, 'sil', 'ku', 'velvet shawl', 'nothing-like-this'), {
+    nil: undefined,
+  }),
+  manufacturers: pick([...MAKERS, 'NOOR MAHAL', 'Unknown House']),
+  sizes: pick([...SIZES, 's', 'XXXS']),
+  colors: pick([...COLOURS, 'IVORY', 'Teal']),
+  tags: pick([...TAGS, 'SILK', 'none']),
+  priceMin: fc.option(fc.integer({ min: 0, max: 20_000 }), { nil: undefined }),
+  priceMax: fc.option(fc.integer({ min: 0, max: 20_000 }), { nil: undefined }),
+});
+
+describe('facet counts from the in-memory snapshot', () => {
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await createTestStore();
+  });
+  afterAll(async () => store.cleanup());
+
+  async function replaceCatalogue(rows: ProductSpec[]) {
+    await store.handle.db.deleteFrom('products').execute();
+    await insertProducts(
+      store.handle.db,
+      rows.map((p, i) => ({
+        id: `p${i}`,
+        title: p.title.join(' '),
+        manufacturer: p.manufacturer,
+        sizes: JSON.stringify(p.sizes),
+        colors: JSON.stringify(p.colors),
+        tags: JSON.stringify(p.tags),
+        price_minor: p.price,
+      })),
+    );
+  }
+
+  it('answers exactly as SQL does, for any catalogue and filter', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(product, { minLength: 0, maxLength: 120 }),
+        fc.array(filter, { minLength: 1, maxLength: 8 }),
+        async (rows, filters) => {
+          await replaceCatalogue(rows);
+          const snap = await loadFacetSnapshot(store.handle.db, 'test');
+          for (const f of filters) {
+            const fromMemory = assembleFacets(await countFacets(store.handle.db, snap, f), f);
+            const fromSql = assembleFacets(await facetCountsBySql(store.handle.db, f), f);
+            expect(fromMemory).toEqual(fromSql);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('follows every product write at once (the snapshot is replaced when the catalogue version moves)', async () => {
+    await replaceCatalogue([
+      {
+        title: ['silk'],
+        manufacturer: 'Noor Mahal',
+        sizes: ['M'],
+        colors: ['Mint'],
+        tags: ['eid'],
+        price: 100,
+      },
+      {
+        title: ['lawn'],
+        manufacturer: 'Sehar Looms',
+        sizes: ['L'],
+        colors: ['Gold'],
+        tags: ['eid'],
+        price: 200,
+      },
+    ]);
+    const none: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [] };
+    const db = store.handle.db;
+    const check = async (f: CatalogueFilter) =>
+      expect(await facetCounts(db, f)).toEqual(assembleFacets(await facetCountsBySql(db, f), f));
+
+    await check(none);
+    await check({ ...none, q: 'silk' });
+    await db
+      .updateTable('products')
+      .set({ colors: '["Teal"]', price_minor: 900 })
+      .where('id', '=', 'p0')
+      .execute();
+    await check(none);
+    expect((await facetCounts(db, none)).color).toContainEqual({ value: 'Teal', count: 1 });
+    await insertProducts(db, [{ id: 'p9', title: 'silk shawl', tags: '["wedding"]', price_minor: 50 }]);
+    await check({ ...none, q: 'silk' });
+    expect((await facetCounts(db, none)).price).toEqual({ min: 50, max: 900 });
+    await db.deleteFrom('products').where('id', '=', 'p1').execute();
+    await check(none);
+    expect((await facetCounts(db, none)).manufacturer.map((o) => o.value)).not.toContain('Sehar Looms');
+  });
+});
+
+type ProductSpec = {
+  title: string[];
+  manufacturer: string;
+  sizes: string[];
+  colors: string[];
+  tags: string[];
+  price: number;
+};

@@ -1,0 +1,57 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { DbOrTx, FacetKind } from '../db/database.js';
+import type { RawFacetCounts } from '../modules/catalogue/facet-snapshot.js';
+import { facetKey, toFtsQuery } from '../modules/catalogue/search-query.js';
+import type { CatalogueFilter } from '../shared/catalogue-input.js';
+
+const GROUPS = [
+  ['manufacturer', 'manufacturers'],
+  ['size', 'sizes'],
+  ['color', 'colors'],
+  ['tag', 'tags'],
+] as const;
+
+/**
+ * Facet counts written the plain way, one SQL query per group, as the store counted them before the
+ * in-memory snapshot: the reference the snapshot's answers are checked against.
+ */
+export async function facetCountsBySql(db: DbOrTx, f: CatalogueFilter): Promise<RawFacetCounts> {
+  const conditions = (except?: FacetKind | 'price'): RawBuilder<unknown> => {
+    const parts: RawBuilder<unknown>[] = [sql`1`];
+    const match = toFtsQuery(f.q);
+    if (match) {
+      parts.push(sql`p.id IN (SELECT s.product_id FROM products_fts
+        JOIN product_search_ids s ON s.rowid = products_fts.rowid WHERE products_fts MATCH ${match})`);
+    }
+    for (const [kind, field] of GROUPS) {
+      const keys = [...new Set(f[field].map((v) => facetKey(kind, v)).filter((k) => k !== ''))];
+      if (kind === except || keys.length === 0) continue;
+      parts.push(sql`EXISTS (SELECT 1 FROM product_facets g WHERE g.product_id = p.id AND g.kind = ${kind}
+        AND g.value_key IN (${sql.join(keys)}))`);
+    }
+    if (except !== 'price') {
+      if (f.priceMin !== undefined) parts.push(sql`p.price_minor >= ${f.priceMin}`);
+      if (f.priceMax !== undefined) parts.push(sql`p.price_minor <= ${f.priceMax}`);
+    }
+    return sql.join(parts, sql` AND `);
+  };
+
+  const counted: RawFacetCounts['counted'] = new Map();
+  for (const [kind, field] of GROUPS) {
+    const chosen = f[field].some((v) => facetKey(kind, v) !== '');
+    const rows = await sql<{ key: string; value: string; count: number }>`
+      SELECT f.value_key AS key, min(f.value) AS value, count(*) AS count
+      FROM product_facets f JOIN products p ON p.id = f.product_id
+      WHERE f.kind = ${kind} AND ${conditions(chosen ? kind : undefined)}
+      GROUP BY f.value_key`.execute(db);
+    if (rows.rows.length > 0) counted.set(kind, rows.rows);
+  }
+  const price = await sql<{ min: number | null; max: number | null }>`
+    SELECT min(p.price_minor) AS min, max(p.price_minor) AS max FROM products p
+    WHERE ${conditions('price')}`.execute(db);
+  const range = price.rows[0];
+  return {
+    counted,
+    price: range && range.min !== null && range.max !== null ? { min: range.min, max: range.max } : null,
+  };
+}
