@@ -93,6 +93,12 @@ export interface AppMetaTable {
   value: string;
 }
 
+/** Which products changed, in order (written by triggers; the last 10,000 are kept). */
+export interface CatalogueChangesTable {
+  seq: Generated<number>;
+  product_id: string;
+}
+
 export interface AdminsTable {
   id: Generated<number>;
   email: string;
@@ -231,6 +237,7 @@ export interface Database {
   funny_quotes: FunnyQuotesTable;
   version_info: VersionInfoTable;
   app_meta: AppMetaTable;
+  catalogue_changes: CatalogueChangesTable;
   admins: AdminsTable;
   product_facets: ProductFacetsTable;
   product_search_ids: ProductSearchIdsTable;

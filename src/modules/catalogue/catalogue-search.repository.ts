@@ -10,7 +10,13 @@ import type {
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { slugify } from '../../shared/slug.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
-import { countFacets, type FacetSnapshot, loadFacetSnapshot, type RawFacetCounts } from './facet-snapshot.js';
+import {
+  countFacets,
+  type FacetSnapshot,
+  loadFacetSnapshot,
+  type RawFacetCounts,
+  refreshFacetSnapshot,
+} from './facet-snapshot.js';
 import { facetKey, toFtsQuery } from './search-query.js';
 
 type Eb = ExpressionBuilder<Database & { p: ProductsTable }, 'p'>;
@@ -251,23 +257,23 @@ export async function facetCounts(db: DbOrTx, f: CatalogueFilter): Promise<Catal
 const FACET_CACHE_SIZE = 500;
 const facetCaches = new WeakMap<object, Map<string, { version: string; value: CatalogueFacets }>>();
 
-/** One snapshot per database, replaced when the version moves; concurrent callers share one load. */
-const snapshots = new WeakMap<object, { version: string; ready: Promise<FacetSnapshot> }>();
+/**
+ * One snapshot per database. Loads and refreshes run one after another, each from the snapshot the
+ * previous one left; a failed one leaves none, so the next call loads again.
+ */
+const snapshots = new WeakMap<object, Promise<FacetSnapshot | null>>();
 
-async function snapshotFor(db: DbOrTx, version: string): Promise<FacetSnapshot> {
-  const held = snapshots.get(db);
-  if (held && held.version === version) return held.ready;
-  const ready = loadFacetSnapshot(db, version).then(async (snap) => {
-    // A write between reading the version and the facets (another process) leaves the snapshot newer
-    // than its label: drop it so the next call loads again, and answer this one with it.
-    if ((await catalogueVersion(db)) !== version && snapshots.get(db)?.ready === ready) snapshots.delete(db);
-    return snap;
+function snapshotFor(db: DbOrTx, version: string): Promise<FacetSnapshot> {
+  const previous = snapshots.get(db) ?? Promise.resolve(null);
+  const next = previous.then((snap) => {
+    if (!snap) return loadFacetSnapshot(db, version);
+    return snap.version === version ? snap : refreshFacetSnapshot(db, snap, version);
   });
-  ready.catch(() => {
-    if (snapshots.get(db)?.ready === ready) snapshots.delete(db);
-  });
-  snapshots.set(db, { version, ready });
-  return ready;
+  snapshots.set(
+    db,
+    next.catch(() => null),
+  );
+  return next;
 }
 
 async function catalogueVersion(db: DbOrTx): Promise<string> {

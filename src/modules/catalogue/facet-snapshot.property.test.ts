@@ -5,7 +5,12 @@ import { facetCountsBySql } from '../../test-support/facet-counts-oracle.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 import { assembleFacets, facetCounts } from './catalogue-search.repository.js';
-import { countFacets, loadFacetSnapshot } from './facet-snapshot.js';
+import {
+  countFacets,
+  type FacetSnapshot,
+  loadFacetSnapshot,
+  refreshFacetSnapshot,
+} from './facet-snapshot.js';
 
 /**
  * The in-memory facet counts against the plain SQL ones, for generated catalogues (spellings that differ
@@ -53,15 +58,7 @@ describe('facet counts from the in-memory snapshot', () => {
     await store.handle.db.deleteFrom('products').execute();
     await insertProducts(
       store.handle.db,
-      rows.map((p, i) => ({
-        id: `p${i}`,
-        title: p.title.join(' '),
-        manufacturer: p.manufacturer,
-        sizes: JSON.stringify(p.sizes),
-        colors: JSON.stringify(p.colors),
-        tags: JSON.stringify(p.tags),
-        price_minor: p.price,
-      })),
+      rows.map((p, i) => ({ id: `p${i}`, ...columns(p) })),
     );
   }
 
@@ -82,6 +79,87 @@ describe('facet counts from the in-memory snapshot', () => {
       ),
       { numRuns: 60 },
     );
+  });
+
+  const sameAsSql = async (snap: FacetSnapshot, filters: CatalogueFilter[]) => {
+    for (const f of filters) {
+      const fromMemory = assembleFacets(await countFacets(store.handle.db, snap, f), f);
+      expect(fromMemory).toEqual(assembleFacets(await facetCountsBySql(store.handle.db, f), f));
+    }
+  };
+
+  /** A write a shop makes: a new product, a changed one (facets, price or text), a removed one. */
+  const write = fc.oneof(
+    fc.record({ op: fc.constant('insert' as const), spec: product }),
+    fc.record({ op: fc.constant('update' as const), at: fc.nat(), spec: product }),
+    fc.record({ op: fc.constant('delete' as const), at: fc.nat() }),
+  );
+
+  it('applies only the changed products to a snapshot, with the same answers as SQL', async () => {
+    let next = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(product, { minLength: 0, maxLength: 80 }),
+        fc.array(write, { minLength: 1, maxLength: 25 }),
+        fc.array(filter, { minLength: 1, maxLength: 6 }),
+        async (rows, writes, filters) => {
+          await replaceCatalogue(rows);
+          const db = store.handle.db;
+          const snap = await loadFacetSnapshot(db, 'before');
+          for (const w of writes) {
+            const ids = (await db.selectFrom('products').select('id').orderBy('id').execute()).map(
+              (r) => r.id,
+            );
+            const target = w.op === 'insert' ? undefined : ids[w.at % Math.max(1, ids.length)];
+            if (w.op === 'insert') {
+              await insertProducts(db, [{ id: `n${next++}`, ...columns(w.spec) }]);
+            } else if (w.op === 'update' && target) {
+              await db.updateTable('products').set(columns(w.spec)).where('id', '=', target).execute();
+            } else if (w.op === 'delete' && target) {
+              await db.deleteFrom('products').where('id', '=', target).execute();
+            }
+          }
+          const refreshed = await refreshFacetSnapshot(db, snap, 'after');
+          expect(refreshed).toBe(snap); // applied in place, not loaded again
+          expect(refreshed.version).toBe('after');
+          await sameAsSql(refreshed, filters);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('loads afresh when the change log no longer reaches back to the snapshot', async () => {
+    await replaceCatalogue([
+      {
+        title: ['silk'],
+        manufacturer: 'Noor Mahal',
+        sizes: ['M'],
+        colors: ['Mint'],
+        tags: ['eid'],
+        price: 100,
+      },
+    ]);
+    const db = store.handle.db;
+    const snap = await loadFacetSnapshot(db, 'before');
+    await insertProducts(db, [{ id: 'late', title: 'velvet', colors: '["Gold"]', price_minor: 70 }]);
+    // As if more than the log keeps had changed since: the entries the snapshot needs are gone.
+    await db.deleteFrom('catalogue_changes').execute();
+    await db.updateTable('products').set({ price_minor: 80 }).where('id', '=', 'late').execute();
+    const refreshed = await refreshFacetSnapshot(db, snap, 'after');
+    expect(refreshed).not.toBe(snap);
+    await sameAsSql(refreshed, [{ manufacturers: [], sizes: [], colors: [], tags: [] }]);
+    expect(
+      assembleFacets(
+        await countFacets(db, refreshed, { manufacturers: [], sizes: [], colors: [], tags: [] }),
+        {
+          manufacturers: [],
+          sizes: [],
+          colors: [],
+          tags: [],
+        },
+      ).color,
+    ).toContainEqual({ value: 'Gold', count: 1 });
   });
 
   it('follows every product write at once (the snapshot is replaced when the catalogue version moves)', async () => {
@@ -134,3 +212,14 @@ type ProductSpec = {
   tags: string[];
   price: number;
 };
+
+function columns(p: ProductSpec) {
+  return {
+    title: p.title.join(' '),
+    manufacturer: p.manufacturer,
+    sizes: JSON.stringify(p.sizes),
+    colors: JSON.stringify(p.colors),
+    tags: JSON.stringify(p.tags),
+    price_minor: p.price,
+  };
+}

@@ -9,18 +9,27 @@ import { facetKey, toFtsQuery } from './search-query.js';
  * (34,648 matches), which blocked the one server thread. Here a count is a popcount of two sets.
  *
  * A value held by many products is a bitset (one bit per slot); a rare one a sorted list of slots, so
- * memory stays near 4 bytes per facet row whatever the number of distinct tags.
+ * memory stays near 4 bytes per facet row whatever the number of distinct tags. A changed product gets a
+ * new slot and its old one is marked dead (`alive`), so changes apply without rebuilding the sets.
  */
 export type FacetSnapshot = {
   version: string;
+  /** The last catalogue_changes entry applied. */
+  seq: number;
+  /** Slots in use (dead ones included); arrays below are allocated for `capacity` slots. */
   size: number;
-  slotOfRowid: Map<number, number>;
+  capacity: number;
+  dead: number;
+  alive: Uint32Array;
   price: Float64Array;
-  terms: Term[];
+  rowidOfSlot: Float64Array;
+  slotOfRowid: Map<number, number>;
+  slotOfId: Map<string, number>;
+  terms: Map<string, Term>;
 };
 
 type Term = { kind: FacetKind; key: string; value: string; slots: SlotSet };
-type SlotSet = { bits: Uint32Array } | { list: Int32Array };
+type SlotSet = { bits: Uint32Array } | { list: number[] };
 
 /** Counts per (kind, key, value), each a number of products, and the price range, for `assemble`. */
 export type RawFacetCounts = {
@@ -35,51 +44,182 @@ const GROUPS: Array<{ kind: FacetKind; field: 'manufacturers' | 'sizes' | 'color
   { kind: 'tag', field: 'tags' },
 ];
 const SEPARATOR = '\u001f';
+/** Beyond this many changed products (or this share of dead slots) a fresh load is cheaper and smaller. */
+const MAX_CHANGES = 2_000;
+const IN_CHUNK = 500;
 
-/** Reads the catalogue's facets once: about 0.7 s at 100,000 products, 70 ms at 10,000. */
+const termId = (kind: string, key: string, value: string) => `${kind}${SEPARATOR}${key}${SEPARATOR}${value}`;
+
+function emptySnapshot(version: string, seq: number, capacity: number): FacetSnapshot {
+  const words = (capacity + 31) >>> 5;
+  return {
+    version,
+    seq,
+    size: 0,
+    capacity: words * 32,
+    dead: 0,
+    alive: new Uint32Array(words),
+    price: new Float64Array(words * 32),
+    rowidOfSlot: new Float64Array(words * 32),
+    slotOfRowid: new Map(),
+    slotOfId: new Map(),
+    terms: new Map(),
+  };
+}
+
+/** Reads the catalogue's facets once: about 0.9 s at 100,000 products, 0.1 s at 10,000. */
 export async function loadFacetSnapshot(db: DbOrTx, version: string): Promise<FacetSnapshot> {
+  // The log position first: a change that lands while loading is then applied again later (harmless).
+  const seq = await lastChange(db);
   const products = await sql<{ rowid: number; id: string; price: number }>`
     SELECT s.rowid AS rowid, p.id AS id, p.price_minor AS price
     FROM products p JOIN product_search_ids s ON s.product_id = p.id`.execute(db);
-  const size = products.rows.length;
-  const slotOfRowid = new Map<number, number>();
-  const slotOfId = new Map<string, number>();
-  const price = new Float64Array(size);
-  products.rows.forEach((p, slot) => {
-    slotOfRowid.set(p.rowid, slot);
-    slotOfId.set(p.id, slot);
-    price[slot] = p.price;
-  });
+  const snap = emptySnapshot(version, seq, products.rows.length);
+  for (const p of products.rows) addProduct(snap, p);
 
   // One row per distinct value, with its products joined by a separator ids cannot contain (ids are
   // trimmed printable text): a few hundred rows instead of one per product and value.
   const values = await sql<{ kind: FacetKind; key: string; value: string; ids: string }>`
     SELECT kind, value_key AS key, value, group_concat(product_id, ${SEPARATOR}) AS ids
     FROM product_facets GROUP BY kind, value_key, value`.execute(db);
-  const terms: Term[] = [];
   for (const v of values.rows) {
     const slots: number[] = [];
     for (const id of v.ids.split(SEPARATOR)) {
-      const slot = slotOfId.get(id);
+      const slot = snap.slotOfId.get(id);
       if (slot !== undefined) slots.push(slot);
     }
-    terms.push({ kind: v.kind, key: v.key, value: v.value, slots: toSlotSet(slots, size) });
+    slots.sort((a, b) => a - b);
+    snap.terms.set(termId(v.kind, v.key, v.value), {
+      kind: v.kind,
+      key: v.key,
+      value: v.value,
+      slots: toSlotSet(slots, snap.capacity),
+    });
   }
-  return { version, size, slotOfRowid, price, terms };
+  return snap;
 }
 
-function toSlotSet(slots: number[], size: number): SlotSet {
-  // A bitset costs size/8 bytes, a list 4 bytes a slot: the bitset wins above size/32 slots.
-  if (slots.length * 32 < size) return { list: Int32Array.from(slots).sort() };
-  const bits = new Uint32Array((size + 31) >>> 5);
+async function lastChange(db: DbOrTx): Promise<number> {
+  const row = await db
+    .selectFrom('catalogue_changes')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .executeTakeFirst();
+  return Number(row?.seq ?? 0);
+}
+
+/**
+ * Brings a snapshot to `version` by applying the products changed since it was built, or loads a new one
+ * when too much changed or the log no longer reaches back to it.
+ */
+export async function refreshFacetSnapshot(
+  db: DbOrTx,
+  snap: FacetSnapshot,
+  version: string,
+): Promise<FacetSnapshot> {
+  const oldest = await db
+    .selectFrom('catalogue_changes')
+    .select((eb) => eb.fn.min('seq').as('seq'))
+    .executeTakeFirst();
+  if (oldest?.seq != null && Number(oldest.seq) > snap.seq + 1) return loadFacetSnapshot(db, version);
+  const changes = await db
+    .selectFrom('catalogue_changes')
+    .select(['seq', 'product_id'])
+    .where('seq', '>', snap.seq)
+    .orderBy('seq')
+    .limit(MAX_CHANGES * 2 + 1)
+    .execute();
+  const ids = [...new Set(changes.map((c) => c.product_id))];
+  const tooMany = changes.length > MAX_CHANGES * 2 || ids.length > MAX_CHANGES;
+  if (tooMany || snap.dead + ids.length > Math.max(MAX_CHANGES, snap.size / 4)) {
+    return loadFacetSnapshot(db, version);
+  }
+
+  // The changed products as they are now (gone ones simply have no rows).
+  const products: Array<{ rowid: number; id: string; price: number }> = [];
+  const facets: Array<{ id: string; kind: FacetKind; key: string; value: string }> = [];
+  for (let i = 0; i < ids.length; i += IN_CHUNK) {
+    const chunk = ids.slice(i, i + IN_CHUNK);
+    products.push(
+      ...(await db
+        .selectFrom('products as p')
+        .innerJoin('product_search_ids as s', 's.product_id', 'p.id')
+        .select(['s.rowid as rowid', 'p.id as id', 'p.price_minor as price'])
+        .where('p.id', 'in', chunk)
+        .execute()),
+    );
+    facets.push(
+      ...(await db
+        .selectFrom('product_facets')
+        .select(['product_id as id', 'kind', 'value_key as key', 'value'])
+        .where('product_id', 'in', chunk)
+        .execute()),
+    );
+  }
+
+  // Applied in one synchronous step, so a count never sees a product half changed.
+  for (const id of ids) {
+    const slot = snap.slotOfId.get(id);
+    if (slot === undefined) continue;
+    snap.alive[slot >>> 5] = (snap.alive[slot >>> 5] ?? 0) & ~(1 << (slot & 31));
+    snap.slotOfRowid.delete(snap.rowidOfSlot[slot] ?? -1);
+    snap.slotOfId.delete(id);
+    snap.dead++;
+  }
+  for (const p of products) addProduct(snap, p);
+  for (const f of facets) {
+    const slot = snap.slotOfId.get(f.id);
+    if (slot === undefined) continue;
+    const id = termId(f.kind, f.key, f.value);
+    let term = snap.terms.get(id);
+    if (!term) {
+      term = { kind: f.kind, key: f.key, value: f.value, slots: { list: [] } };
+      snap.terms.set(id, term);
+    }
+    // New slots are the highest yet, so a list stays sorted.
+    if ('list' in term.slots) term.slots.list.push(slot);
+    else term.slots.bits[slot >>> 5] = (term.slots.bits[slot >>> 5] ?? 0) | (1 << (slot & 31));
+  }
+  snap.version = version;
+  snap.seq = changes.at(-1)?.seq ?? snap.seq;
+  return snap;
+}
+
+function addProduct(snap: FacetSnapshot, p: { rowid: number; id: string; price: number }): void {
+  if (snap.size === snap.capacity) grow(snap);
+  const slot = snap.size++;
+  snap.alive[slot >>> 5] = (snap.alive[slot >>> 5] ?? 0) | (1 << (slot & 31));
+  snap.price[slot] = p.price;
+  snap.rowidOfSlot[slot] = p.rowid;
+  snap.slotOfRowid.set(p.rowid, slot);
+  snap.slotOfId.set(p.id, slot);
+}
+
+/** Doubles the room for slots; every bitset grows with it. */
+function grow(snap: FacetSnapshot): void {
+  const capacity = Math.max(64, snap.capacity * 2);
+  const words = capacity >>> 5;
+  const widen = (a: Uint32Array) => {
+    const b = new Uint32Array(words);
+    b.set(a);
+    return b;
+  };
+  snap.alive = widen(snap.alive);
+  const price = new Float64Array(capacity);
+  price.set(snap.price);
+  snap.price = price;
+  const rowids = new Float64Array(capacity);
+  rowids.set(snap.rowidOfSlot);
+  snap.rowidOfSlot = rowids;
+  for (const t of snap.terms.values()) if ('bits' in t.slots) t.slots = { bits: widen(t.slots.bits) };
+  snap.capacity = capacity;
+}
+
+function toSlotSet(slots: number[], capacity: number): SlotSet {
+  // A bitset costs capacity/8 bytes, a list about 4-8 bytes a slot: the bitset wins above capacity/32.
+  if (slots.length * 32 < capacity) return { list: slots };
+  const bits = new Uint32Array(capacity >>> 5);
   for (const s of slots) bits[s >>> 5] = (bits[s >>> 5] ?? 0) | (1 << (s & 31));
   return { bits };
-}
-
-function fullMask(size: number): Uint32Array {
-  const bits = new Uint32Array((size + 31) >>> 5).fill(0xffffffff);
-  if (size & 31) bits[bits.length - 1] = (1 << (size & 31)) - 1;
-  return bits;
 }
 
 function union(a: Uint32Array, set: SlotSet): void {
@@ -122,15 +262,20 @@ export async function countFacets(
   snap: FacetSnapshot,
   f: CatalogueFilter,
 ): Promise<RawFacetCounts> {
-  // Text and price narrow every answer below, so they are folded into one base mask.
-  let base = fullMask(snap.size);
   const match = toFtsQuery(f.q);
-  if (match) {
-    base = new Uint32Array(base.length);
-    const rows = await sql<{
-      rowid: number;
-    }>`SELECT rowid FROM products_fts WHERE products_fts MATCH ${match}`.execute(db);
-    for (const { rowid } of rows.rows) {
+  const matched = match
+    ? (
+        await sql<{
+          rowid: number;
+        }>`SELECT rowid FROM products_fts WHERE products_fts MATCH ${match}`.execute(db)
+      ).rows
+    : null;
+  // From here on synchronous: a refresh cannot change the snapshot halfway through a count.
+  // Text and price narrow every answer below, so they are folded into one base mask of live slots.
+  let base = snap.alive.slice();
+  if (matched) {
+    base = new Uint32Array(snap.alive.length);
+    for (const { rowid } of matched) {
       const s = snap.slotOfRowid.get(rowid);
       if (s !== undefined) base[s >>> 5] = (base[s >>> 5] ?? 0) | (1 << (s & 31));
     }
@@ -144,7 +289,7 @@ export async function countFacets(
     const keys = new Set(f[field].map((v) => facetKey(kind, v)).filter((k) => k !== ''));
     if (keys.size === 0) continue;
     const mask = new Uint32Array(base.length);
-    for (const t of snap.terms) if (t.kind === kind && keys.has(t.key)) union(mask, t.slots);
+    for (const t of snap.terms.values()) if (t.kind === kind && keys.has(t.key)) union(mask, t.slots);
     chosen.set(kind, mask);
   }
   const allBut = (start: Uint32Array, except?: FacetKind): Uint32Array => {
@@ -159,7 +304,7 @@ export async function countFacets(
 
   const counted = new Map<FacetKind, Array<{ key: string; value: string; count: number }>>();
   const byKey = new Map<string, { key: string; value: string; count: number }>();
-  for (const t of snap.terms) {
+  for (const t of snap.terms.values()) {
     const mask = maskFor.get(t.kind);
     if (!mask) continue;
     const count = countIn(mask, t.slots);
@@ -182,7 +327,7 @@ export async function countFacets(
 }
 
 function priceMask(snap: FacetSnapshot, f: CatalogueFilter): Uint32Array {
-  const mask = new Uint32Array((snap.size + 31) >>> 5);
+  const mask = new Uint32Array(snap.alive.length);
   const min = f.priceMin ?? Number.NEGATIVE_INFINITY;
   const max = f.priceMax ?? Number.POSITIVE_INFINITY;
   for (let s = 0; s < snap.size; s++) {
