@@ -52,7 +52,7 @@ const score = (v: number | null | undefined) => Math.round((v ?? 0) * 100);
  */
 export async function runLighthouse(
   pages: Array<{ page: string; url: string }>,
-  runs = 3,
+  runs = 5,
 ): Promise<LighthouseRow[]> {
   const all = new Map<string, Run[]>(pages.map((p) => [p.page, []]));
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: FLAGS });
