@@ -4,7 +4,8 @@ import { type Kysely, sql } from 'kysely';
 /**
  * Which products changed, in order, written by triggers whoever writes (admin, import, CLI, hand-run SQL),
  * so that data derived in memory (the facet snapshot) can apply only what changed since it was built.
- * Only the last 10,000 entries are kept; a reader that fell further behind builds again from scratch.
+ * At least the last 10,000 entries are kept (trimmed every thousandth); a reader that fell further behind
+ * builds again from scratch.
  */
 const KEEP = 10_000;
 

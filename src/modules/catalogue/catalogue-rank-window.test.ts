@@ -104,6 +104,20 @@ describe('relevance ranking window', () => {
     expect((await page(tagged, 2)).total).toBe(3);
   });
 
+  it('keeps a product where it was when a save changes nothing it is searched or filtered by', async () => {
+    const db = store.handle.db;
+    const before = await order(filter(), 3);
+    // What the admin form sends: every column, only the price different.
+    const a1 = await db.selectFrom('products').selectAll().where('id', '=', 'a1').executeTakeFirstOrThrow();
+    await db
+      .updateTable('products')
+      .set({ ...a1, price_minor: a1.price_minor + 1 })
+      .where('id', '=', 'a1')
+      .execute();
+    expect(await order(filter(), 3)).toEqual(before);
+    expect((await page(filter({ priceMin: 1001 }), 3)).items.map((p) => p.id)).toEqual(['a1', 'a5']);
+  });
+
   // Last: changing a product's text re-indexes it, which changes what "newest" means for the tests above.
   it('counts a product whose text was just changed among the newest matches', async () => {
     await store.handle.db

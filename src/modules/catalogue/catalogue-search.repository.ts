@@ -100,7 +100,7 @@ const RANK = sql.raw('bm25(products_fts, 10.0, 1.0, 4.0, 6.0)');
 
 /**
  * How many matches relevance ranking scores: the most recently indexed ones (a product is indexed when it
- * is added and again whenever its text changes). bm25 costs about half a microsecond per match with no
+ * is added and again whenever its text, sizes or colours change; migration 0010). bm25 costs about half a microsecond per match with no
  * top-k pruning, so a broad word at 100,000 products ('silk': 34,648 matches) took 15 ms to rank alone.
  * A store with at most this many products always gets exact ranking; beyond it, a broad search ranks its
  * newest 5,000 matches and lists the older ones after them, newest first. See decision 0009.
