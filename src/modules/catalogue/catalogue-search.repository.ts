@@ -17,23 +17,12 @@ import {
   type RawFacetCounts,
   refreshFacetSnapshot,
 } from './facet-snapshot.js';
-import { facetKey, toFtsQuery } from './search-query.js';
+import { FACET_GROUPS, facetKey, facetKeys, toFtsQuery } from './search-query.js';
 
 type Eb = ExpressionBuilder<Database & { p: ProductsTable }, 'p'>;
 type FilterPart = FacetKind | 'price';
 
 const FACET_OPTION_LIMIT = 60;
-
-const groups: Array<{ kind: FacetKind; field: 'manufacturers' | 'sizes' | 'colors' | 'tags' }> = [
-  { kind: 'manufacturer', field: 'manufacturers' },
-  { kind: 'size', field: 'sizes' },
-  { kind: 'color', field: 'colors' },
-  { kind: 'tag', field: 'tags' },
-];
-
-function keysFor(kind: FacetKind, values: string[]): string[] {
-  return [...new Set(values.map((v) => facetKey(kind, v)).filter((v) => v !== ''))];
-}
 
 /** Products whose text matches the shopper's words (an empty list when nothing searchable was typed). */
 function matchingIds(match: string) {
@@ -57,9 +46,9 @@ function conditions(
   const out: Expression<SqlBool>[] = [];
   const match = except === 'text' ? null : toFtsQuery(f.q);
   if (match) out.push(eb('p.id', 'in', matchingIds(match)));
-  for (const { kind, field } of groups) {
+  for (const { kind, field } of FACET_GROUPS) {
     if (kind === except) continue;
-    const keys = keysFor(kind, f[field]);
+    const keys = facetKeys(kind, f[field]);
     if (keys.length === 0) continue;
     const chosen = eb
       .selectFrom('product_facets as pf')
@@ -81,7 +70,7 @@ function conditions(
 /** Whether the filter narrows anything once `except` is left out (mirrors conditions()). */
 function hasConditions(f: CatalogueFilter, except?: FilterPart): boolean {
   if (toFtsQuery(f.q)) return true;
-  if (groups.some((g) => g.kind !== except && keysFor(g.kind, f[g.field]).length > 0)) return true;
+  if (FACET_GROUPS.some((g) => g.kind !== except && facetKeys(g.kind, f[g.field]).length > 0)) return true;
   return except !== 'price' && (f.priceMin !== undefined || f.priceMax !== undefined);
 }
 
@@ -100,8 +89,9 @@ const RANK = sql.raw('bm25(products_fts, 10.0, 1.0, 4.0, 6.0)');
 
 /**
  * How many matches relevance ranking scores: the most recently indexed ones (a product is indexed when it
- * is added and again whenever its text, sizes or colours change; migration 0010). bm25 costs about half a microsecond per match with no
- * top-k pruning, so a broad word at 100,000 products ('silk': 34,648 matches) took 15 ms to rank alone.
+ * is added and again whenever its text, sizes or colours change; migration 0010). bm25 costs about half a
+ * microsecond per match with no top-k pruning, so a broad word at 100,000 products ('silk': 34,648
+ * matches) took 15 ms to rank alone.
  * A store with at most this many products always gets exact ranking; beyond it, a broad search ranks its
  * newest 5,000 matches and lists the older ones after them, newest first. See decision 0009.
  */
@@ -178,9 +168,11 @@ export async function searchProducts(
   // Only words typed, no other filter: the full-text index alone answers the page and the count.
   const textOnly = match !== null && !hasConditions({ ...f, q: undefined });
 
+  // With words typed the full-text index drives the page (when ranked) and the count.
+  const source = match ? matchSource(f, match, textOnly) : null;
   let ids: string[];
-  if (sort === 'relevance' && match) {
-    ids = await rankedIds(db, matchSource(f, match, textOnly), {
+  if (sort === 'relevance' && source) {
+    ids = await rankedIds(db, source, {
       offset: opts.offset,
       limit: opts.limit,
       window: opts.rankWindow ?? RANK_WINDOW,
@@ -205,12 +197,8 @@ export async function searchProducts(
     return card ? [toCard(card)] : [];
   });
 
-  // With words typed the full-text index drives the count too: it reaches only the matching rows.
-  const count = match
-    ? Number(
-        (await sql<{ n: number }>`SELECT count(*) AS n ${matchSource(f, match, textOnly)}`.execute(db))
-          .rows[0]?.n ?? 0,
-      )
+  const count = source
+    ? Number((await sql<{ n: number }>`SELECT count(*) AS n ${source}`.execute(db)).rows[0]?.n ?? 0)
     : Number(
         (
           await db
@@ -288,7 +276,7 @@ async function catalogueVersion(db: DbOrTx): Promise<string> {
 /** The shape shoppers get: by count (then key), at most 60 per group, chosen options always, sizes in size order. */
 export function assembleFacets(raw: RawFacetCounts, f: CatalogueFilter): CatalogueFacets {
   const result = { manufacturer: [], size: [], color: [], tag: [], price: raw.price } as CatalogueFacets;
-  for (const { kind, field } of groups) {
+  for (const { kind, field } of FACET_GROUPS) {
     const rows = [...(raw.counted.get(kind) ?? [])].sort(
       (a, b) => b.count - a.count || a.key.localeCompare(b.key),
     );

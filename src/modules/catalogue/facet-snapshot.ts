@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTx, FacetKind } from '../../db/database.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
-import { facetKey, toFtsQuery } from './search-query.js';
+import { FACET_GROUPS, facetKeys, toFtsQuery } from './search-query.js';
 
 /**
  * Every product's facet values and price in memory, as sets of product slots, for one catalogue version.
@@ -37,12 +37,6 @@ export type RawFacetCounts = {
   price: { min: number; max: number } | null;
 };
 
-const GROUPS: Array<{ kind: FacetKind; field: 'manufacturers' | 'sizes' | 'colors' | 'tags' }> = [
-  { kind: 'manufacturer', field: 'manufacturers' },
-  { kind: 'size', field: 'sizes' },
-  { kind: 'color', field: 'colors' },
-  { kind: 'tag', field: 'tags' },
-];
 const SEPARATOR = '\u001f';
 /** Beyond this many changed products (or this share of dead slots) a fresh load is cheaper and smaller. */
 const MAX_CHANGES = 2_000;
@@ -177,7 +171,7 @@ export async function refreshFacetSnapshot(
     }
     // New slots are the highest yet, so a list stays sorted.
     if ('list' in term.slots) term.slots.list.push(slot);
-    else term.slots.bits[slot >>> 5] = (term.slots.bits[slot >>> 5] ?? 0) | (1 << (slot & 31));
+    else setBit(term.slots.bits, slot);
   }
   snap.version = version;
   snap.seq = changes.at(-1)?.seq ?? snap.seq;
@@ -187,7 +181,7 @@ export async function refreshFacetSnapshot(
 function addProduct(snap: FacetSnapshot, p: { rowid: number; id: string; price: number }): void {
   if (snap.size === snap.capacity) grow(snap);
   const slot = snap.size++;
-  snap.alive[slot >>> 5] = (snap.alive[slot >>> 5] ?? 0) | (1 << (slot & 31));
+  setBit(snap.alive, slot);
   snap.price[slot] = p.price;
   snap.rowidOfSlot[slot] = p.rowid;
   snap.slotOfRowid.set(p.rowid, slot);
@@ -218,15 +212,19 @@ function toSlotSet(slots: number[], capacity: number): SlotSet {
   // A bitset costs capacity/8 bytes, a list about 4-8 bytes a slot: the bitset wins above capacity/32.
   if (slots.length * 32 < capacity) return { list: slots };
   const bits = new Uint32Array(capacity >>> 5);
-  for (const s of slots) bits[s >>> 5] = (bits[s >>> 5] ?? 0) | (1 << (s & 31));
+  for (const s of slots) setBit(bits, s);
   return { bits };
+}
+
+function setBit(bits: Uint32Array, slot: number): void {
+  bits[slot >>> 5] = (bits[slot >>> 5] ?? 0) | (1 << (slot & 31));
 }
 
 function union(a: Uint32Array, set: SlotSet): void {
   if ('bits' in set) {
     for (let i = 0; i < a.length; i++) a[i] = (a[i] ?? 0) | (set.bits[i] ?? 0);
   } else {
-    for (const s of set.list) a[s >>> 5] = (a[s >>> 5] ?? 0) | (1 << (s & 31));
+    for (const s of set.list) setBit(a, s);
   }
 }
 
@@ -277,7 +275,7 @@ export async function countFacets(
     base = new Uint32Array(snap.alive.length);
     for (const { rowid } of matched) {
       const s = snap.slotOfRowid.get(rowid);
-      if (s !== undefined) base[s >>> 5] = (base[s >>> 5] ?? 0) | (1 << (s & 31));
+      if (s !== undefined) setBit(base, s);
     }
   }
   const priced = f.priceMin !== undefined || f.priceMax !== undefined;
@@ -285,8 +283,8 @@ export async function countFacets(
 
   // One mask per group with a choice: the products holding any chosen value.
   const chosen = new Map<FacetKind, Uint32Array>();
-  for (const { kind, field } of GROUPS) {
-    const keys = new Set(f[field].map((v) => facetKey(kind, v)).filter((k) => k !== ''));
+  for (const { kind, field } of FACET_GROUPS) {
+    const keys = new Set(facetKeys(kind, f[field]));
     if (keys.size === 0) continue;
     const mask = new Uint32Array(base.length);
     for (const t of snap.terms.values()) if (t.kind === kind && keys.has(t.key)) union(mask, t.slots);
@@ -300,7 +298,8 @@ export async function countFacets(
 
   const everything = allBut(withPrice);
   const maskFor = new Map<FacetKind, Uint32Array>();
-  for (const { kind } of GROUPS) maskFor.set(kind, chosen.has(kind) ? allBut(withPrice, kind) : everything);
+  for (const { kind } of FACET_GROUPS)
+    maskFor.set(kind, chosen.has(kind) ? allBut(withPrice, kind) : everything);
 
   const counted = new Map<FacetKind, Array<{ key: string; value: string; count: number }>>();
   const byKey = new Map<string, { key: string; value: string; count: number }>();
@@ -332,7 +331,7 @@ function priceMask(snap: FacetSnapshot, f: CatalogueFilter): Uint32Array {
   const max = f.priceMax ?? Number.POSITIVE_INFINITY;
   for (let s = 0; s < snap.size; s++) {
     const p = snap.price[s] ?? 0;
-    if (p >= min && p <= max) mask[s >>> 5] = (mask[s >>> 5] ?? 0) | (1 << (s & 31));
+    if (p >= min && p <= max) setBit(mask, s);
   }
   return mask;
 }

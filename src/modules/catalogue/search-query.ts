@@ -25,3 +25,16 @@ export function facetKey(kind: 'manufacturer' | 'size' | 'color' | 'tag', value:
     ? trimmed.replace(/[a-z]/g, (c) => c.toUpperCase())
     : trimmed.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
+
+/** The facet groups a filter can choose in, each with its field in the filter input. */
+export const FACET_GROUPS = [
+  { kind: 'manufacturer', field: 'manufacturers' },
+  { kind: 'size', field: 'sizes' },
+  { kind: 'color', field: 'colors' },
+  { kind: 'tag', field: 'tags' },
+] as const;
+
+/** The distinct facet keys a filter chose in one group (values that fold to nothing are dropped). */
+export function facetKeys(kind: 'manufacturer' | 'size' | 'color' | 'tag', values: string[]): string[] {
+  return [...new Set(values.map((v) => facetKey(kind, v)).filter((v) => v !== ''))];
+}
