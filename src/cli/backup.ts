@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { BackupError, createBackup } from '../ops/backup.js';
 import { DataDirBusyError } from '../ops/data-lock.js';
 import { BackupInvalidError } from '../ops/manifest.js';
+import { count } from '../ops/plural.js';
 import { verifyBackup } from '../ops/restore.js';
 import { listBackups } from '../ops/scheduled-backups.js';
 
@@ -42,7 +43,7 @@ async function run(argv: string[]): Promise<number> {
     for (const b of backups) {
       const bytes = b.manifest.files.reduce((sum, f) => sum + f.size, 0);
       console.log(
-        `${b.dir}\t${b.manifest.createdAt}\t${b.manifest.kind}\t${b.manifest.files.length} files\t${mib(bytes)}`,
+        `${b.dir}\t${b.manifest.createdAt}\t${b.manifest.kind}\t${count(b.manifest.files.length, 'file')}\t${mib(bytes)}`,
       );
     }
     return 0;
@@ -51,7 +52,7 @@ async function run(argv: string[]): Promise<number> {
   if (toVerify) {
     const manifest = await verifyBackup(toVerify);
     console.log(
-      `OK: ${toVerify} (made ${manifest.createdAt}): ${manifest.files.length} files match their sums, the database passes integrity_check, schema ${manifest.schema.latest ?? 'empty'}.`,
+      `OK: ${toVerify} (made ${manifest.createdAt}): ${count(manifest.files.length, 'file')} ${manifest.files.length === 1 ? 'matches its sum' : 'match their sums'}, the database passes integrity_check, schema ${manifest.schema.latest ?? 'empty'}.`,
     );
     return 0;
   }
@@ -65,7 +66,7 @@ async function run(argv: string[]): Promise<number> {
     kind: 'manual',
   });
   console.log(
-    `Backup written to ${result.dir}: ${result.manifest.files.length} files, ${mib(result.bytes)}, in ${((Date.now() - started) / 1000).toFixed(1)} s. The database copy passed integrity_check.`,
+    `Backup written to ${result.dir}: ${count(result.manifest.files.length, 'file')}, ${mib(result.bytes)}, in ${((Date.now() - started) / 1000).toFixed(1)} s. The database copy passed integrity_check.`,
   );
   console.log('Copy it off this machine too: a backup on the same disk dies with it.');
   return 0;

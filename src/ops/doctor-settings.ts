@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { SESSION_KEY_FILE } from '../modules/auth/session-keys.js';
+import { count } from './plural.js';
 
 export type Level = 'OK' | 'WARN' | 'FAIL';
 export type CheckResult = { level: Level; check: string; message: string };
@@ -60,7 +61,7 @@ export function checkSession(config: Config): CheckResult {
       'session',
       `${file} must hold one 64-character hex key a line. Fix: npm run admin -- rotate-session-key.`,
     );
-  return ok('session', `${SESSION_KEY_FILE} mode ${mode.toString(8)}, ${lines.length} key(s)`);
+  return ok('session', `${SESSION_KEY_FILE} mode ${mode.toString(8)}, ${count(lines.length, 'key')}`);
 }
 
 /** Stripe mode from the key, the webhook secret, and settings that only make sense in tests. */

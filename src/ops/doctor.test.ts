@@ -113,6 +113,28 @@ describe('npm run doctor', () => {
     expect(of(await runDoctor(production, { uid: null }), 'data-dir')[0]?.level).toBe('FAIL');
   });
 
+  it('words its counts as a person would, and gives advice ("Fix:") only on WARN and FAIL lines', async () => {
+    const env = await healthyStore();
+    const healthy = await runDoctor(env, { uid: null });
+    expect(healthy.filter((r) => r.level === 'OK' && /Fix:/.test(r.message))).toEqual([]);
+    expect(of(healthy, 'session')[0]?.message).toMatch(/, 1 key$/);
+    expect(of(healthy, 'database')[0]?.message).toMatch(/\(\d+ migrations\)$/);
+    expect(of(healthy, 'backups')[0]).toMatchObject({
+      level: 'OK',
+      message: expect.not.stringMatching(/Fix:/),
+    });
+
+    writeFileSync(path.join(store.dir, 'session.key'), KEY + KEY, { mode: 0o600 });
+    mkdirSync(path.join(store.dir, '.pre-restore-20261122T100000Z'));
+    const one = await runDoctor(env, { uid: null });
+    expect(of(one, 'session')[0]?.message).toMatch(/, 2 keys$/);
+    expect(of(one, 'restore')[0]?.message).toMatch(/^1 pre-restore copy in .*Fix: delete it once/);
+    mkdirSync(path.join(store.dir, '.pre-restore-20261123T100000Z'));
+    const two = await runDoctor(env, { uid: null });
+    expect(of(two, 'restore')[0]?.message).toMatch(/^2 pre-restore copies in .*Fix: delete them once/);
+    expect(two.map((r) => r.message).join('\n')).not.toMatch(/\((s|ies)\)/);
+  });
+
   it('exits non-zero on a FAIL and prints OK/WARN/FAIL lines (the CLI)', async () => {
     const env = await healthyStore();
     chmodSync(path.join(store.dir, 'session.key'), 0o640);
@@ -124,6 +146,6 @@ describe('npm run doctor', () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(/^OK {4}config/m);
     expect(run.stdout).toMatch(/^FAIL {2}session/m);
-    expect(run.stdout).toMatch(/1 failed/);
+    expect(run.stdout).toMatch(/^1 failed, (1 warning|\d+ warnings), \d+ ok\.$/m);
   });
 });

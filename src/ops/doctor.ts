@@ -13,6 +13,7 @@ import {
   ok,
   warn,
 } from './doctor-settings.js';
+import { count } from './plural.js';
 import { interruptedRestore, preRestoreCopies } from './restore.js';
 import { listBackups } from './scheduled-backups.js';
 import { appliedMigrations, compareSchema, integrityProblem } from './schema.js';
@@ -96,10 +97,10 @@ function checkDatabase(config: Config): CheckResult[] {
       return [
         warn(
           'database',
-          `integrity ok; ${pending.length} migration(s) will run at the next start (${pending.join(', ')}). Take a backup first: npm run backup.`,
+          `integrity ok; ${count(pending.length, 'migration')} will run at the next start (${pending.join(', ')}). Fix: take a backup first (npm run backup).`,
         ),
       ];
-    return [ok('database', `integrity ok, schema current (${applied.length} migrations)`)];
+    return [ok('database', `integrity ok, schema current (${count(applied.length, 'migration')})`)];
   } catch (error) {
     return [
       fail(
@@ -131,8 +132,13 @@ async function checkBackups(config: Config): Promise<CheckResult> {
   const age = newest ? (Date.now() - Date.parse(newest.manifest.createdAt)) / 3600_000 : null;
   const last = newest && age !== null ? `newest ${newest.name}, ${age.toFixed(1)} h old` : 'none yet';
   if (intervalHours <= 0) {
-    const text = `no scheduled backups (BACKUP_INTERVAL_HOURS=0); ${last}. Fix: BACKUP_INTERVAL_HOURS=24, or npm run backup from cron.`;
-    return config.isProduction ? warn('backups', text) : ok('backups', text);
+    // Advice ("Fix: …") belongs to WARN and FAIL lines only; outside production no schedule is fine.
+    return config.isProduction
+      ? warn(
+          'backups',
+          `no scheduled backups (BACKUP_INTERVAL_HOURS=0); ${last}. Fix: BACKUP_INTERVAL_HOURS=24, or npm run backup from cron.`,
+        )
+      : ok('backups', `no scheduled backups (BACKUP_INTERVAL_HOURS=0, fine outside production); ${last}`);
   }
   if (existsSync(dir)) {
     try {
@@ -166,7 +172,7 @@ async function checkRunState(config: Config): Promise<CheckResult[]> {
     results.push(
       warn(
         'restore',
-        `${copies.length} pre-restore copy(ies) in ${config.dataDir} (${copies.join(', ')}). Fix: delete them once the restored store is fine.`,
+        `${count(copies.length, 'pre-restore copy', 'pre-restore copies')} in ${config.dataDir} (${copies.join(', ')}). Fix: delete ${copies.length === 1 ? 'it' : 'them'} once the restored store is fine.`,
       ),
     );
   try {

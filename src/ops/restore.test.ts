@@ -53,6 +53,7 @@ describe('npm run restore', () => {
     writeFileSync(path.join(store.dir, 'session.key'), `${'b'.repeat(64)}\n`, { mode: 0o600 });
 
     const result = await restoreBackup({ backupDir: backup.dir, dataDir: store.dir });
+    if (!result) throw new Error('a restore without a question cannot be declined');
 
     expect(await productIds(databaseFile(store.dir))).toEqual(['kept']);
     expect(readFileSync(path.join(store.dir, 'media/kept/a.webp'), 'utf8')).toBe('original image');
@@ -115,6 +116,28 @@ describe('npm run restore', () => {
     );
     serverLock.release();
     await expect(restoreBackup({ backupDir: backup.dir, dataDir: store.dir })).resolves.toBeTruthy();
+  });
+
+  it('asks only with the folder locked and the backup checked: a running store is refused before the question', async () => {
+    const backup = await backedUpThenChanged();
+    const asked: string[] = [];
+    const confirm = async (manifest: { createdAt: string }) => {
+      asked.push(manifest.createdAt);
+      return false;
+    };
+    const serverLock = await lockDataDirShared(store.dir);
+    await expect(restoreBackup({ backupDir: backup.dir, dataDir: store.dir, confirm })).rejects.toThrow(
+      DataDirBusyError,
+    );
+    expect(asked).toEqual([]);
+    serverLock.release();
+
+    // Asked now; "no" changes nothing, and the folder is free again afterwards.
+    await expect(restoreBackup({ backupDir: backup.dir, dataDir: store.dir, confirm })).resolves.toBeNull();
+    expect(asked).toEqual([backup.manifest.createdAt]);
+    expect(await productIds(databaseFile(store.dir))).toEqual(['added-later']);
+    expect(readdirSync(store.dir).filter((n) => n.startsWith('.'))).toEqual([]);
+    (await lockDataDirShared(store.dir)).release();
   });
 
   it('refuses while the real server (src/main.ts) runs on the folder, and not after it was killed -9 (no stale lock)', async () => {

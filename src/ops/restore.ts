@@ -184,16 +184,22 @@ export async function completeRestore(dataDir: string, staging: string, now: Dat
  * and when the backup fails its checks (manifest sums, integrity_check, schema newer than this code).
  * The data it replaces is kept as DATA_DIR/.pre-restore-<stamp>/. A crash before the plan is written
  * changes nothing; after it, the next server start (or restore) completes the swap.
+ *
+ * `confirm` is asked only once the folder is locked and the backup has passed its checks, so a "yes" is
+ * never followed by "a store is running" (and no store can start while the question waits). Answering no
+ * resolves to null with nothing changed.
  */
 export async function restoreBackup(opts: {
   backupDir: string;
   dataDir: string;
   now?: Date;
-}): Promise<RestoreResult> {
+  confirm?: (manifest: Manifest) => Promise<boolean>;
+}): Promise<RestoreResult | null> {
   const backupDir = path.resolve(opts.backupDir);
-  const now = opts.now ?? new Date();
   const lock = lockDataDirExclusive(opts.dataDir);
   try {
+    if (opts.confirm && !(await opts.confirm(await verifyBackup(backupDir)))) return null;
+    const now = opts.now ?? new Date();
     const notes = await finishInterruptedRestore(opts.dataDir);
     const { manifest, staging } = await stageRestore(backupDir, opts.dataDir, now);
     const previous = await completeRestore(opts.dataDir, staging, now);
