@@ -1,4 +1,4 @@
-import { type DehydratedState, dehydrate, QueryClient } from '@tanstack/react-query';
+import { type DehydratedState, dehydrate, type Query, QueryClient } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
 import { App } from './app/app';
@@ -46,7 +46,19 @@ export async function renderPage(
     await Promise.all(fresh.map((q) => answer(client, q.queryKey, query)));
     html = renderTree(client, pathname, search);
   }
-  return { html, state: dehydrate(client) };
+  return { html, state: dehydrate(client, { shouldDehydrateQuery: keepForBrowser }) };
+}
+
+/** The answers, and the "not found" errors: the browser's first render must say what the server's said. */
+function keepForBrowser(q: Query): boolean {
+  return q.state.status === 'success' || (q.state.status === 'error' && isNotFound(q.state.error));
+}
+
+function isNotFound(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  // On the server a TRPCError ({ code }); in the browser's cache the shape tRPC's client gives ({ data: { code } }).
+  const { code, data } = err as { code?: unknown; data?: { code?: unknown } };
+  return code === 'NOT_FOUND' || data?.code === 'NOT_FOUND';
 }
 
 const MAX_PASSES = 3;
@@ -58,7 +70,18 @@ async function answer(client: QueryClient, key: readonly unknown[], query: Serve
     const data = await query(segments.join('.'), meta?.input);
     if (data === undefined) return;
     client.setQueryData(key, meta?.type === 'infinite' ? { pages: [data], pageParams: [null] } : data);
-  } catch {
-    // Not found or refused: the browser asks and shows the error as it always does.
+  } catch (err) {
+    // A missing product is rendered as missing (with the page's 404 status), so the page reads right
+    // without JavaScript. Anything else refused: the browser asks and shows the error as it always does.
+    if (!isNotFound(err)) return;
+    const message = err instanceof Error ? err.message : 'Not found';
+    client
+      .getQueryCache()
+      .find({ queryKey: key, exact: true })
+      ?.setState({
+        status: 'error',
+        error: Object.assign(new Error(message), { data: { code: 'NOT_FOUND' } }),
+        fetchStatus: 'idle',
+      });
   }
 }

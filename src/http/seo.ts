@@ -4,6 +4,7 @@ import { findProductDetail } from '../modules/catalogue/catalogue.repository.js'
 import { findProductIdBySlug } from '../modules/catalogue/catalogue-search.repository.js';
 import { readSiteSettings } from '../modules/site/settings.repository.js';
 import { minorToMajorString } from '../shared/money.js';
+import { isClientRoute } from '../shared/routes.js';
 
 export type PageHead = { title: string; description: string; tags: string; status?: number };
 
@@ -122,6 +123,9 @@ export async function pageHead(db: Db, publicUrl: string, pathname: string): Pro
         : []),
     ].join('');
     return { title, description, tags };
+  }
+  if (!isClientRoute(pathname)) {
+    return { title: `Page not found · ${settings.storeName}`, description: '', tags: '', status: 404 };
   }
   return null;
 }

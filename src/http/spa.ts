@@ -9,6 +9,9 @@ import { cachedPayload, type ResponseCache } from './response-cache.js';
 import type { PageHead } from './seo.js';
 import { loadRenderer, pageSearch, storefrontHtml } from './storefront-page.js';
 
+/** The cache key every unknown address shares: no real path contains a NUL. */
+const NOT_FOUND_KEY = '\u0000not-found';
+
 /** Paths the client never renders: an unknown one there is a plain 404, never the app's HTML. */
 const NON_PAGE_PREFIXES = ['/api/', '/media/', '/assets/'];
 
@@ -63,17 +66,13 @@ export async function registerSpa(
       return reply.code(404).send({ error: 'Not Found', message: `${req.method} ${pathname} not found` });
     }
     const known = isClientRoute(pathname);
-    if (!known) {
-      return reply
-        .code(404)
-        .header('cache-control', 'no-cache')
-        .type('text/html; charset=utf-8')
-        .send(indexHtml);
-    }
     // The same page for everyone at one revision: built once, then sent from memory (ETag, br/gzip). Only
-    // the parameters a page reads take part, so tracking tags (utm_*, fbclid) share the page.
-    const search = pageSearch(pathname, req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '');
-    const key = search ? `${pathname}?${search}` : pathname;
+    // the parameters a page reads take part, so tracking tags (utm_*, fbclid) share the page. Every unknown
+    // address shows the same 404 page, so they share one entry (and cannot fill the cache).
+    const search = known
+      ? pageSearch(pathname, req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '')
+      : '';
+    const key = !known ? NOT_FOUND_KEY : search ? `${pathname}?${search}` : pathname;
     const cache = opts.cache && key.length <= 2000 ? opts.cache : null;
     const revision = cache ? currentRevision(cache.revision) : null;
     let release: (() => void) | undefined;
@@ -90,10 +89,11 @@ export async function registerSpa(
         search,
         head,
         render,
+        notFound: !known,
         query: opts.query ? opts.query(req) : noQuery,
         log: req.log,
       });
-      const status = head?.status ?? 200;
+      const status = known ? (head?.status ?? 200) : 404;
       if (cache && revision !== null) {
         const entry = cache.store.set(key, revision, {
           status,

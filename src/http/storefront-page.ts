@@ -67,6 +67,8 @@ function startAfterPaint(html: string): string {
     );
 }
 
+const NEEDS_SCRIPT_NOTICE = /<noscript>This store needs JavaScript[^<]*<\/noscript>/;
+
 /** JSON inside a script element: `<` escaped so no text in it can close the element. */
 function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
@@ -85,15 +87,20 @@ export async function storefrontHtml(opts: {
   render: RenderPage | null;
   query: ServerQuery;
   log: FastifyBaseLogger;
+  /** An address no route knows: the 404 page is rendered too, so it reads right without JavaScript. */
+  notFound?: boolean;
 }): Promise<string> {
   let html = opts.head ? injectHead(opts.template, opts.head) : opts.template;
-  if (!opts.render || !isRenderedPage(opts.pathname)) return html;
+  if (!opts.render || !(opts.notFound || isRenderedPage(opts.pathname))) return html;
   try {
     const page = await opts.render(opts.pathname, opts.search, opts.query);
-    html = startAfterPaint(html).replace(
-      '<div id="root"></div>',
-      `<div id="root">${page.html}</div><script type="application/json" id="${QUERY_STATE_ID}">${scriptJson(page.state)}</script>`,
-    );
+    html = startAfterPaint(html)
+      // The page is all there: the "needs JavaScript" notice (for the bare shell) would be untrue.
+      .replace(NEEDS_SCRIPT_NOTICE, '')
+      .replace(
+        '<div id="root"></div>',
+        `<div id="root">${page.html}</div><script type="application/json" id="${QUERY_STATE_ID}">${scriptJson(page.state)}</script>`,
+      );
   } catch (err) {
     opts.log.warn({ err, path: opts.pathname }, 'server render failed; sending the plain page');
   }

@@ -4,6 +4,8 @@ import { type ClientRoute, clientRoutes } from '../../../src/shared/routes';
 import { SiteLayout } from '../components/layout/site-layout';
 import { AboutPage } from '../features/about/about-page';
 import { HomePage } from '../features/catalogue/home-page';
+// Not lazy: the server renders it for unknown addresses (with status 404), which needs it at once.
+import { NotFoundPage } from '../features/not-found/not-found-page';
 import { ProductPage } from '../features/product/product-page';
 import { ProductSlugPage } from '../features/product/product-slug-page';
 
@@ -16,6 +18,9 @@ const CheckoutPage = lazy(() =>
 const PaymentSuccessPage = lazy(() =>
   import('../features/checkout/result-pages').then((m) => ({ default: m.PaymentSuccessPage })),
 );
+const SuccessPage = lazy(() =>
+  import('../features/checkout/result-pages').then((m) => ({ default: m.SuccessPage })),
+);
 const CheckoutCancelPage = lazy(() =>
   import('../features/checkout/result-pages').then((m) => ({ default: m.CheckoutCancelPage })),
 );
@@ -24,9 +29,6 @@ const CanceledPage = lazy(() =>
 );
 const TestPaymentPage = lazy(() =>
   import('../features/checkout/test-payment-page').then((m) => ({ default: m.TestPaymentPage })),
-);
-const NotFoundPage = lazy(() =>
-  import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })),
 );
 
 function AdminEntry() {
@@ -48,7 +50,7 @@ const pages: Record<ClientRoute, Page> = {
   '/checkout': { component: CheckoutPage, layout: 'store' },
   '/checkout/success': { component: PaymentSuccessPage, layout: 'store' },
   '/checkout/cancel': { component: CheckoutCancelPage, layout: 'store' },
-  '/success': { component: PaymentSuccessPage, layout: 'store' },
+  '/success': { component: SuccessPage, layout: 'store' },
   '/canceled': { component: CanceledPage, layout: 'store' },
   '/testpayment': { component: TestPaymentPage, layout: 'store' },
   '/admin': { component: AdminEntry, layout: 'own' },
@@ -79,9 +81,7 @@ export function AppRoutes() {
       })}
       <Route>
         <SiteLayout>
-          <Suspense fallback={null}>
-            <NotFoundPage />
-          </Suspense>
+          <NotFoundPage />
         </SiteLayout>
       </Route>
     </Switch>

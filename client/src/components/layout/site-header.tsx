@@ -10,21 +10,23 @@ export function SiteHeader() {
 
   return (
     <header className="sticky top-0 z-30 border-b border-stone-line bg-ivory/95 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-2 px-3 sm:gap-4 sm:px-6 lg:px-8">
+        {/* One line on a 390 px phone: a long store name is cut with an ellipsis (its full name is the
+            link's label) rather than wrapping the header onto two lines. */}
         <Link
           href={paths.home()}
-          className="font-serif text-xl tracking-[0.12em] text-ink uppercase sm:text-2xl"
+          className="min-w-0 truncate font-serif text-base tracking-[0.02em] whitespace-nowrap text-ink uppercase min-[400px]:text-lg sm:text-2xl sm:tracking-[0.12em]"
           aria-label={storeName ? `${storeName}, home` : 'Home'}
         >
           {storeName || <span className="skeleton inline-block h-6 w-40 rounded" aria-hidden="true" />}
         </Link>
-        <nav aria-label="Store" className="flex items-center gap-2 sm:gap-3">
+        <nav aria-label="Store" className="flex flex-none items-center gap-1 sm:gap-3">
           {specialOrderUrl ? (
             <a
               href={specialOrderUrl}
               target="_blank"
               rel="noopener noreferrer"
-              className="rounded-full border border-maroon px-3 py-1.5 text-xs font-medium tracking-wide text-maroon transition hover:bg-maroon hover:text-ivory sm:px-4 sm:text-sm"
+              className="rounded-full border border-maroon px-2 py-1.5 text-[11px] font-medium whitespace-nowrap text-maroon transition hover:bg-maroon hover:text-ivory sm:px-4 sm:text-sm sm:tracking-wide"
             >
               Special Order Request
               <span className="sr-only"> (opens in a new tab)</span>

@@ -2,6 +2,6 @@ import { AboutContent } from '../../components/site/about-content';
 import { usePageTitle } from '../../lib/use-page-title';
 
 export function AboutPage() {
-  usePageTitle('About');
+  usePageTitle('About', { canonical: true });
   return <AboutContent />;
 }

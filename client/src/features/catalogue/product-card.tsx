@@ -1,4 +1,4 @@
-import { type MouseEvent, useId, useState } from 'react';
+import { type MouseEvent, useId } from 'react';
 import { useLocation } from 'wouter';
 import { responsiveImage } from '../../../../src/modules/media/responsive-image';
 import type { ProductCard as ProductCardData } from '../../../../src/shared/catalogue';
@@ -6,6 +6,7 @@ import { sortSizes } from '../../../../src/shared/sizes';
 import { paths } from '../../app/paths';
 import { Button } from '../../components/ui/button';
 import { formatMoney } from '../../lib/money';
+import { useImageState } from '../../lib/use-image-state';
 import { useSizedPurchase } from '../checkout/use-sized-purchase';
 
 const PLACEHOLDER = '/placeholder.svg';
@@ -18,15 +19,16 @@ export function ProductCard({
   priority = false,
 }: {
   product: ProductCardData;
-  /** Above the fold: load at once and show without the fade (it may arrive before the page's script). */
+  /** Above the fold: load at once. */
   eager?: boolean;
   /** The likely largest image of the page: fetched before the others. */
   priority?: boolean;
 }) {
   const [, navigate] = useLocation();
   const { size, hasSizes, missingSize, buying, chooseSize, addToCart, buyNow } = useSizedPurchase(product);
-  const [loaded, setLoaded] = useState(eager);
-  const [failed, setFailed] = useState(false);
+  const picture = useImageState();
+  const failed = picture.state === 'failed';
+  const loaded = picture.state !== 'loading';
   const sizeId = useId();
   const errorId = useId();
   const href = paths.product(product.id);
@@ -41,6 +43,7 @@ export function ProductCard({
 
   const image = (
     <img
+      ref={picture.ref}
       src={failed ? PLACEHOLDER : (product.image?.url ?? PLACEHOLDER)}
       srcSet={responsive?.srcSet}
       sizes={responsive ? CARD_SIZES : undefined}
@@ -50,13 +53,13 @@ export function ProductCard({
       decoding={eager ? undefined : 'async'}
       width={responsive?.width ?? 800}
       height={responsive?.height ?? 800}
-      className={`h-full w-full object-cover transition duration-500 group-hover:scale-[1.03] ${loaded ? 'opacity-100' : 'opacity-0'}`}
-      onLoad={() => setLoaded(true)}
-      onError={() => {
-        // Fall back to the placeholder (dropping any srcset, which would win over src).
-        setFailed(true);
-        setLoaded(true);
-      }}
+      // Never hidden: the pulsing placeholder sits behind the picture, which covers it as it arrives. A
+      // picture that depends on a script to appear stays invisible when the script is late or absent.
+      className="relative h-full w-full object-cover transition duration-500 group-hover:scale-[1.03]"
+      data-state={picture.state}
+      onLoad={picture.onLoad}
+      // A failed picture falls back to the placeholder (dropping any srcset, which would win over src).
+      onError={picture.onError}
     />
   );
 
@@ -68,7 +71,9 @@ export function ProductCard({
       data-testid="product-card"
     >
       <div className="relative aspect-square overflow-hidden bg-sand">
-        {!loaded ? <div className="skeleton absolute inset-0" aria-hidden="true" /> : null}
+        {!loaded ? (
+          <div className="card-picture-skeleton skeleton absolute inset-0" aria-hidden="true" />
+        ) : null}
         {responsive?.avifSrcSet ? (
           <picture className="contents">
             <source type="image/avif" srcSet={responsive.avifSrcSet} sizes={CARD_SIZES} />

@@ -26,7 +26,7 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch: (q: st
   }, [text, onSearch]);
 
   return (
-    <div className="relative flex-1">
+    <div className="relative flex-1 basis-full md:basis-0">
       <label htmlFor="catalogue-search" className="sr-only">
         Search products
       </label>

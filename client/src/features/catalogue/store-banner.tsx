@@ -2,7 +2,8 @@ import { useSiteSettings } from '../site/use-site-settings';
 
 export function StoreBanner() {
   const { data, isPending, isError, error } = useSiteSettings();
-  if (isPending) return <div className="skeleton mb-10 h-[272px] rounded-2xl" aria-hidden="true" />;
+  if (isPending)
+    return <div className="skeleton mb-4 h-28 rounded-2xl sm:mb-10 sm:h-[272px]" aria-hidden="true" />;
   if (isError) {
     return (
       <p role="status" className="mb-10 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-900">
@@ -25,7 +26,8 @@ export function StoreBanner() {
   return (
     <section
       aria-label="Featured"
-      className="relative mb-10 flex h-[272px] items-end overflow-hidden rounded-2xl bg-maroon-dark"
+      // A strip on phones (the products must show in the first screen), the full banner from sm.
+      className="relative mb-4 flex h-28 items-end overflow-hidden rounded-2xl bg-maroon-dark sm:mb-10 sm:h-[272px]"
     >
       {banner.imageUrl ? (
         <img
@@ -37,9 +39,13 @@ export function StoreBanner() {
           height={544}
         />
       ) : null}
-      <div className="relative p-6 text-ivory sm:p-10">
-        <p className="font-serif text-3xl sm:text-4xl">{banner.title}</p>
-        {banner.description ? <p className="mt-2 max-w-xl text-ivory/90">{banner.description}</p> : null}
+      <div className="relative p-4 text-ivory sm:p-10">
+        <p className="font-serif text-xl sm:text-4xl">{banner.title}</p>
+        {banner.description ? (
+          <p className="mt-1 line-clamp-2 max-w-xl text-sm text-ivory/90 sm:mt-2 sm:line-clamp-none sm:text-base">
+            {banner.description}
+          </p>
+        ) : null}
       </div>
     </section>
   );

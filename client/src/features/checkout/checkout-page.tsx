@@ -52,7 +52,9 @@ export function CheckoutPage() {
           return (
             <li
               key={`${line.productId}-${line.size}`}
-              className="flex flex-wrap gap-4 py-5"
+              // Phones: picture and details side by side, the controls on a row of their own under the
+              // details, so the title keeps the width it needs. From sm the controls sit at the right.
+              className="grid grid-cols-[5rem_minmax(0,1fr)] gap-x-4 gap-y-3 py-5 sm:grid-cols-[5rem_minmax(0,1fr)_auto]"
               data-testid="checkout-line"
             >
               <img
@@ -62,7 +64,7 @@ export function CheckoutPage() {
                 height={80}
                 className="h-20 w-20 flex-none rounded-xl bg-sand object-cover"
               />
-              <div className="min-w-0 flex-1">
+              <div className="min-w-0">
                 <p className="font-medium">
                   {q?.title ?? <span className="skeleton inline-block h-4 w-40 rounded" />}
                 </p>
@@ -85,7 +87,7 @@ export function CheckoutPage() {
                   </p>
                 ) : null}
               </div>
-              <div className="flex items-start gap-3">
+              <div className="col-start-2 flex items-center gap-3 sm:col-start-3 sm:items-start">
                 <label className="text-sm">
                   <span className="sr-only">Quantity of {label}</span>
                   <select
@@ -100,7 +102,7 @@ export function CheckoutPage() {
                     ))}
                   </select>
                 </label>
-                <p className="w-24 text-right font-medium" data-testid="line-total">
+                <p className="ml-auto min-w-24 text-right font-medium" data-testid="line-total">
                   {q?.lineTotalMinor != null && q.currency ? formatMoney(q.lineTotalMinor, q.currency) : ''}
                 </p>
                 <button

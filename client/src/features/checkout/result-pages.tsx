@@ -8,8 +8,17 @@ import { trpc } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';
 import { cart } from '../cart/cart-store';
 
-/** /checkout/success and /success: the paid order, fetched by the session id Stripe (or the demo) sent back. */
+/** /checkout/success: the paid order, fetched by the session id Stripe (or the demo) sent back. */
 export function PaymentSuccessPage() {
+  return <PaymentSuccess back="Continue Shopping" />;
+}
+
+/** /success, where payment links return: the same page, with the link the original offered there. */
+export function SuccessPage() {
+  return <PaymentSuccess back="Return to Shop" />;
+}
+
+function PaymentSuccess({ back }: { back: 'Continue Shopping' | 'Return to Shop' }) {
   usePageTitle('Payment Successful');
   const sessionId = new URLSearchParams(useSearch()).get('session_id') ?? '';
   const order = trpc.checkout.order.useQuery({ sessionId }, { enabled: sessionId !== '', retry: 2 });
@@ -63,7 +72,7 @@ export function PaymentSuccessPage() {
       ) : null}
       <div className="mt-10 text-center">
         <Link href={paths.home()} className={buttonClass('primary')}>
-          Continue Shopping
+          {back}
         </Link>
       </div>
     </div>

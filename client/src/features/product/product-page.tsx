@@ -19,7 +19,8 @@ export function ProductPage() {
   const [, navigate] = useLocation();
   const product = trpc.catalogue.byId.useQuery(
     { id },
-    { retry: (n, err) => err.data?.code !== 'NOT_FOUND' && n < 2 },
+    // A "not found" the server rendered the page with stands: asking again on hydration would flash a skeleton.
+    { retry: (n, err) => err.data?.code !== 'NOT_FOUND' && n < 2, retryOnMount: false },
   );
   const notFound = product.error?.data?.code === 'NOT_FOUND';
   // Asked for beside the product, not after it: one round trip in the browser, one render pass less on the
@@ -33,7 +34,10 @@ export function ProductPage() {
     return () => clearTimeout(timer);
   }, [notFound, navigate, id]);
 
-  usePageTitle(product.data?.title ?? (notFound ? 'Product not found' : null));
+  usePageTitle(product.data?.title ?? (notFound ? 'Product not found' : null), {
+    description: product.data ? product.data.description || product.data.title : null,
+    canonical: product.data !== undefined,
+  });
 
   if (product.isPending) return <ProductSkeleton />;
   if (notFound) {

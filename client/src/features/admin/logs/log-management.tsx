@@ -221,19 +221,20 @@ export function LogManagement({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
           <table className="w-full text-left text-sm" data-testid="log-table">
             <thead>
               <tr className="border-b border-stone-line text-muted">
-                <th scope="col" className="py-2 pr-4 font-medium whitespace-nowrap">
+                <th scope="col" className="py-2 pr-2 font-medium whitespace-nowrap sm:pr-4">
                   Timestamp
                 </th>
-                <th scope="col" className="py-2 pr-4 font-medium">
+                <th scope="col" className="py-2 pr-2 font-medium sm:pr-4">
                   Level
                 </th>
-                <th scope="col" className="py-2 pr-4 font-medium">
+                {/* On phones the source goes under the message, so Details stays on the screen. */}
+                <th scope="col" className="hidden py-2 pr-4 font-medium sm:table-cell">
                   Source
                 </th>
-                <th scope="col" className="py-2 pr-4 font-medium">
+                <th scope="col" className="py-2 pr-2 font-medium sm:pr-4">
                   Message
                 </th>
-                <th scope="col" className="py-2 pr-4 font-medium">
+                <th scope="col" className="py-2 font-medium sm:pr-4">
                   Details
                 </th>
               </tr>
@@ -244,14 +245,17 @@ export function LogManagement({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
                 return (
                   <Fragment key={entry.id}>
                     <tr className="border-b border-stone-line/60 align-top" data-testid="log-row">
-                      <td className="py-2 pr-4 whitespace-nowrap tabular-nums">{timestamp(entry.time)}</td>
-                      <td className="py-2 pr-4">
+                      <td className="py-2 pr-2 tabular-nums sm:pr-4 sm:whitespace-nowrap">
+                        <span className="block sm:inline">{timestamp(entry.time).slice(0, 10)}</span>{' '}
+                        <span className="block sm:inline">{timestamp(entry.time).slice(11)}</span>
+                      </td>
+                      <td className="py-2 pr-2 sm:pr-4">
                         <span className={`rounded-full px-2 py-0.5 text-xs ${LEVEL_STYLE[entry.level]}`}>
                           {LEVEL_LABEL[entry.level]}
                         </span>
                       </td>
-                      <td className="py-2 pr-4">{entry.source}</td>
-                      <td className="py-2 pr-4 break-words">
+                      <td className="hidden py-2 pr-4 sm:table-cell">{entry.source}</td>
+                      <td className="py-2 pr-2 break-words sm:pr-4">
                         {entry.message}
                         {entry.repeatCount > 1 ? (
                           <span
@@ -261,8 +265,9 @@ export function LogManagement({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
                             ×{entry.repeatCount}
                           </span>
                         ) : null}
+                        <span className="block text-xs text-muted sm:hidden">{entry.source}</span>
                       </td>
-                      <td className="py-2 pr-4">
+                      <td className="py-2 sm:pr-4">
                         <button
                           type="button"
                           className="text-maroon hover:underline"

@@ -132,7 +132,8 @@ export function PerformancePanel() {
             const t = VITAL_THRESHOLDS[metric];
             return (
               <div key={metric} data-testid={`vital-${metric}`}>
-                <div className="flex flex-wrap items-end justify-between gap-4">
+                {/* Phones: the chart goes under its heading, not squeezed into a corner beside it. */}
+                <div className="flex flex-col gap-2 sm:flex-row sm:items-end sm:justify-between sm:gap-4">
                   <div>
                     <h3 className="font-medium">
                       {metric} <span className="font-normal text-muted">· {METRIC_TITLE[metric]}</span>
