@@ -22,7 +22,9 @@ import { pageHead, registerSeo } from './http/seo.js';
 import { registerSpa } from './http/spa.js';
 import { registerStripeWebhook } from './http/stripe-webhook.js';
 import { registerVitals } from './http/vitals.js';
-import { DEFAULT_LOGIN_LIMITS, LoginThrottle } from './modules/auth/login-throttle.js';
+import { registerDeviceCookieWriter } from './modules/auth/device-cookie-http.js';
+import { loginRetryAfter } from './modules/auth/login-retry-after.js';
+import { LoginThrottle } from './modules/auth/login-throttle.js';
 import { SESSION_COOKIE } from './modules/auth/session.js';
 import { loadSessionKeys } from './modules/auth/session-keys.js';
 import type { PaymentGateway } from './modules/checkout/payment-gateway.js';
@@ -36,6 +38,7 @@ import {
   PINO_LEVELS,
 } from './modules/logs/log-stream.js';
 import { startPeriodic } from './modules/logs/periodic.js';
+import { expireAbandonedDemoOrders } from './modules/orders/abandoned-orders.js';
 import { createTelemetryLimits } from './modules/telemetry/rate-limiter.js';
 import { pruneVitals } from './modules/telemetry/vitals.repository.js';
 import type { FileStorage } from './storage/file-storage.js';
@@ -214,13 +217,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
 
+  const sessionKeys = loadSessionKeys({
+    secret: config.session.secret,
+    previousSecrets: config.session.previousSecrets,
+    dataDir: config.dataDir,
+    warn: (m) => app.log.warn(m),
+  });
   await app.register(secureSession, {
-    key: loadSessionKeys({
-      secret: config.session.secret,
-      previousSecrets: config.session.previousSecrets,
-      dataDir: config.dataDir,
-      warn: (m) => app.log.warn(m),
-    }),
+    key: sessionKeys,
     cookieName: SESSION_COOKIE,
     expiry: Math.ceil(config.session.ttlMs / 1000),
     cookie: {
@@ -231,7 +235,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       maxAge: Math.ceil(config.session.ttlMs / 1000),
     },
   });
-  registerSameOriginGuard(app, { publicUrl: config.publicUrl, exempt: ['/api/stripe/webhook'] });
+  registerDeviceCookieWriter(app, { secure: config.session.secureCookie });
+  registerSameOriginGuard(app, {
+    publicUrl: config.publicUrl,
+    production: config.isProduction,
+    exemptRoutes: ['/api/stripe/webhook'],
+  });
 
   // Retention of the log and the vitals runs in the background, never in a request.
   const stopRetention = startPeriodic(
@@ -239,6 +248,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const now = deps.clock.now();
       await logService.prune(now);
       await pruneVitals(deps.db, now);
+      const expired = await expireAbandonedDemoOrders(deps.db, now);
+      if (expired > 0) app.log.info({ event: 'orders.expired', count: expired }, 'abandoned demo checkouts expired');
     },
     {
       intervalMs: 10 * 60_000,
@@ -280,7 +291,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logs: logService,
     telemetry,
     loginThrottle:
-      deps.loginThrottle ?? new LoginThrottle({ ...DEFAULT_LOGIN_LIMITS, ...config.loginLimits }),
+      deps.loginThrottle ??
+      new LoginThrottle({
+        limits: config.loginLimits,
+        deviceKeys: sessionKeys,
+        now: () => deps.clock.now().getTime(),
+      }),
   };
   const createContext = createContextFactory(contextDeps);
   const publicCache = new ResponseCache({ maxEntries: 2000, maxBytes: 24 * 1024 * 1024 });
@@ -292,6 +308,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         router: appRouter,
         createContext,
         maxBatchSize: 20,
+        responseMeta: loginRetryAfter,
         onError({ error, path: procedure, req }) {
           if (error.code === 'INTERNAL_SERVER_ERROR') {
             req.log.error({ err: error.cause ?? error, procedure }, 'procedure failed');

@@ -51,7 +51,18 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 60 * 30)
     .default(120),
+  /**
+   * Failed sign-ins per client address in 15 minutes, whatever accounts they were for, before that address
+   * gets 429 for the rest of the window. A browser with a device cookie for the account it signs in to is
+   * not counted here (see LOGIN_MAX_FAILURES_PER_ACCOUNT). See modules/auth/login-throttle.ts.
+   */
   LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(20),
+  /**
+   * Wrong passwords for one account in 15 minutes: from one address, then that address gets 429 for that
+   * account; from one known device (device cookie from an earlier sign-in), then that browser counts as
+   * unknown; from all unknown browsers together, then each further try from an unknown browser waits 30 s,
+   * doubling each time. Known devices are never slowed by other browsers' failures.
+   */
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(10),
   STRIPE_SECRET_KEY: z
     .string()
@@ -108,7 +119,7 @@ export type Config = {
     idleMs: number;
     secureCookie: boolean;
   };
-  /** Sign-in attempts per client IP and failures per account, each per 15 minutes. */
+  /** Sign-in failures per client address and per account, each per 15 minutes (see the env schema). */
   loginLimits: { perIp: number; perAccount: number };
   /** Real payments when a secret key is set; otherwise the demo payment mode. */
   stripe: { secretKey: string; webhookSecret: string | null; apiUrl: string | null } | null;

@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { InnerContext } from '../../trpc/context.js';
 import { findAdminByEmail, normaliseEmail, recordLogin } from './admins.repository.js';
+import { SignInThrottled } from './login-retry-after.js';
 import { DEFAULT_SCRYPT, hashPassword, verifyPassword } from './password.js';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials';
@@ -14,35 +15,53 @@ function getDummyHash(): Promise<string> {
 
 export async function login(ctx: InnerContext, email: string, password: string): Promise<{ email: string }> {
   const account = normaliseEmail(email);
-  const waitSeconds = ctx.loginThrottle.attempt(ctx.ip, account);
-  if (waitSeconds > 0) {
-    ctx.log.warn({ event: 'admin.login.throttled', ip: ctx.ip }, 'sign-in refused: too many attempts');
+  const admin = await findAdminByEmail(ctx.db, account);
+  const now = ctx.clock.now();
+  const claim = ctx.loginThrottle.deviceCookies.verify(ctx.session.device.read(), now);
+  // A device cookie only counts for the account it was issued to.
+  const deviceId = admin && claim?.adminId === admin.id ? claim.deviceId : null;
+  // Only a real account's email is logged: a miss may be someone's password typed in the wrong field.
+  const shown = admin ? admin.email : '(unknown)';
+
+  const admission = ctx.loginThrottle.admit({ ip: ctx.ip, account, deviceId });
+  if (!admission.allowed) {
+    const { retryAfterSeconds, reason } = admission;
+    ctx.log.warn(
+      { event: 'admin.login.throttled', account: shown, ip: ctx.ip, reason, retryAfterSeconds },
+      'sign-in refused: too many attempts',
+    );
     throw new TRPCError({
       code: 'TOO_MANY_REQUESTS',
-      message: `Too many sign-in attempts. Please try again in ${Math.ceil(waitSeconds / 60)} minute(s).`,
+      message: `Too many sign-in attempts. Please try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s).`,
+      cause: new SignInThrottled(retryAfterSeconds),
     });
   }
+  const { attempt } = admission;
 
-  const admin = await findAdminByEmail(ctx.db, account);
   const ok = await verifyPassword(password, admin?.passwordHash ?? (await getDummyHash()));
   if (!admin || !ok) {
-    const { lockedNow } = ctx.loginThrottle.failed(account);
-    // Only a real account's email is logged: a miss may be someone's password typed in the wrong field.
+    const outcome = attempt.failed();
+    // The address is in the message so that the log table keeps one line per address (it folds repeats).
     ctx.log.warn(
-      { event: 'admin.login.failed', account: admin ? admin.email : '(unknown)', ip: ctx.ip },
-      'sign-in failed',
+      { event: 'admin.login.failed', account: shown, ip: ctx.ip, knownDevice: attempt.knownDevice },
+      `sign-in failed from ${ctx.ip} (${attempt.knownDevice ? 'known device' : 'unknown browser'})`,
     );
-    if (lockedNow) {
+    if (outcome.unknownBrowsersThrottledNow) {
       ctx.log.warn(
-        { event: 'admin.login.locked', account: admin ? admin.email : '(unknown)' },
-        'account locked',
+        { event: 'admin.login.unknown-browsers-throttled', account: shown, ip: ctx.ip },
+        'too many failed sign-ins for this account: browsers it has not signed in from are slowed down',
+      );
+    }
+    if (outcome.deviceLockedNow) {
+      ctx.log.warn(
+        { event: 'admin.login.device-locked', account: shown, ip: ctx.ip },
+        'too many failed sign-ins from a known device: it is treated as unknown for the rest of the window',
       );
     }
     throw new TRPCError({ code: 'UNAUTHORIZED', message: INVALID_CREDENTIALS });
   }
 
-  ctx.loginThrottle.succeeded(account);
-  const now = ctx.clock.now();
+  const { accountUnderAttack } = attempt.succeeded();
   await recordLogin(ctx.db, admin.id, now);
   ctx.session.write({
     adminId: admin.id,
@@ -50,6 +69,26 @@ export async function login(ctx: InnerContext, email: string, password: string):
     issuedAt: now.getTime(),
     lastSeenAt: now.getTime(),
   });
-  ctx.log.info({ event: 'admin.login', account: admin.email, ip: ctx.ip }, 'admin signed in');
+  // A fresh cookie on every sign-in: it restarts the 180 days and moves the device off a locked id.
+  ctx.session.device.write(ctx.loginThrottle.deviceCookies.issue(admin.id, now));
+  const details = {
+    event: 'admin.login',
+    account: admin.email,
+    ip: ctx.ip,
+    knownDevice: attempt.knownDevice,
+  };
+  if (!accountUnderAttack) ctx.log.info(details, 'admin signed in');
+  else if (attempt.knownDevice) {
+    ctx.log.warn(
+      { ...details, accountUnderAttack },
+      'admin signed in from a known device while other browsers are slowed down by failed sign-ins',
+    );
+  } else {
+    // Possibly the one who made the failures, now with the right password: worth a look.
+    ctx.log.warn(
+      { ...details, accountUnderAttack },
+      'admin signed in from an unknown browser while failed sign-ins for this account are slowed down',
+    );
+  }
   return { email: admin.email };
 }

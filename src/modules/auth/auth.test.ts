@@ -248,6 +248,15 @@ describe('sign-in rate limits and cross-site protection', () => {
     expect((await attempt(EMAIL, PASSWORD, { 'x-test-remote': '198.51.100.2' })).statusCode).toBe(200);
   });
 
+  it('counts failures per address, not successes: 25 sign-ins in a row from one address all go through', async () => {
+    store = await createTestStore();
+    await createAdmin(store, EMAIL, PASSWORD);
+    app = await buildTestApp(store);
+    for (let i = 0; i < 25; i++) expect((await attempt(EMAIL, PASSWORD)).statusCode).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await attempt(EMAIL, 'wrong password')).statusCode).toBe(401);
+    expect((await attempt(EMAIL, PASSWORD)).statusCode).toBe(429);
+  });
+
   it('honours X-Forwarded-For only from a trusted proxy', async () => {
     store = await createTestStore({ env: { TRUST_PROXY: '127.0.0.1' } });
     await createAdmin(store, EMAIL, PASSWORD);
@@ -260,7 +269,7 @@ describe('sign-in rate limits and cross-site protection', () => {
     expect((await attempt(EMAIL, PASSWORD, viaProxy('203.0.113.51'))).statusCode).toBe(200);
   });
 
-  it('locks an account after 10 failures from any addresses', async () => {
+  it('after 10 failures for an account from any addresses, refuses browsers without its device cookie (no longer everybody: known devices still sign in, see sign-in-under-attack.test.ts)', async () => {
     store = await createTestStore();
     await createAdmin(store, EMAIL, PASSWORD);
     app = await buildTestApp(store);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../trpc/context.js';
 import { findAdminById } from './admins.repository.js';
+import { type DeviceCookiePort, memoryDeviceCookie, requestDeviceCookie } from './device-cookie-http.js';
 
 export const SESSION_COOKIE = 'store_session';
 
@@ -29,6 +30,8 @@ export interface SessionPort {
   read(): unknown;
   write(data: SessionData): void;
   clear(): void;
+  /** The long-lived device cookie beside the session (see device-cookie.ts); signing out keeps it. */
+  device: DeviceCookiePort;
 }
 
 export type SessionPolicy = { ttlMs: number; idleMs: number };
@@ -73,6 +76,7 @@ export function cookieSession(req: FastifyRequest): SessionPort {
     read: () => req.session.get('admin'),
     write: (data) => req.session.set('admin', data),
     clear: () => req.session.delete(),
+    device: requestDeviceCookie(req),
   };
 }
 
@@ -88,6 +92,7 @@ export function memorySession(
     clear: () => {
       port.current = null;
     },
+    device: memoryDeviceCookie(),
   };
   return port;
 }

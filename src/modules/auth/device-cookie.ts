@@ -1,0 +1,74 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+
+/**
+ * OWASP's "device cookie": a browser that once signed in to an account gets a signed token naming that
+ * account, so its sign-ins are judged by their own failures, not by a stranger's guesses at the same account.
+ * It proves nothing by itself (the password is still checked) and is not a session.
+ */
+export const DEVICE_COOKIE = 'store_device';
+export const DEVICE_COOKIE_MAX_AGE_MS = 180 * 24 * 60 * 60_000;
+
+/** Payload keys are one letter: the cookie goes with every API request. No email: the value is not sealed. */
+const claimSchema = z
+  .object({
+    a: z.number().int().positive(),
+    n: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
+    t: z.number().int().positive(),
+  })
+  .strict();
+
+/** A verified device cookie: the admin it was issued to, its own id (per-device failures) and its age. */
+export type DeviceClaim = { adminId: number; deviceId: string; issuedAt: number };
+
+// Longer than any token issue() writes; anything longer is refused before any work.
+const MAX_TOKEN_LENGTH = 256;
+// A few seconds of clock difference between processes must not invalidate a fresh cookie.
+const CLOCK_SKEW_MS = 60_000;
+
+export class DeviceCookieSigner {
+  private readonly keys: Buffer[];
+
+  /**
+   * Keyed from the session keys (the first signs, all verify, so a rotation keeps known devices known), each
+   * through HMAC with a label so that no value this signs could ever pass as anything a session key made.
+   */
+  constructor(sessionKeys: readonly Buffer[]) {
+    if (sessionKeys.length === 0) throw new Error('DeviceCookieSigner needs at least one key');
+    this.keys = sessionKeys.map((k) => createHmac('sha256', k).update('store device cookie v1').digest());
+  }
+
+  issue(adminId: number, now: Date): string {
+    const claim = { a: adminId, n: randomBytes(16).toString('base64url'), t: now.getTime() };
+    const payload = Buffer.from(JSON.stringify(claim), 'utf8').toString('base64url');
+    return `${payload}.${mac(this.keys[0] as Buffer, payload)}`;
+  }
+
+  /** The claim of a genuine, unexpired token; null for anything else (absent, tampered, foreign, old). */
+  verify(token: string | undefined, now: Date): DeviceClaim | null {
+    if (!token || token.length > MAX_TOKEN_LENGTH) return null;
+    const [payload, signature, ...rest] = token.split('.');
+    if (!payload || !signature || rest.length > 0) return null;
+    const given = Buffer.from(signature, 'utf8');
+    const signed = this.keys.some((key) => {
+      const expected = Buffer.from(mac(key, payload), 'utf8');
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    });
+    if (!signed) return null;
+    let json: unknown;
+    try {
+      json = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    } catch {
+      return null;
+    }
+    const parsed = claimSchema.safeParse(json);
+    if (!parsed.success) return null;
+    const age = now.getTime() - parsed.data.t;
+    if (age > DEVICE_COOKIE_MAX_AGE_MS || age < -CLOCK_SKEW_MS) return null;
+    return { adminId: parsed.data.a, deviceId: parsed.data.n, issuedAt: parsed.data.t };
+  }
+}
+
+function mac(key: Buffer, payload: string): string {
+  return createHmac('sha256', key).update(payload, 'utf8').digest('base64url');
+}
