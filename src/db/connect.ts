@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { prepareDatabaseFile } from '../ops/private-files.js';
 import type { Database } from './database.js';
 import { withStatementCache } from './statement-cache.js';
 
@@ -16,7 +16,8 @@ export type DatabaseHandle = {
  * writer, foreign keys enforced, and a busy timeout so a second process (CLI, backup) waits instead of failing.
  */
 export function openDatabase(file: string): DatabaseHandle {
-  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  // Created 0600 (its -wal and -shm follow) in a 0700 folder: it holds customer data.
+  if (file !== ':memory:') prepareDatabaseFile(file);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');

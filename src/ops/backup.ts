@@ -16,6 +16,7 @@ import {
   stamp,
 } from './files.js';
 import { MANIFEST_FILE, MANIFEST_FORMAT, type Manifest } from './manifest.js';
+import { makePrivateDir, makeTreePrivate } from './private-files.js';
 import { appliedMigrations, integrityProblem } from './schema.js';
 
 export class BackupError extends Error {
@@ -85,7 +86,7 @@ export async function createBackup(opts: {
   const lock = await lockDataDirShared(opts.dataDir, { waitMs: 2000 });
   const now = opts.now ?? new Date();
   if (!(await exists(opts.backupRoot))) {
-    await mkdir(opts.backupRoot, { recursive: true, mode: 0o700 });
+    makePrivateDir(opts.backupRoot);
     await matchOwner(opts.backupRoot, opts.dataDir);
   }
   const name = await freeName(
@@ -138,6 +139,8 @@ export async function createBackup(opts: {
     await writeFile(path.join(partial, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`, {
       mode: 0o600,
     });
+    // Copies take their source's mode (and SQLite's 0644): a backup is as private as the data folder.
+    makeTreePrivate(partial);
     await matchOwner(partial, opts.dataDir);
     await fsyncTree(partial);
     const dir = path.join(opts.backupRoot, name);

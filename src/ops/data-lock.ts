@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { makePrivateDir, makePrivateFile } from './private-files.js';
 
 /**
  * DATA_DIR/store.lock: an empty SQLite file used only for its file lock, so "is a store running on this
@@ -44,12 +45,18 @@ function lockPath(dataDir: string): string {
   return path.join(dataDir, LOCK_FILE);
 }
 
+/** The data folder and the lock file, made private when they are new (see private-files.ts). */
+function openPrivately(dataDir: string): void {
+  makePrivateDir(dataDir);
+  makePrivateFile(lockPath(dataDir));
+}
+
 /**
  * Held by every server for its lifetime (and by a backup while it copies). Waits up to `waitMs` while the
  * exclusive lock is taken (a restore, or doctor's momentary probe), then refuses.
  */
 export async function lockDataDirShared(dataDir: string, opts: { waitMs?: number } = {}): Promise<DataLock> {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  openPrivately(dataDir);
   const db = new SQLite(lockPath(dataDir), { timeout: 0 });
   try {
     // In EXCLUSIVE locking mode SQLite never gives back a lock it took: one read keeps SHARED until close.
@@ -68,7 +75,7 @@ export async function lockDataDirShared(dataDir: string, opts: { waitMs?: number
 
 /** Restore's lock: only granted when no server, backup or other restore uses the folder. */
 export function lockDataDirExclusive(dataDir: string): DataLock {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  openPrivately(dataDir);
   const db = new SQLite(lockPath(dataDir), { timeout: 0 });
   try {
     // An open EXCLUSIVE transaction holds the lock until release (rollback: the file stays empty).

@@ -15,6 +15,7 @@ import {
   stamp,
 } from './files.js';
 import { BackupInvalidError, type Manifest, readManifest, verifyFiles } from './manifest.js';
+import { makeTreePrivate } from './private-files.js';
 import { appliedMigrations, compareSchema, integrityProblem } from './schema.js';
 
 /**
@@ -160,6 +161,8 @@ export async function stageRestore(
     }
     // The copies are checked again: a disk that garbles writes must not get the last word.
     await verifyFiles(incoming, manifest.files);
+    // A backup made before backups were private holds 0644 copies: what goes live is 0600 like the rest.
+    makeTreePrivate(incoming);
     await matchOwner(incoming, dataDir);
     await fsyncTree(incoming);
     await writeFileDurably(

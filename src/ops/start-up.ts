@@ -1,4 +1,7 @@
+import path from 'node:path';
 import { type DataLock, lockDataDirExclusive, lockDataDirShared } from './data-lock.js';
+import { FILE_FOLDERS } from './files.js';
+import { makePrivateDir } from './private-files.js';
 import { finishInterruptedRestore, interruptedRestore } from './restore.js';
 
 /**
@@ -25,5 +28,8 @@ export async function claimDataDir(dataDir: string, note: (message: string) => v
       }
     }
   }
-  return lockDataDirShared(dataDir, { waitMs: 5000 });
+  const lock = await lockDataDirShared(dataDir, { waitMs: 5000 });
+  // Made here, 0700, before uploads or catalogue exports would create them with the umask's mode.
+  for (const folder of FILE_FOLDERS) makePrivateDir(path.join(dataDir, folder));
+  return lock;
 }
