@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { databaseFile } from './db/connect.js';
+import { LogService } from './modules/logs/log-service.js';
 import { insertProducts } from './test-support/fixtures.js';
 import {
   buildTestApp,
@@ -214,11 +215,15 @@ describe('a database locked by another connection', () => {
   let store: TestStore;
   let app: FastifyInstance;
   let locker: SQLite.Database | null = null;
+  /** What the application log could not write (when its flush falls inside the lock); never on stderr here. */
+  const logFailures: string[] = [];
   afterEach(async () => {
     locker?.close();
     locker = null;
     await app?.close();
     await store.cleanup();
+    expect(logFailures.filter((m) => !/database is locked/.test(m))).toEqual([]);
+    logFailures.length = 0;
   });
 
   /** A second connection on the same file holding the write lock, as the admin CLI or a backup would. */
@@ -239,7 +244,12 @@ describe('a database locked by another connection', () => {
     await createAdmin(store, ADMIN.email, ADMIN.password);
     // The store waits 5 s for a lock; a short wait keeps the test fast and behaves the same after it.
     store.handle.sqlite.pragma('busy_timeout = 50');
-    app = await buildTestApp(store);
+    const logService = new LogService({
+      db: store.handle.db,
+      limits: store.config.logs,
+      onError: (error) => logFailures.push(error instanceof Error ? error.message : String(error)),
+    });
+    app = await buildTestApp(store, { logService });
     return loginCookie(app, ADMIN.email, ADMIN.password);
   }
 
@@ -317,7 +327,15 @@ describe('a full disk', () => {
   it('a write that cannot grow the database answers 507 saying so, and nothing is half-written', async () => {
     store = await createTestStore({ env: { NODE_ENV: 'production', PUBLIC_URL: 'https://shop.example' } });
     await insertProducts(store.handle.db, [{ id: 'k1', title: 'Mint Lawn Kurta', sizes: '["M"]' }]);
-    app = await buildTestApp(store);
+    // The application log cannot be written either: it reports that to its onError (stderr in production),
+    // captured here so the run stays quiet and the report is checked.
+    const logFailures: string[] = [];
+    const logService = new LogService({
+      db: store.handle.db,
+      limits: store.config.logs,
+      onError: (error) => logFailures.push(error instanceof Error ? error.message : String(error)),
+    });
+    app = await buildTestApp(store, { logService });
     // The database may not grow by a single page: SQLite answers SQLITE_FULL, as on a full disk.
     const pages = Number(store.handle.sqlite.pragma('page_count', { simple: true }));
     store.handle.sqlite.pragma(`max_page_count = ${pages}`);
@@ -353,5 +371,9 @@ describe('a full disk', () => {
       .pluck()
       .get();
     expect(orphans).toBe(0);
+    await app.close(); // writes what the log still holds
+    app = null;
+    expect(logFailures.length).toBeGreaterThan(0);
+    expect(logFailures.every((m) => /database or disk is full/.test(m))).toBe(true);
   });
 });

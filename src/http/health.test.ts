@@ -1,6 +1,7 @@
 import { chmodSync, renameSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LogService } from '../modules/logs/log-service.js';
 import { knownMigrations } from '../ops/schema.js';
 import { buildTestApp, createTestStore, type TestStore } from '../test-support/test-store.js';
 
@@ -64,12 +65,22 @@ describe('/healthz and /readyz', () => {
 
   it('/readyz is 503 naming the database when it cannot be queried', async () => {
     store = await createTestStore();
-    app = await buildTestApp(store);
+    // The failed check is logged, and the application log cannot reach the closed database either: it
+    // reports that to its onError (stderr in production), captured here so the run stays quiet.
+    const logFailures: string[] = [];
+    const logService = new LogService({
+      db: store.handle.db,
+      limits: store.config.logs,
+      onError: (error) => logFailures.push(error instanceof Error ? error.message : String(error)),
+    });
+    app = await buildTestApp(store, { logService });
     store.handle.sqlite.close(); // as if the file went away under the process
 
     const ready = await app.inject('/readyz');
     expect(ready.statusCode).toBe(503);
     expect(ready.json()).toMatchObject({ status: 'error', failed: 'database' });
     expect((await app.inject('/healthz')).statusCode).toBe(200);
+    await logService.flush();
+    expect(logFailures).toEqual([expect.stringMatching(/connection is not open/)]);
   });
 });
