@@ -242,7 +242,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     exemptRoutes: ['/api/stripe/webhook'],
   });
 
-  // Retention of the log and the vitals runs in the background, never in a request.
+  // Retention of the log and the vitals, and the expiry of abandoned demo checkouts, run in the background,
+  // never in a request.
   const stopRetention = startPeriodic(
     async () => {
       const now = deps.clock.now();

@@ -5,11 +5,11 @@ import { parseJsonArray } from '../../db/json-columns.js';
 import { PROBLEM_TEXT } from '../../shared/checkout.js';
 import type { cartLineInput } from '../../shared/checkout-input.js';
 import type { InnerContext } from '../../trpc/context.js';
+import { CHECKOUT_SESSION_LIFETIME_MS } from '../orders/abandoned-orders.js';
 import { attachSession, deleteOrder, insertPendingOrder, newOrderId } from '../orders/orders.repository.js';
 import { PaymentProviderError, type ShippingOption } from './payment-gateway.js';
 import { quoteCart } from './quote.js';
 
-const SESSION_LIFETIME_MS = 60 * 60_000;
 
 async function shippingSettings(ctx: InnerContext) {
   const row = await ctx.db
@@ -93,7 +93,7 @@ export async function startCheckout(
       publicUrl: ctx.config.publicUrl,
       shippingCountries: shipping.countries,
       shippingOptions: shipping.options.filter((o) => o.currency === currency),
-      expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
+      expiresAt: new Date(now.getTime() + CHECKOUT_SESSION_LIFETIME_MS),
     });
     await durableTransaction(ctx.db, (trx) => attachSession(trx, orderId, session.id, ctx.clock.now()));
     ctx.log.info(

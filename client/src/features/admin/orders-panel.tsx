@@ -45,7 +45,8 @@ export function OrdersPanel() {
             onChange={(e) => setStatus(e.target.value as OrderStatusName | '')}
             className="rounded-lg border border-stone-line bg-white px-2 py-1.5"
           >
-            <option value="">All statuses</option>
+            {/* Expired checkouts were never paid (abandoned carts, or spam): shown only when asked for. */}
+            <option value="">All but expired</option>
             {ORDER_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {ORDER_STATUS_LABEL[s]}

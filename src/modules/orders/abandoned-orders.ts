@@ -1,0 +1,28 @@
+import type { DbOrTx } from '../../db/database.js';
+
+/** How long a checkout session stays payable (Stripe's expires_at; the demo's too). */
+export const CHECKOUT_SESSION_LIFETIME_MS = 60 * 60_000;
+/** Time after expiry for a late webhook to land before an order counts as abandoned. */
+const GRACE_MS = 15 * 60_000;
+
+/** Orders created before this were never paid in time if they are still pending. */
+export function abandonedBefore(now: Date): string {
+  return new Date(now.getTime() - CHECKOUT_SESSION_LIFETIME_MS - GRACE_MS).toISOString();
+}
+
+/**
+ * Demo orders still pending after their session's lifetime were abandoned: they move to expired, out of the
+ * admin's list and of everything that looks at pending orders. Stripe orders are left to Stripe's word (the
+ * webhook, or reconciliation asking about them): expiring one here could hide a payment whose webhook was
+ * missed.
+ */
+export async function expireAbandonedDemoOrders(db: DbOrTx, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('orders')
+    .set({ status: 'expired', updated_at: now.toISOString() })
+    .where('status', '=', 'pending')
+    .where('payment_mode', '=', 'demo')
+    .where('created_at', '<', abandonedBefore(now))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
