@@ -23,6 +23,7 @@ export function openDatabase(file: string): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  registerSearchFold(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   let closed = false;
   return {
@@ -37,6 +38,17 @@ export function openDatabase(file: string): DatabaseHandle {
       if (sqlite.open) sqlite.close();
     },
   };
+}
+
+/**
+ * The triggers that index products call search_fold() (migration 0011), so every connection that adds or
+ * re-words a product needs it: without it such a write fails with "no such function", never indexes
+ * unfolded text.
+ */
+export function registerSearchFold(sqlite: SQLite.Database): void {
+  sqlite.function(SEARCH_FOLD_SQL_FUNCTION, { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? foldForSearch(text) : text,
+  );
 }
 
 export function databaseFile(dataDir: string): string {

@@ -14,16 +14,30 @@ import {
 
 /**
  * The in-memory facet counts against the plain SQL ones, for generated catalogues (spellings that differ
- * only in case or spaces, products without facets, shared and unique tags) and generated filters (text,
- * chosen values that exist or not, in any case, price bounds). Big enough catalogues turn common values
- * into bitsets and keep rare ones as lists, so both kinds of set are compared.
+ * only in case, compatibility form (ＬＡＷＮ) or spaces, products without facets, shared and unique tags)
+ * and generated filters (text, chosen values that exist or not, in any case, price bounds). Big enough
+ * catalogues turn common values into bitsets and keep rare ones as lists, so both kinds of set are compared.
  */
 
 const MAKERS = ['Noor Mahal', 'noor mahal', 'Sehar Looms', 'Zarnigar', ' Zarnigar ', ''];
 const SIZES = ['S', 'm', 'M', 'L', 'xl', 'XXL', '42'];
-const COLOURS = ['Mint', 'mint', 'Ivory', 'Gold', 'Émeraude', 'Blush Pink'];
-const TAGS = ['lawn', 'Lawn', 'silk', 'wedding', 'eid', 'men', 'women', 'unique-1', 'unique-2', 'unique-3'];
-const WORDS = ['silk', 'kurta', 'lawn', 'velvet', 'shawl', 'emerald', 'sherwani'];
+const COLOURS = ['Mint', 'mint', 'Ivory', 'Gold', 'Émeraude', 'ÉMERAUDE', 'Blush Pink'];
+const TAGS = [
+  'lawn',
+  'Lawn',
+  'ＬＡＷＮ',
+  'silk',
+  'İpek',
+  'ipek',
+  'wedding',
+  'eid',
+  'men',
+  'women',
+  'unique-1',
+  'unique-2',
+  'unique-3',
+];
+const WORDS = ['silk', 'kurta', 'ＫＵＲＴＡ', 'lawn', 'velvet', 'shawl', 'emerald', 'sherwani', 'ﬁne'];
 
 const product = fc.record({
   title: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }),
@@ -36,13 +50,13 @@ const product = fc.record({
 
 const pick = <T>(values: readonly T[]) => fc.subarray([...values], { maxLength: 3 });
 const filter: fc.Arbitrary<CatalogueFilter> = fc.record({
-  q: fc.option(fc.constantFrom(...WORDS, 'sil', 'ku', 'velvet shawl', 'nothing-like-this'), {
+  q: fc.option(fc.constantFrom(...WORDS, 'sil', 'ku', 'velvet shawl', 'fine', 'nothing-like-this'), {
     nil: undefined,
   }),
   manufacturers: pick([...MAKERS, 'NOOR MAHAL', 'Unknown House']),
   sizes: pick([...SIZES, 's', 'XXXS']),
-  colors: pick([...COLOURS, 'IVORY', 'Teal']),
-  tags: pick([...TAGS, 'SILK', 'none']),
+  colors: pick([...COLOURS, 'IVORY', 'émeraude', 'Teal']),
+  tags: pick([...TAGS, 'SILK', 'IPEK', 'none']),
   priceMin: fc.option(fc.integer({ min: 0, max: 20_000 }), { nil: undefined }),
   priceMax: fc.option(fc.integer({ min: 0, max: 20_000 }), { nil: undefined }),
 });

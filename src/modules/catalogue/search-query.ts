@@ -1,29 +1,29 @@
+import { foldForSearch } from '../../shared/search-fold.js';
+
 /**
  * Turns what a shopper typed into a safe FTS5 query: only runs of letters and digits survive, each becomes
  * a quoted prefix term ("kurt"* finds kurta), and terms are ANDed. Quotes, operators (AND, NEAR, -, :, ^),
  * wildcards and control characters can therefore never change the query's meaning or make it fail.
+ * The text is folded as the index is (foldForSearch, migration 0011), so 'fine' finds 'ﬁne'.
  */
 export function toFtsQuery(input: string | undefined): string | null {
   if (!input) return null;
-  const tokens =
-    input
-      .normalize('NFKC')
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? [];
+  const tokens = foldForSearch(input).match(/[\p{L}\p{N}]+/gu) ?? [];
   const terms = [...new Set(tokens.map((t) => t.slice(0, 40)))].slice(0, 8);
   if (terms.length === 0) return null;
   return terms.map((t) => `"${t}"*`).join(' ');
 }
 
 /**
- * Case-folds filter values exactly as the product_facets triggers do with SQLite's upper()/lower(), which
- * fold ASCII letters only (sizes upper case, the rest lower case); trim() likewise strips spaces only.
+ * Folds a filter value exactly as the product_facets triggers fold it into value_key (migration 0011): makers,
+ * colours and tags as search text is (foldForSearch, then SQLite's trim(), which strips spaces only), so
+ * 'ＬＡＷＮ' and 'İpek' pick what a search for them finds; sizes with SQLite's upper(), which folds ASCII only.
  */
 export function facetKey(kind: 'manufacturer' | 'size' | 'color' | 'tag', value: string): string {
-  const trimmed = value.replace(/^ +| +$/g, '');
+  const trimSpaces = (s: string) => s.replace(/^ +| +$/g, '');
   return kind === 'size'
-    ? trimmed.replace(/[a-z]/g, (c) => c.toUpperCase())
-    : trimmed.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    ? trimSpaces(value).replace(/[a-z]/g, (c) => c.toUpperCase())
+    : trimSpaces(foldForSearch(value));
 }
 
 /** The facet groups a filter can choose in, each with its field in the filter input. */
