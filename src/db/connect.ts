@@ -2,6 +2,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { prepareDatabaseFile } from '../ops/private-files.js';
+import { foldForSearch, SEARCH_FOLD_SQL_FUNCTION } from '../shared/search-fold.js';
 import type { Database } from './database.js';
 import { withStatementCache } from './statement-cache.js';
 
