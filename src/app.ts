@@ -23,7 +23,6 @@ import { registerSpa } from './http/spa.js';
 import { registerStripeWebhook } from './http/stripe-webhook.js';
 import { registerVitals } from './http/vitals.js';
 import { registerDeviceCookieWriter } from './modules/auth/device-cookie-http.js';
-import { loginRetryAfter } from './modules/auth/login-retry-after.js';
 import { LoginThrottle } from './modules/auth/login-throttle.js';
 import { SESSION_COOKIE } from './modules/auth/session.js';
 import { loadSessionKeys } from './modules/auth/session-keys.js';
@@ -39,12 +38,14 @@ import {
 } from './modules/logs/log-stream.js';
 import { startPeriodic } from './modules/logs/periodic.js';
 import { expireAbandonedDemoOrders } from './modules/orders/abandoned-orders.js';
+import { createRequestLimits, type RequestLimits } from './modules/limits/request-limits.js';
 import { createTelemetryLimits } from './modules/telemetry/rate-limiter.js';
 import { pruneVitals } from './modules/telemetry/vitals.repository.js';
 import type { FileStorage } from './storage/file-storage.js';
 import { type Clock, type ContextDeps, createContextFactory } from './trpc/context.js';
 import { DATABASE_BUSY_MESSAGE, isDatabaseBusy, isStorageFull, STORAGE_FULL_MESSAGE } from './trpc/init.js';
 import { publicQueries } from './trpc/public-caller.js';
+import { retryAfterMeta } from './trpc/retry-after.js';
 import { type AppRouter, appRouter } from './trpc/router.js';
 
 export type AppDeps = {
@@ -68,6 +69,8 @@ export type AppDeps = {
   logger?: false | { level: LogLevelName; stream: LineSink };
   /** The application log table's writer; built here when absent (tests pass one to read the table). */
   logService?: LogService;
+  /** Per-address limits of public queries and checkouts; the defaults when absent. */
+  limits?: RequestLimits;
 };
 
 /** The response header that carries the request id (the same id as the log lines and error bodies). */
@@ -263,6 +266,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await logService.close();
   });
   const telemetry = createTelemetryLimits();
+  const limits = deps.limits ?? createRequestLimits(config.requestLimits);
   const sessionPolicy = { ttlMs: config.session.ttlMs, idleMs: config.session.idleMs };
 
   registerHealth(app, { db: deps.db, dataDir: config.dataDir });
@@ -291,6 +295,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     payments: deps.payments,
     logs: logService,
     telemetry,
+    limits,
     loginThrottle:
       deps.loginThrottle ??
       new LoginThrottle({
@@ -308,8 +313,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       trpcOptions: {
         router: appRouter,
         createContext,
-        maxBatchSize: 20,
-        responseMeta: loginRetryAfter,
+        maxBatchSize: 10,
+        responseMeta: retryAfterMeta,
         onError({ error, path: procedure, req }) {
           if (error.code === 'INTERNAL_SERVER_ERROR') {
             req.log.error({ err: error.cause ?? error, procedure }, 'procedure failed');

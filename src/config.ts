@@ -64,6 +64,14 @@ const envSchema = z.object({
    * doubling each time. Known devices are never slowed by other browsers' failures.
    */
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(10),
+  /**
+   * Milliseconds of query work per second one client address may use on public (shopper) queries that the
+   * answer cache cannot serve; ten seconds' worth may be spent at once. 0 turns the budget off (a load test
+   * from one address). See modules/limits/public-call-gate.ts.
+   */
+  PUBLIC_QUERY_MS_PER_SECOND: z.coerce.number().int().min(0).max(1000).default(300),
+  /** Checkout sessions one client address may open per 10 minutes. */
+  CHECKOUTS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(10),
   STRIPE_SECRET_KEY: z
     .string()
     .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, 'must be a Stripe secret key (sk_test_…, sk_live_… or rk_…)')
@@ -121,6 +129,8 @@ export type Config = {
   };
   /** Sign-in failures per client address and per account, each per 15 minutes (see the env schema). */
   loginLimits: { perIp: number; perAccount: number };
+  /** Per-address limits of shoppers' requests: public query time (ms per second; 0 = off), checkouts. */
+  requestLimits: { queryMsPerSecond: number; checkoutsPerIp: number };
   /** Real payments when a secret key is set; otherwise the demo payment mode. */
   stripe: { secretKey: string; webhookSecret: string | null; apiUrl: string | null } | null;
   /** The first admin account, created at start when no admin exists yet. */
@@ -185,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : null,
     loginLimits: { perIp: e.LOGIN_MAX_ATTEMPTS_PER_IP, perAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT },
+    requestLimits: { queryMsPerSecond: e.PUBLIC_QUERY_MS_PER_SECOND, checkoutsPerIp: e.CHECKOUTS_PER_IP },
     initialAdmin:
       e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : null,
     backups: {

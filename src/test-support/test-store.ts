@@ -17,6 +17,7 @@ import { memorySession } from '../modules/auth/session.js';
 import { DemoGateway } from '../modules/checkout/demo-gateway.js';
 import type { PaymentGateway } from '../modules/checkout/payment-gateway.js';
 import { loadDemoCatalogueIfEmpty } from '../modules/demo/demo-loader.js';
+import { createRequestLimits, type RequestLimits } from '../modules/limits/request-limits.js';
 import { LogService } from '../modules/logs/log-service.js';
 import { createTelemetryLimits } from '../modules/telemetry/rate-limiter.js';
 import { LocalFileStorage } from '../storage/local-file-storage.js';
@@ -58,6 +59,8 @@ export async function createTestStore(
     log: pino({ level: 'silent' }),
     logs: new LogService({ db: handle.db, limits: config.logs }),
     telemetry: createTelemetryLimits(),
+    // Real gate (one call at a time, a turn each), without a budget: the gate's own tests set one.
+    limits: createRequestLimits({ unlimited: true }),
     admin: null,
     session: memorySession(),
     ip: '203.0.113.7',
@@ -89,6 +92,8 @@ export async function buildTestApp(
     stripe?: Stripe | null;
     /** Pass one to flush it and read the log table from the test. */
     logService?: LogService;
+    /** The app's per-address limits; none by default (the limits' own tests pass them). */
+    limits?: RequestLimits;
   } = {},
 ) {
   const lines = opts.logLines;
@@ -103,6 +108,7 @@ export async function buildTestApp(
     clientDir: opts.clientDir ?? null,
     logger: lines ? { level: 'info', stream: { write: (line: string) => void lines.push(line) } } : false,
     logService: opts.logService,
+    limits: opts.limits ?? createRequestLimits({ unlimited: true }),
   });
 }
 

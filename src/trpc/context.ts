@@ -10,6 +10,7 @@ import {
   type SessionPort,
 } from '../modules/auth/session.js';
 import type { PaymentGateway } from '../modules/checkout/payment-gateway.js';
+import type { RequestLimits } from '../modules/limits/request-limits.js';
 import type { LogService } from '../modules/logs/log-service.js';
 import type { TelemetryLimits } from '../modules/telemetry/rate-limiter.js';
 import type { FileStorage } from '../storage/file-storage.js';
@@ -32,6 +33,8 @@ export type InnerContext = {
   logs: LogService;
   /** Per-IP limits of the public report endpoints. */
   telemetry: TelemetryLimits;
+  /** Per-address limits of public queries and checkout sessions. */
+  limits: RequestLimits;
   /** The signed-in admin, resolved once per request from the session; null for shoppers. */
   admin: AdminIdentity | null;
   session: SessionPort;
@@ -43,7 +46,7 @@ export type Context = InnerContext;
 
 export type ContextDeps = Pick<
   InnerContext,
-  'db' | 'config' | 'clock' | 'storage' | 'loginThrottle' | 'payments' | 'logs' | 'telemetry'
+  'db' | 'config' | 'clock' | 'storage' | 'loginThrottle' | 'payments' | 'logs' | 'telemetry' | 'limits'
 >;
 
 export function createContextFactory(deps: ContextDeps) {

@@ -1,5 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError, z } from 'zod';
+import { GateRefusedError } from '../modules/limits/public-call-gate.js';
 import type { Context } from './context.js';
 
 export const GENERIC_ERROR_MESSAGE = 'Something went wrong on our side. Please try again.';
@@ -77,14 +78,44 @@ const t = initTRPC.context<Context>().create({
 });
 
 export const router = t.router;
-export const publicProcedure = t.procedure;
+/**
+ * Public queries take their turn at the gate (modules/limits/public-call-gate.ts): one at a time with the
+ * event loop free in between, a time budget per address, and a bounded wait. Mutations have limits of their
+ * own (sign-in throttle, checkout sessions per address); admins are not budgeted.
+ */
+const publicQueryGate = t.middleware(async ({ ctx, type, next }) => {
+  if (type !== 'query' || ctx.admin) return next();
+  try {
+    return await ctx.limits.publicQueries.run(ctx.ip, () => next());
+  } catch (error) {
+    if (!(error instanceof GateRefusedError)) throw error;
+    if (error.refusal.kind === 'rate') {
+      ctx.log.warn({ event: 'security.rate_limited', ip: ctx.ip }, 'public queries over their budget');
+      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: TOO_MANY_REQUESTS_MESSAGE, cause: error });
+    }
+    ctx.log.warn({ event: 'store.busy', reason: error.refusal.reason }, 'public query refused: store busy');
+    throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: DATABASE_BUSY_MESSAGE, cause: error });
+  }
+});
+
+export const TOO_MANY_REQUESTS_MESSAGE =
+  'Too many requests from your address. Please wait a moment and try again.';
+
+export const publicProcedure = t.procedure.use(publicQueryGate);
 export const createCallerFactory = t.createCallerFactory;
 
 /**
  * Every admin procedure is built on this. It refuses any caller without a resolved admin and hands the next
  * step a context whose admin is never null.
  */
-export const adminProcedure = t.procedure.use(({ ctx, next }) => {
-  if (!ctx.admin) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please sign in' });
+export const adminProcedure = t.procedure.use(({ ctx, next, path, type }) => {
+  if (!ctx.admin) {
+    // The same security event as an admin HTTP route's 401 (http/require-admin.ts); inputs stay out of it.
+    ctx.log.info(
+      { event: 'security.unauthorized', procedure: path, type, ip: ctx.ip },
+      'refused an admin request without a valid session',
+    );
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please sign in' });
+  }
   return next({ ctx: { ...ctx, admin: ctx.admin } });
 });

@@ -27,5 +27,5 @@ export const queryClient: QueryClient = new QueryClient({
 });
 
 export const trpcClient = trpc.createClient({
-  links: [httpBatchLink({ url: '/api/trpc', maxURLLength: 2000, maxItems: 20 })],
+  links: [httpBatchLink({ url: '/api/trpc', maxURLLength: 2000, maxItems: 10 })],
 });

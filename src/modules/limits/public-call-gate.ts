@@ -1,0 +1,137 @@
+/**
+ * What a shopper's address may ask of the store's own time. Public queries run on the one thread the whole
+ * store shares (SQLite is synchronous), so an address that sends many uncached searches would hold every
+ * other request behind its own. The gate does three things before each call:
+ *
+ * - charges the address for the time its calls actually take (a leaky bucket in milliseconds of work):
+ *   cheap calls cost little, slow ones a lot, and an address over its budget waits with a 429;
+ * - yields to the event loop first, so a batch of calls cannot run as one block: health checks, cached
+ *   answers and other shoppers get their turn between any two calls;
+ * - bounds the time a call may wait for its turn: when too many are queued, or one waited too long, it is
+ *   refused with a 503 rather than answered after the asker has given up.
+ *
+ * Kept in memory, per process (a shared store replaces it when the store runs as several processes).
+ */
+export type GateLimits = {
+  /** Milliseconds of work an address may spend at once (the bucket's size). */
+  burstMs: number;
+  /** Milliseconds of work an address earns back per second. */
+  refillMsPerSecond: number;
+  /** The least a call is charged, however fast it was (it still cost a request's handling). */
+  minChargeMs: number;
+  /** Calls waiting for their turn, over all addresses, before new ones are refused. */
+  maxQueued: number;
+  /** A call that waited this long for its turn is refused instead of run. */
+  maxWaitMs: number;
+};
+
+export const DEFAULT_GATE_LIMITS: GateLimits = {
+  burstMs: 3_000,
+  refillMsPerSecond: 300,
+  minChargeMs: 5,
+  maxQueued: 200,
+  maxWaitMs: 2_000,
+};
+
+const MAX_TRACKED = 20_000;
+
+export type GateRefusal =
+  | { kind: 'rate'; retryAfterSeconds: number }
+  | { kind: 'busy'; reason: 'queue' | 'wait' };
+
+export class GateRefusedError extends Error {
+  override name = 'GateRefusedError';
+  constructor(readonly refusal: GateRefusal) {
+    super(refusal.kind === 'rate' ? 'rate limited' : `busy (${refusal.reason})`);
+  }
+
+  /** Read by the API's responseMeta (trpc/retry-after.ts) for the Retry-After header. */
+  get retryAfterSeconds(): number | undefined {
+    return this.refusal.kind === 'rate' ? this.refusal.retryAfterSeconds : undefined;
+  }
+}
+
+type Bucket = { level: number; at: number };
+
+export class PublicCallGate {
+  private readonly buckets = new Map<string, Bucket>();
+  private queued = 0;
+  /** The turn of the last call queued: calls run one after another, each in its own turn of the loop. */
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly limits: GateLimits = DEFAULT_GATE_LIMITS,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /**
+   * Runs `call` for `address` in its turn; throws GateRefusedError when it may not run. Calls run one at a
+   * time: their work is synchronous (SQLite), so running them "together" would only run them back to back
+   * without letting anything else in between.
+   */
+  async run<T>(address: string, call: () => Promise<T>): Promise<T> {
+    if (this.queued >= this.limits.maxQueued) throw new GateRefusedError({ kind: 'busy', reason: 'queue' });
+    this.queued += 1;
+    const asked = this.now();
+    const previous = this.tail;
+    let release = () => {};
+    this.tail = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let dequeued = false;
+    try {
+      await previous;
+      // A turn of the event loop of its own: I/O (health checks, cached answers) is served in between.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      this.queued -= 1;
+      dequeued = true;
+      const started = this.now();
+      if (started - asked > this.limits.maxWaitMs)
+        throw new GateRefusedError({ kind: 'busy', reason: 'wait' });
+      // Checked in turn, after the calls before it were charged: a burst cannot all pass on a full bucket.
+      const bucket = this.bucket(address);
+      if (bucket.level <= 0) {
+        const seconds = Math.ceil((this.limits.minChargeMs - bucket.level) / this.limits.refillMsPerSecond);
+        throw new GateRefusedError({ kind: 'rate', retryAfterSeconds: Math.max(1, seconds) });
+      }
+      try {
+        return await call();
+      } finally {
+        this.charge(address, Math.max(this.limits.minChargeMs, this.now() - started));
+      }
+    } finally {
+      if (!dequeued) this.queued -= 1;
+      release();
+    }
+  }
+
+  private bucket(address: string): Bucket {
+    const t = this.now();
+    let b = this.buckets.get(address);
+    if (!b) {
+      if (this.buckets.size >= MAX_TRACKED) this.prune(t);
+      b = { level: this.limits.burstMs, at: t };
+      this.buckets.set(address, b);
+      return b;
+    }
+    b.level = Math.min(this.limits.burstMs, b.level + ((t - b.at) / 1000) * this.limits.refillMsPerSecond);
+    b.at = t;
+    return b;
+  }
+
+  private charge(address: string, ms: number): void {
+    const b = this.bucket(address);
+    b.level -= ms;
+  }
+
+  private prune(t: number): void {
+    // Full buckets hold nothing worth remembering.
+    for (const [k, b] of this.buckets) {
+      if (b.level + ((t - b.at) / 1000) * this.limits.refillMsPerSecond >= this.limits.burstMs) {
+        this.buckets.delete(k);
+      }
+    }
+    const excess = this.buckets.size - MAX_TRACKED + 1;
+    if (excess > 0) for (const k of [...this.buckets.keys()].slice(0, excess)) this.buckets.delete(k);
+  }
+}

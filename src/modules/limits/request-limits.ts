@@ -1,0 +1,40 @@
+import { FixedWindowLimiter } from '../telemetry/rate-limiter.js';
+import { DEFAULT_GATE_LIMITS, PublicCallGate } from './public-call-gate.js';
+
+/** Per-address limits on what anyone may ask of the store without signing in. */
+export type RequestLimits = {
+  /** Every public query: time budget per address, one at a time, bounded wait (public-call-gate.ts). */
+  publicQueries: PublicCallGate;
+  /** Checkout sessions (each makes a pending order and a payment provider session) per address. */
+  checkoutSessions: FixedWindowLimiter;
+};
+
+export const CHECKOUT_WINDOW_MS = 10 * 60_000;
+/** An address may spend this many seconds' worth of its query budget at once. */
+const BURST_SECONDS = 10;
+
+/**
+ * The limits from the configuration (PUBLIC_QUERY_MS_PER_SECOND, CHECKOUTS_PER_IP). A query budget of 0 and
+ * `unlimited` (tests of other things) turn the budgets off; the gate still runs calls one per turn.
+ */
+export function createRequestLimits(
+  opts: { queryMsPerSecond?: number; checkoutsPerIp?: number; unlimited?: boolean } = {},
+): RequestLimits {
+  const none = Number.POSITIVE_INFINITY;
+  const perSecond = opts.unlimited ? 0 : (opts.queryMsPerSecond ?? DEFAULT_GATE_LIMITS.refillMsPerSecond);
+  return {
+    publicQueries: new PublicCallGate(
+      perSecond === 0
+        ? {
+            ...DEFAULT_GATE_LIMITS,
+            burstMs: none,
+            ...(opts.unlimited ? { maxQueued: none, maxWaitMs: none } : {}),
+          }
+        : { ...DEFAULT_GATE_LIMITS, refillMsPerSecond: perSecond, burstMs: perSecond * BURST_SECONDS },
+    ),
+    checkoutSessions: new FixedWindowLimiter({
+      limit: opts.unlimited ? none : (opts.checkoutsPerIp ?? 10),
+      windowMs: CHECKOUT_WINDOW_MS,
+    }),
+  };
+}
