@@ -70,6 +70,9 @@ export async function startServer(opts: {
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
       LOGIN_MAX_ATTEMPTS_PER_IP: '100000',
+      // Every simulated shopper comes from 127.0.0.1: per-address budgets would treat them as one.
+      PUBLIC_QUERY_MS_PER_SECOND: '0',
+      CHECKOUTS_PER_IP: '100000',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
