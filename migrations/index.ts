@@ -10,6 +10,7 @@ import * as storefrontRevision from './2026-11-22T0008-storefront-revision.js';
 import * as catalogueChanges from './2026-11-22T0009-catalogue-changes.js';
 import * as reindexOnRealChanges from './2026-11-22T0010-reindex-on-real-changes.js';
 import * as searchFold from './2026-11-22T0011-search-fold.js';
+import * as uniqueSku from './2026-11-22T0012-unique-sku.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T0009-catalogue-changes': catalogueChanges,
   '2026-11-22T0010-reindex-on-real-changes': reindexOnRealChanges,
   '2026-11-22T0011-search-fold': searchFold,
+  '2026-11-22T0012-unique-sku': uniqueSku,
 };

@@ -111,6 +111,19 @@ export const productFields = z
     ),
   }));
 
+/**
+ * The key two SKUs are compared by: A-Z folded to a-z, nothing else. That is SQLite's NOCASE collation, which
+ * the unique index on products.sku uses (decision 0012), so the check before a write and the index agree.
+ */
+export function skuKey(sku: string): string {
+  return sku.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+/** Why a SKU is refused: the product (by title) that already has it, when it is known. */
+export function skuTakenMessage(sku: string, ownerTitle?: string): string {
+  return `SKU "${sku}" is already used by ${ownerTitle === undefined ? 'another product' : `"${ownerTitle}"`}`;
+}
+
 export type ProductFieldsInput = z.input<typeof productFields>;
 export type ProductFields = z.output<typeof productFields>;
 

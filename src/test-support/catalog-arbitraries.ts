@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { CatalogMedia, CatalogProduct } from '../modules/catalog/catalog-file.js';
 import { minorToMajorString } from '../shared/money.js';
-import { isStorableText } from '../shared/product-input.js';
+import { isStorableText, skuKey } from '../shared/product-input.js';
 
 /**
  * fast-check generators of valid catalogue products (what the product form and the importer accept), for the
@@ -109,3 +109,14 @@ export const validCatalogProduct: fc.Arbitrary<CatalogProduct> = fc
     }
     return { ...p, price: minorToMajorString(priceMinor, p.currency), sizeDetail };
   });
+
+/**
+ * A valid catalogue: products with distinct ids and distinct SKUs (as the unique index compares them, so not
+ * 'A-1' and 'a-1'), which is what the store accepts whole (decision 0012).
+ */
+export function validCatalog(opts: { minLength: number; maxLength: number }): fc.Arbitrary<CatalogProduct[]> {
+  return fc.uniqueArray(validCatalogProduct, {
+    ...opts,
+    comparator: (a, b) => a.id === b.id || skuKey(a.sku) === skuKey(b.sku),
+  });
+}

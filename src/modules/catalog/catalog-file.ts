@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import yaml from 'js-yaml';
 import { z } from 'zod';
 import type { MediaType } from '../../db/database.js';
-import { type ProductFields, productFields, productIdSchema } from '../../shared/product-input.js';
+import {
+  type ProductFields,
+  productFields,
+  productIdSchema,
+  skuKey,
+  skuTakenMessage,
+} from '../../shared/product-input.js';
 import { cleanFileName, isValidMediaUrl, MAX_MEDIA_PER_PRODUCT, MEDIA_TYPES } from '../media/media-rules.js';
 
 /**
@@ -392,4 +398,40 @@ export function readCatalog(content: string, newId: () => string): ParsedCatalog
     items.push({ position, id, fields: { ...fields.data, sizes }, images, media: distinctOrders(media) });
   });
   return { total: products.length, items, invalid, invalidCount, format };
+}
+
+/**
+ * Splits items that are to be inserted together into those that may be, and an issue for each that would
+ * give a product a SKU (as the unique index compares, decision 0012) already held: by a product of the live
+ * catalogue (`live`, by skuKey), or by an earlier item that is kept. Items are taken in file order.
+ */
+export function refuseHeldSkus(
+  items: readonly ImportItem[],
+  live: ReadonlyMap<string, { title: string }> = new Map(),
+): { items: ImportItem[]; invalid: ImportIssue[] } {
+  const held = new Map<string, { title: string; position: number | null }>();
+  for (const [key, owner] of live) held.set(key, { title: owner.title, position: null });
+  const kept: ImportItem[] = [];
+  const invalid: ImportIssue[] = [];
+  for (const item of items) {
+    const key = skuKey(item.fields.sku);
+    const owner = held.get(key);
+    if (owner) {
+      const where = owner.position === null ? '' : ` (#${owner.position}, earlier in the file)`;
+      invalid.push({
+        position: item.position,
+        id: item.id,
+        reason: `${skuTakenMessage(item.fields.sku, owner.title)}${where}`,
+      });
+      continue;
+    }
+    held.set(key, { title: item.fields.title, position: item.position });
+    kept.push(item);
+  }
+  return { items: kept, invalid };
+}
+
+/** Issues of two checks as one list: in file order, at most as many as are listed. */
+export function mergeIssues(a: readonly ImportIssue[], b: readonly ImportIssue[]): ImportIssue[] {
+  return [...a, ...b].sort((x, y) => x.position - y.position).slice(0, MAX_ISSUES_LISTED);
 }

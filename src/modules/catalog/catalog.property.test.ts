@@ -4,6 +4,7 @@ import yaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CURRENCIES_FOR_TESTS,
+  validCatalog,
   validCatalogMedia,
   validCatalogProduct,
 } from '../../test-support/catalog-arbitraries.js';
@@ -323,36 +324,33 @@ describe('export and import round trip (property-based)', () => {
 
   it('a valid generated catalogue imports whole, and its export imports back to the same catalogue', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.uniqueArray(validCatalogProduct, { minLength: 1, maxLength: 6, selector: (p) => p.id }),
-        async (products) => {
-          const file = serializeCatalog({
-            metadata: {
-              format: CATALOG_FORMAT,
-              exported_at: fixedClock.now().toISOString(),
-              total_products: products.length,
-              store_version: '1.0.0',
-              checksum: catalogChecksum(products),
-            },
-            products,
-          });
-          const first = await importCatalog(deps(source), file, 'overwrite');
-          expect(first.invalid).toEqual([]);
-          expect(first.added).toBe(products.length);
+      fc.asyncProperty(validCatalog({ minLength: 1, maxLength: 6 }), async (products) => {
+        const file = serializeCatalog({
+          metadata: {
+            format: CATALOG_FORMAT,
+            exported_at: fixedClock.now().toISOString(),
+            total_products: products.length,
+            store_version: '1.0.0',
+            checksum: catalogChecksum(products),
+          },
+          products,
+        });
+        const first = await importCatalog(deps(source), file, 'overwrite');
+        expect(first.invalid).toEqual([]);
+        expect(first.added).toBe(products.length);
 
-          const exported = await exportCatalog(deps(source), { label: 'round trip' });
-          const text = (await source.storage.read(`catalogs/${exported.fileName}`)).toString('utf8');
-          const second = await importCatalog(deps(target), text, 'overwrite');
-          expect(second.invalid).toEqual([]);
-          const there = await catalogProducts(target.handle.db);
-          expect(there).toEqual(await catalogProducts(source.handle.db));
-          expect(catalogChecksum(there)).toBe(exported.checksum);
-          // The generated values themselves come back (prices as exact minor units, in their currency).
-          expect(there.map((p) => [p.id, p.price, p.currency]).sort()).toEqual(
-            products.map((p) => [p.id, p.price, p.currency]).sort(),
-          );
-        },
-      ),
+        const exported = await exportCatalog(deps(source), { label: 'round trip' });
+        const text = (await source.storage.read(`catalogs/${exported.fileName}`)).toString('utf8');
+        const second = await importCatalog(deps(target), text, 'overwrite');
+        expect(second.invalid).toEqual([]);
+        const there = await catalogProducts(target.handle.db);
+        expect(there).toEqual(await catalogProducts(source.handle.db));
+        expect(catalogChecksum(there)).toBe(exported.checksum);
+        // The generated values themselves come back (prices as exact minor units, in their currency).
+        expect(there.map((p) => [p.id, p.price, p.currency]).sort()).toEqual(
+          products.map((p) => [p.id, p.price, p.currency]).sort(),
+        );
+      }),
       {
         numRuns: 25,
         // Always tried first: two media items sharing an order came back swapped before the fix.
@@ -363,6 +361,63 @@ describe('export and import round trip (property-based)', () => {
       },
     );
     expect(CURRENCIES_FOR_TESTS.length).toBeGreaterThan(1);
+  });
+});
+
+/** `text` with the case of some ASCII letters swapped: the same SKU as the unique index compares them. */
+function recase(text: string, flips: readonly boolean[]): string {
+  return Array.from(text, (c, i) =>
+    flips[i] && /^[A-Za-z]$/.test(c) ? (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) : c,
+  ).join('');
+}
+
+describe('a generated catalogue that gives two products one SKU (property-based)', () => {
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await createTestStore();
+  });
+  afterAll(async () => store.cleanup());
+
+  it('is refused whole by overwrite, and add mode lists the later product as invalid with the reason', async () => {
+    const twoWithOneSku = validCatalog({ minLength: 2, maxLength: 5 }).chain((products) =>
+      fc.record({
+        products: fc.constant(products),
+        pair: fc
+          .uniqueArray(fc.nat(products.length - 1), { minLength: 2, maxLength: 2 })
+          .map(([a = 0, b = 1]) => [Math.min(a, b), Math.max(a, b)] as const),
+        flips: fc.array(fc.boolean(), { maxLength: 40 }),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(twoWithOneSku, async ({ products, pair: [first, later], flips }) => {
+        const kept = products[first];
+        const copy = products[later];
+        if (!kept || !copy) throw new Error('pair out of range');
+        const sku = recase(kept.sku, flips);
+        const file = serializeCatalog({
+          metadata: {
+            format: CATALOG_FORMAT,
+            exported_at: fixedClock.now().toISOString(),
+            total_products: products.length,
+            store_version: '1.0.0',
+            checksum: '',
+          },
+          products: products.map((p) => (p === copy ? { ...p, sku } : p)),
+        });
+        const reason = `SKU "${sku}" is already used by "${kept.title}" (#${first + 1}, earlier in the file)`;
+
+        const refusal = await importCatalog(deps(store), file, 'overwrite').catch((e: unknown) => e);
+        expect(refusal).toBeInstanceOf(CatalogFileError);
+        expect(String(refusal)).toContain(`#${later + 1} (${copy.id}): ${reason}`);
+        expect(await catalogProducts(store.handle.db)).toEqual([]);
+
+        const added = await importCatalog(deps(store), file, 'add');
+        expect(added.invalid).toEqual([{ position: later + 1, id: copy.id, reason }]);
+        expect(added.added).toBe(products.length - 1);
+        await store.handle.db.deleteFrom('products').execute();
+      }),
+      { numRuns: 25, interruptAfterTimeLimit: 12_000, markInterruptAsFailure: true },
+    );
   });
 });
 

@@ -3,11 +3,13 @@ import type { Selectable } from 'kysely';
 import type { CatalogVersionsTable, Db, DbOrTx } from '../../db/database.js';
 import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
 import { minorToMajorString } from '../../shared/money.js';
+import { skuTakenMessage } from '../../shared/product-input.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import type { Clock } from '../../trpc/context.js';
 import { parseVariants } from '../media/responsive-image.js';
 import { newProductId } from '../products/admin-products.router.js';
 import { productColumns } from '../products/products.repository.js';
+import { findSkuOwner, isSkuConflict, skuOwners } from '../products/sku.js';
 import { latestVersion } from '../site/settings.repository.js';
 import {
   CATALOG_FORMAT,
@@ -19,7 +21,10 @@ import {
   type ImportIssue,
   type ImportItem,
   MAX_CATALOG_BYTES,
+  mergeIssues,
+  type ParsedCatalog,
   readCatalog,
+  refuseHeldSkus,
   serializeCatalog,
 } from './catalog-file.js';
 
@@ -288,12 +293,56 @@ async function insertItems(trx: DbOrTx, items: readonly ImportItem[], now: Date)
 }
 
 /**
+ * insertItems, where the unique SKU index refusing a row (a writer outside this transaction took a SKU after
+ * the check) becomes `refuse(reason)` naming the SKU and its product, not a 500.
+ */
+async function insertItemsOrRefuse(
+  trx: DbOrTx,
+  items: readonly ImportItem[],
+  now: Date,
+  refuse: (reason: string) => Error,
+): Promise<void> {
+  try {
+    await insertItems(trx, items, now);
+  } catch (err) {
+    if (!isSkuConflict(err)) throw err;
+    // The failed statement was undone, not the transaction: the rows that hold the SKUs are readable.
+    for (const item of items) {
+      const owner = await findSkuOwner(trx, item.fields.sku, item.id);
+      if (owner)
+        throw refuse(`#${item.position} (${item.id}): ${skuTakenMessage(item.fields.sku, owner.title)}`);
+    }
+    throw refuse('Two products would share a SKU');
+  }
+}
+
+/**
  * Replaces the whole catalogue with `items` inside the caller's transaction. Media rows go with their
  * products (FK cascade); stored upload files stay, since other versions may still name them.
  */
-async function replaceCatalogue(trx: DbOrTx, items: readonly ImportItem[], now: Date): Promise<void> {
+async function replaceCatalogue(
+  trx: DbOrTx,
+  items: readonly ImportItem[],
+  now: Date,
+  refuse: (reason: string) => Error,
+): Promise<void> {
   await trx.deleteFrom('products').execute();
-  await insertItems(trx, items, now);
+  await insertItemsOrRefuse(trx, items, now, refuse);
+}
+
+/**
+ * Reads a catalogue whose products all go in together, replacing the live ones (overwrite, publish): a SKU
+ * repeated within it makes the later product invalid.
+ */
+function readWholeCatalog(content: string): ParsedCatalog {
+  const parsed = readCatalog(content, newProductId);
+  const unique = refuseHeldSkus(parsed.items);
+  return {
+    ...parsed,
+    items: unique.items,
+    invalid: mergeIssues(parsed.invalid, unique.invalid),
+    invalidCount: parsed.invalidCount + unique.invalid.length,
+  };
 }
 
 export type Stage = 'backup' | 'replacing' | 'committed';
@@ -307,9 +356,9 @@ export async function setActiveVersion(
 ): Promise<{ version: CatalogVersion; backup: CatalogVersion }> {
   const version = await findVersion(deps.db, id);
   const content = await readVersionContent(deps, id);
-  let parsed: ReturnType<typeof readCatalog>;
+  let parsed: ParsedCatalog;
   try {
-    parsed = readCatalog(content, newProductId);
+    parsed = readWholeCatalog(content);
   } catch (err) {
     if (err instanceof CatalogFileError) throw new CatalogError('BAD_REQUEST', err.message);
     throw err;
@@ -331,7 +380,12 @@ export async function setActiveVersion(
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
     opts.onStage?.('replacing');
-    await replaceCatalogue(trx, parsed.items, now);
+    await replaceCatalogue(
+      trx,
+      parsed.items,
+      now,
+      (reason) => new CatalogError('CONFLICT', `${reason}; the live catalogue was not changed.`),
+    );
     await trx.updateTable('catalog_versions').set({ is_active: 0 }).where('is_active', '=', 1).execute();
     await trx
       .updateTable('catalog_versions')
@@ -344,6 +398,9 @@ export async function setActiveVersion(
 }
 
 export type ImportMode = 'add' | 'overwrite';
+
+/** An import refused as a whole (the HTTP route's 400), with nothing changed. */
+const importRefusal = (reason: string) => new CatalogFileError(`${reason}. Nothing was changed.`);
 
 export type ImportResult = {
   mode: ImportMode;
@@ -368,12 +425,14 @@ export async function importCatalog(
   mode: ImportMode,
   opts: { adminEmail?: string; onStage?: StageHook } = {},
 ): Promise<ImportResult> {
-  const parsed = readCatalog(content, newProductId);
+  const parsed = mode === 'overwrite' ? readWholeCatalog(content) : readCatalog(content, newProductId);
   const now = deps.clock.now();
   let backupVersionId: string | null = null;
   let added = 0;
   const skipped: ImportIssue[] = [];
   let skippedCount = 0;
+  let invalid = parsed.invalid;
+  let invalidCount = parsed.invalidCount;
   if (mode === 'overwrite') {
     if (parsed.invalidCount > 0) {
       throw new CatalogFileError(
@@ -395,36 +454,40 @@ export async function importCatalog(
     ).id;
     await deps.db.transaction().execute(async (trx) => {
       opts.onStage?.('replacing');
-      await replaceCatalogue(trx, parsed.items, now);
+      await replaceCatalogue(trx, parsed.items, now, importRefusal);
     });
     added = parsed.items.length;
   } else {
     await deps.db.transaction().execute(async (trx) => {
       const existing = new Set((await trx.selectFrom('products').select('id').execute()).map((r) => r.id));
-      const fresh = parsed.items.filter((item) => {
+      const notThere = parsed.items.filter((item) => {
         if (!existing.has(item.id)) return true;
         skippedCount += 1;
         if (skipped.length < 200)
           skipped.push({ position: item.position, id: item.id, reason: 'Already exists' });
         return false;
       });
+      // Of those, a product whose SKU the live catalogue or an earlier product of the file has is invalid.
+      const fresh = refuseHeldSkus(notThere, await skuOwners(trx));
+      invalid = mergeIssues(invalid, fresh.invalid);
+      invalidCount += fresh.invalid.length;
       opts.onStage?.('replacing');
-      await insertItems(trx, fresh, now);
-      added = fresh.length;
+      await insertItemsOrRefuse(trx, fresh.items, now, importRefusal);
+      added = fresh.items.length;
     });
   }
   opts.onStage?.('committed');
   const parts = [`Catalog imported successfully: ${added} of ${parsed.total} products added`];
   if (skippedCount > 0) parts.push(`${skippedCount} skipped (already exist)`);
-  if (parsed.invalidCount > 0) parts.push(`${parsed.invalidCount} invalid`);
+  if (invalidCount > 0) parts.push(`${invalidCount} invalid`);
   return {
     mode,
     total: parsed.total,
     added,
     skipped,
     skippedCount,
-    invalid: parsed.invalid,
-    invalidCount: parsed.invalidCount,
+    invalid,
+    invalidCount,
     backupVersionId,
     message: parts.join('; '),
   };

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
+import type { DbOrTx } from '../../db/database.js';
 import {
   adminProductListInput,
   createProductInput,
   productIdSchema,
+  skuTakenMessage,
   updateProductInput,
 } from '../../shared/product-input.js';
 import { adminProcedure, router } from '../../trpc/init.js';
@@ -17,6 +19,7 @@ import {
   listAdminProducts,
   updateProduct,
 } from './products.repository.js';
+import { findSkuOwner, isSkuConflict } from './sku.js';
 
 export function newProductId(): string {
   // 16 characters of [a-z0-9]: the original's "plink_" + token shape.
@@ -25,6 +28,25 @@ export function newProductId(): string {
 }
 
 const idInput = z.object({ id: productIdSchema });
+
+/**
+ * Runs the write that gives product `id` this SKU, refused (CONFLICT, naming the product that has it) when
+ * another product uses it: checked first, and again when the unique index refuses the write because a
+ * concurrent writer took the SKU in between, so that case is the same clear message and not a 500.
+ */
+async function withUniqueSku<T>(trx: DbOrTx, id: string, sku: string, write: () => Promise<T>): Promise<T> {
+  const refusal = async () => {
+    const owner = await findSkuOwner(trx, sku, id);
+    return new TRPCError({ code: 'CONFLICT', message: skuTakenMessage(sku, owner?.title) });
+  };
+  if (await findSkuOwner(trx, sku, id)) throw await refusal();
+  try {
+    return await write();
+  } catch (err) {
+    if (isSkuConflict(err)) throw await refusal();
+    throw err;
+  }
+}
 
 /** admin.products.*: the operator's catalogue. Every change is recorded in product_history with who made it. */
 export const adminProductsRouter = router({
@@ -54,7 +76,7 @@ export const adminProductsRouter = router({
       if (await findAdminProduct(trx, id)) {
         throw new TRPCError({ code: 'CONFLICT', message: 'A product with this id already exists' });
       }
-      await insertProduct(trx, id, input.fields, now);
+      await withUniqueSku(trx, id, input.fields.sku, () => insertProduct(trx, id, input.fields, now));
       const created = await findAdminProduct(trx, id);
       if (!created) throw new Error('product vanished after insert');
       await recordHistory(trx, {
@@ -80,7 +102,10 @@ export const adminProductsRouter = router({
     const product = await ctx.db.transaction().execute(async (trx) => {
       const before = await findAdminProduct(trx, input.id);
       if (!before) throw new TRPCError({ code: 'NOT_FOUND', message: 'Product not found' });
-      if (!(await updateProduct(trx, input.id, input.expectedUpdatedAt, input.fields, now))) {
+      const updated = await withUniqueSku(trx, input.id, input.fields.sku, () =>
+        updateProduct(trx, input.id, input.expectedUpdatedAt, input.fields, now),
+      );
+      if (!updated) {
         throw new TRPCError({
           code: 'CONFLICT',
           message:
