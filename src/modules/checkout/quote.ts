@@ -1,28 +1,20 @@
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/database.js';
 import { parseJsonArray } from '../../db/json-columns.js';
-import type { Quote, QuotedLine } from '../../shared/checkout.js';
+import { MAX_LINE_QUANTITY, type Quote, type QuotedLine } from '../../shared/checkout.js';
 import type { cartLineInput } from '../../shared/checkout-input.js';
+import { productSpelling, sizeKey } from '../../shared/sizes.js';
 
 type CartLine = z.infer<typeof cartLineInput>;
 
 /**
  * Prices a cart from the database, line by line, and says what is wrong with each line that cannot be
- * bought as it is. The browser's idea of a price is only compared, never used. Identical lines (same
- * product and size) are merged so a tampered cart cannot dodge the per-line quantity limit.
+ * bought as it is. The browser's idea of a price is only compared, never used. Lines of one product and
+ * size are merged, whatever the size's spelling ('m', 'M'), and carry the product's own spelling, so a
+ * tampered cart cannot dodge the per-line quantity limit: the merged line is capped at the limit.
  */
 export async function quoteCart(db: DbOrTx, input: CartLine[]): Promise<Quote> {
-  const merged = new Map<string, CartLine>();
-  for (const line of input) {
-    const key = JSON.stringify([line.productId, line.size]);
-    const existing = merged.get(key);
-    merged.set(
-      key,
-      existing ? { ...existing, quantity: Math.min(10, existing.quantity + line.quantity) } : line,
-    );
-  }
-  const lines = [...merged.values()];
-  const ids = [...new Set(lines.map((l) => l.productId))];
+  const ids = [...new Set(input.map((l) => l.productId))];
   const rows = await db
     .selectFrom('products as p')
     .select([
@@ -46,6 +38,23 @@ export async function quoteCart(db: DbOrTx, input: CartLine[]): Promise<Quote> {
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
 
+  const merged = new Map<string, CartLine>();
+  for (const raw of input) {
+    const product = byId.get(raw.productId);
+    const size =
+      raw.size === null ? null : productSpelling(product ? parseJsonArray(product.sizes) : [], raw.size);
+    const line = { ...raw, size };
+    const key = JSON.stringify([line.productId, size === null ? null : sizeKey(size)]);
+    const existing = merged.get(key);
+    merged.set(
+      key,
+      existing
+        ? { ...existing, quantity: Math.min(MAX_LINE_QUANTITY, existing.quantity + line.quantity) }
+        : line,
+    );
+  }
+  const lines = [...merged.values()];
+
   const quoted: QuotedLine[] = lines.map((line) => {
     const product = byId.get(line.productId);
     if (!product) {
@@ -63,7 +72,7 @@ export async function quoteCart(db: DbOrTx, input: CartLine[]): Promise<Quote> {
     const problem =
       sizes.length > 0 && line.size === null
         ? 'size_required'
-        : line.size !== null && !sizes.some((s) => s.toUpperCase() === line.size?.toUpperCase())
+        : line.size !== null && !sizes.some((s) => sizeKey(s) === sizeKey(line.size ?? ''))
           ? 'size_unavailable'
           : line.seenUnitPriceMinor !== undefined && line.seenUnitPriceMinor !== product.price_minor
             ? 'price_changed'

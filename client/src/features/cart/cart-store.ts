@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { sizeKey } from '../../../../src/shared/sizes';
 
 /** A cart line as the browser keeps it: only what identifies it, never a price (the server prices). */
 export type CartLine = { productId: string; size: string | null; quantity: number };
@@ -22,7 +23,19 @@ function readLines(): CartLine[] {
           (l.size === null || typeof l.size === 'string') &&
           Number.isInteger(l.quantity),
       )
-      .map((l) => ({ ...l, quantity: Math.min(Math.max(l.quantity, 1), MAX_LINE_QUANTITY) }))
+      .reduce<CartLine[]>((merged, l) => {
+        // One line per product and size as the server merges them ('m' and 'M' are one), within the limit.
+        const quantity = Math.max(l.quantity, 1);
+        const existing = merged.find((m) => sameLine(m, l.productId, l.size));
+        if (existing) existing.quantity = Math.min(existing.quantity + quantity, MAX_LINE_QUANTITY);
+        else
+          merged.push({
+            productId: l.productId,
+            size: l.size,
+            quantity: Math.min(quantity, MAX_LINE_QUANTITY),
+          });
+        return merged;
+      }, [])
       .slice(0, MAX_LINES);
   } catch {
     return [];
@@ -56,8 +69,13 @@ if (typeof window !== 'undefined') {
   });
 }
 
-const sameLine = (a: CartLine, productId: string, size: string | null) =>
-  a.productId === productId && a.size === size;
+/** Whether `a` is the line of this product and size: sizes compare as the server's checkout compares them. */
+function sameLine(a: CartLine, productId: string, size: string | null): boolean {
+  return (
+    a.productId === productId &&
+    (a.size === null || size === null ? a.size === size : sizeKey(a.size) === sizeKey(size))
+  );
+}
 
 function readSeenPrices(): Record<string, number> {
   try {

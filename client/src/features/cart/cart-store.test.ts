@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+/** The cart keeps one line per product and size as the server's checkout merges them: 'm' and 'M' are one. */
+
+/** A fresh copy of the store module, reading `saved` as what localStorage held. */
+async function freshCart(saved: unknown = []) {
+  const items = new Map<string, string>([['cart:v1', JSON.stringify(saved)]]);
+  vi.stubGlobal('localStorage', {
+    getItem: (k: string) => items.get(k) ?? null,
+    setItem: (k: string, v: string) => void items.set(k, v),
+  });
+  vi.resetModules();
+  return (await import('./cart-store')).cart;
+}
+
+describe('the cart store', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('adds M and m to one line, within the per-line limit, and changes or removes it by either spelling', async () => {
+    const cart = await freshCart();
+    cart.add('k1', 'M');
+    cart.add('k1', 'm');
+    cart.add('k1', ' M ');
+    cart.add('k1', 'L');
+    expect(cart.lines()).toEqual([
+      { productId: 'k1', size: 'M', quantity: 3 },
+      { productId: 'k1', size: 'L', quantity: 1 },
+    ]);
+    for (let i = 0; i < 12; i += 1) cart.add('k1', 'm');
+    expect(cart.lines()[0]).toEqual({ productId: 'k1', size: 'M', quantity: 10 });
+    cart.setQuantity('k1', 'm', 4);
+    expect(cart.lines()[0]?.quantity).toBe(4);
+    cart.remove('k1', 'm');
+    expect(cart.lines()).toEqual([{ productId: 'k1', size: 'L', quantity: 1 }]);
+  });
+
+  it('merges a saved cart that holds one size twice (M×10 and m×10) into one line of 10', async () => {
+    const cart = await freshCart([
+      { productId: 'k1', size: 'M', quantity: 10 },
+      { productId: 'k1', size: 'm', quantity: 10 },
+      { productId: 'd1', size: null, quantity: 2 },
+    ]);
+    expect(cart.lines()).toEqual([
+      { productId: 'k1', size: 'M', quantity: 10 },
+      { productId: 'd1', size: null, quantity: 2 },
+    ]);
+  });
+});
