@@ -11,6 +11,7 @@ import * as catalogueChanges from './2026-11-22T0009-catalogue-changes.js';
 import * as reindexOnRealChanges from './2026-11-22T0010-reindex-on-real-changes.js';
 import * as searchFold from './2026-11-22T0011-search-fold.js';
 import * as uniqueSku from './2026-11-22T0012-unique-sku.js';
+import * as adminSessions from './2026-11-22T0013-admin-sessions.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T0010-reindex-on-real-changes': reindexOnRealChanges,
   '2026-11-22T0011-search-fold': searchFold,
   '2026-11-22T0012-unique-sku': uniqueSku,
+  '2026-11-22T0013-admin-sessions': adminSessions,
 };

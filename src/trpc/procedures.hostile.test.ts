@@ -27,9 +27,10 @@ import { loginCookie } from '../test-support/test-store.js';
 
 type WithInput = Procedure & { input: Schema };
 
-// Signing out everywhere ends the test's own session: it gets a session of its own below.
-const SIGN_OUT = 'admin.account.signOutEverywhere';
-const ordinary = procedures.filter((p) => p.path !== SIGN_OUT);
+// Signing out (this session on the server, or everywhere) ends the test's own session: each gets sessions of
+// its own below.
+const SIGN_OUTS = ['admin.account.signOutEverywhere', 'auth.logout'];
+const ordinary = procedures.filter((p) => !SIGN_OUTS.includes(p.path));
 const withInput = ordinary.filter((p): p is WithInput => p.input !== null && fieldPaths(p.input).length > 0);
 
 describe('every tRPC procedure under hostile input', () => {
@@ -136,12 +137,12 @@ describe('every tRPC procedure under hostile input', () => {
     expectClearAnswer(logins, 'twenty malformed sign-ins');
   });
 
-  it(`${SIGN_OUT}: hostile input is ignored or refused, never a 500`, async () => {
-    const call = procedures.find((p) => p.path === SIGN_OUT);
-    if (!call) throw new Error(`${SIGN_OUT} is gone from the router`);
+  it.each(SIGN_OUTS)('%s: hostile input is ignored or refused, never a 500', async (path) => {
+    const call = procedures.find((p) => p.path === path);
+    if (!call) throw new Error(`${path} is gone from the router`);
     for (const text of ['{"a":', nestedJson(20_000), JSON.stringify({ x: 'x'.repeat(100_000) })]) {
       const own = await loginCookie(h.app, ADMIN.email, ADMIN.password);
-      expectClearAnswer(await h.sendRaw(call, text, { cookie: own }), SIGN_OUT);
+      expectClearAnswer(await h.sendRaw(call, text, { cookie: own }), path);
     }
   });
 });

@@ -1,8 +1,10 @@
 import { TRPCError } from '@trpc/server';
 import { changePasswordInput } from '../../shared/auth.js';
 import { adminProcedure, router } from '../../trpc/init.js';
+import { carrySessionToCurrentEpoch } from './admin-sessions.repository.js';
 import { bumpSessionEpoch, findAdminById, setAdminPassword } from './admins.repository.js';
 import { hashPassword, passwordProblem, verifyPassword } from './password.js';
+import { currentSessionId } from './session.js';
 
 /** The signed-in admin's own account: admin.account.* */
 export const accountRouter = router({
@@ -25,19 +27,24 @@ export const accountRouter = router({
     const problem = passwordProblem(input.newPassword);
     if (problem) throw new TRPCError({ code: 'BAD_REQUEST', message: problem });
     const now = ctx.clock.now();
-    await setAdminPassword(ctx.db, admin.id, await hashPassword(input.newPassword), now);
-    // Every other session ends with the epoch bump; this browser continues under the new epoch.
-    const loginAt = new Date(ctx.admin.loginAt).getTime();
-    ctx.session.write({
-      adminId: admin.id,
-      epoch: admin.sessionEpoch + 1,
-      issuedAt: loginAt,
-      lastSeenAt: now.getTime(),
+    const newHash = await hashPassword(input.newPassword);
+    const sessionId = currentSessionId(ctx.session);
+    // The epoch bump ends every other session; this browser's session moves into the new epoch with it.
+    const epoch = await ctx.db.transaction().execute(async (tx) => {
+      await setAdminPassword(tx, admin.id, newHash, now);
+      if (sessionId) await carrySessionToCurrentEpoch(tx, sessionId, admin.id);
+      return (await findAdminById(tx, admin.id))?.sessionEpoch ?? admin.sessionEpoch + 1;
     });
+    // Device cookies of the old epoch stop counting as known; this browser has just given the password.
+    ctx.session.device.write(ctx.loginThrottle.deviceCookies.issue(admin.id, epoch, now));
     ctx.log.info({ event: 'admin.password.changed', account: admin.email }, 'admin changed password');
     return { ok: true as const };
   }),
 
+  /**
+   * The epoch bump ends every session of this admin, this one too, and every device cookie: even this browser
+   * is an unknown one until its next sign-in, as a device cookie is only ever earned with the password.
+   */
   signOutEverywhere: adminProcedure.mutation(async ({ ctx }) => {
     await bumpSessionEpoch(ctx.db, ctx.admin.id, ctx.clock.now());
     ctx.session.clear();

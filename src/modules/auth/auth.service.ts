@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import type { InnerContext } from '../../trpc/context.js';
+import { insertSession, newSessionId, pruneSessions } from './admin-sessions.repository.js';
 import { findAdminByEmail, normaliseEmail, recordLogin } from './admins.repository.js';
 import { SignInThrottled } from './login-retry-after.js';
 import { DEFAULT_SCRYPT, hashPassword, verifyPassword } from './password.js';
@@ -18,8 +19,10 @@ export async function login(ctx: InnerContext, email: string, password: string):
   const admin = await findAdminByEmail(ctx.db, account);
   const now = ctx.clock.now();
   const claim = ctx.loginThrottle.deviceCookies.verify(ctx.session.device.read(), now);
-  // A device cookie only counts for the account it was issued to.
-  const deviceId = admin && claim?.adminId === admin.id ? claim.deviceId : null;
+  // A device cookie only counts for the account it was issued to, and only until that account's sessions are
+  // all ended ("sign out everywhere", a new password): a lost laptop's cookie must not outlive that.
+  const known = admin && claim?.adminId === admin.id && claim.epoch === admin.sessionEpoch;
+  const deviceId = known ? claim.deviceId : null;
   // Only a real account's email is logged: a miss may be someone's password typed in the wrong field.
   const shown = admin ? admin.email : '(unknown)';
 
@@ -62,15 +65,23 @@ export async function login(ctx: InnerContext, email: string, password: string):
   }
 
   const { accountUnderAttack } = attempt.succeeded();
-  await recordLogin(ctx.db, admin.id, now);
-  ctx.session.write({
-    adminId: admin.id,
-    epoch: admin.sessionEpoch,
-    issuedAt: now.getTime(),
-    lastSeenAt: now.getTime(),
+  const sessionId = newSessionId();
+  const policy = { ttlMs: ctx.config.session.ttlMs, idleMs: ctx.config.session.idleMs };
+  await ctx.db.transaction().execute(async (tx) => {
+    await pruneSessions(tx, now, policy);
+    await insertSession(tx, {
+      id: sessionId,
+      adminId: admin.id,
+      epoch: admin.sessionEpoch,
+      now,
+      ip: ctx.ip,
+      userAgent: ctx.session.client.userAgent,
+    });
+    await recordLogin(tx, admin.id, now);
   });
+  ctx.session.write({ sessionId });
   // A fresh cookie on every sign-in: it restarts the 180 days and moves the device off a locked id.
-  ctx.session.device.write(ctx.loginThrottle.deviceCookies.issue(admin.id, now));
+  ctx.session.device.write(ctx.loginThrottle.deviceCookies.issue(admin.id, admin.sessionEpoch, now));
   const details = {
     event: 'admin.login',
     account: admin.email,

@@ -4,22 +4,30 @@ import { z } from 'zod';
 /**
  * OWASP's "device cookie": a browser that once signed in to an account gets a signed token naming that
  * account, so its sign-ins are judged by their own failures, not by a stranger's guesses at the same account.
- * It proves nothing by itself (the password is still checked) and is not a session.
+ * It proves nothing by itself (the password is still checked) and is not a session. It names the account's
+ * session epoch too: "sign out everywhere" and a new password bump it, and the cookie stops counting as known.
  */
 export const DEVICE_COOKIE = 'store_device';
 export const DEVICE_COOKIE_MAX_AGE_MS = 180 * 24 * 60 * 60_000;
 
-/** Payload keys are one letter: the cookie goes with every API request. No email: the value is not sealed. */
+/**
+ * Payload keys are one letter: the cookie goes with every API request. No email: the value is not sealed.
+ * Strict, with `e` required: a cookie issued before the epoch was part of it no longer counts as a known device.
+ */
 const claimSchema = z
   .object({
     a: z.number().int().positive(),
+    e: z.number().int().min(0),
     n: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
     t: z.number().int().positive(),
   })
   .strict();
 
-/** A verified device cookie: the admin it was issued to, its own id (per-device failures) and its age. */
-export type DeviceClaim = { adminId: number; deviceId: string; issuedAt: number };
+/**
+ * A verified device cookie: the admin it was issued to and that admin's session epoch then, its own id
+ * (per-device failures) and its age.
+ */
+export type DeviceClaim = { adminId: number; epoch: number; deviceId: string; issuedAt: number };
 
 // Longer than any token issue() writes; anything longer is refused before any work.
 const MAX_TOKEN_LENGTH = 256;
@@ -38,8 +46,8 @@ export class DeviceCookieSigner {
     this.keys = sessionKeys.map((k) => createHmac('sha256', k).update('store device cookie v1').digest());
   }
 
-  issue(adminId: number, now: Date): string {
-    const claim = { a: adminId, n: randomBytes(16).toString('base64url'), t: now.getTime() };
+  issue(adminId: number, epoch: number, now: Date): string {
+    const claim = { a: adminId, e: epoch, n: randomBytes(16).toString('base64url'), t: now.getTime() };
     const payload = Buffer.from(JSON.stringify(claim), 'utf8').toString('base64url');
     return `${payload}.${mac(this.keys[0] as Buffer, payload)}`;
   }
@@ -65,7 +73,8 @@ export class DeviceCookieSigner {
     if (!parsed.success) return null;
     const age = now.getTime() - parsed.data.t;
     if (age > DEVICE_COOKIE_MAX_AGE_MS || age < -CLOCK_SKEW_MS) return null;
-    return { adminId: parsed.data.a, deviceId: parsed.data.n, issuedAt: parsed.data.t };
+    const { a, e, n, t } = parsed.data;
+    return { adminId: a, epoch: e, deviceId: n, issuedAt: t };
   }
 }
 

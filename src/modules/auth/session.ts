@@ -2,18 +2,22 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../trpc/context.js';
-import { findAdminById } from './admins.repository.js';
+import {
+  findSession,
+  SESSION_ID_PATTERN,
+  type SessionRecord,
+  touchSession,
+} from './admin-sessions.repository.js';
 import { type DeviceCookiePort, memoryDeviceCookie, requestDeviceCookie } from './device-cookie-http.js';
 
 export const SESSION_COOKIE = 'store_session';
 
-/** What the sealed cookie carries: who, which sign-out epoch, and when the session began and was last used. */
-export const sessionDataSchema = z.object({
-  adminId: z.number().int().positive(),
-  epoch: z.number().int().min(0),
-  issuedAt: z.number().int().positive(),
-  lastSeenAt: z.number().int().positive(),
-});
+/**
+ * What the sealed cookie carries: only the id of the session's row in admin_sessions, where its admin, epoch
+ * and times are kept, so that signing out can end this one session on the server. A cookie from before that
+ * row existed (adminId, epoch, issuedAt, lastSeenAt) has no id and reads as signed out.
+ */
+export const sessionDataSchema = z.object({ sessionId: z.string().regex(SESSION_ID_PATTERN) });
 export type SessionData = z.infer<typeof sessionDataSchema>;
 
 declare module '@fastify/secure-session' {
@@ -32,42 +36,56 @@ export interface SessionPort {
   clear(): void;
   /** The long-lived device cookie beside the session (see device-cookie.ts); signing out keeps it. */
   device: DeviceCookiePort;
+  /** Who is on the other end, kept with the session for listing an admin's sessions; null when unknown. */
+  client: SessionClient;
 }
+
+export type SessionClient = { ip: string | null; userAgent: string | null };
 
 export type SessionPolicy = { ttlMs: number; idleMs: number };
 
-/** Refreshing lastSeenAt rewrites the cookie; doing it at most once a minute keeps responses cacheable. */
+/** last_seen_at is written at most once a minute: a write on every admin request would cost more than the read. */
 const TOUCH_INTERVAL_MS = 60_000;
 
 /**
- * The one session check, shared by tRPC's adminProcedure and the admin HTTP routes: a well-formed session,
- * inside its absolute lifetime and idle timeout, for an admin who still exists, issued in the admin's current
- * epoch (so "sign out everywhere" and password changes end it). Anything else clears the cookie.
+ * The one session check, shared by tRPC's adminProcedure and the admin HTTP routes, in one lookup by primary
+ * keys: the cookie's session row exists and is not revoked (logout), was made in the admin's current epoch
+ * ("sign out everywhere" and password changes bump it), and is inside its absolute lifetime and idle timeout.
+ * Anything else clears the cookie.
  */
 export async function resolveAdmin(
   session: SessionPort,
   deps: { db: Db; clock: Clock; policy: SessionPolicy },
 ): Promise<AdminIdentity | null> {
+  const sessionId = currentSessionId(session);
+  if (sessionId === undefined) return null;
+  const record = sessionId === null ? null : await findSession(deps.db, sessionId);
+  const now = deps.clock.now();
+  if (!sessionId || !record || !isLive(record, now.getTime(), deps.policy)) {
+    session.clear();
+    return null;
+  }
+  if (now.getTime() - Date.parse(record.lastSeenAt) >= TOUCH_INTERVAL_MS) {
+    await touchSession(deps.db, sessionId, now, session.client.ip);
+  }
+  return { id: record.adminId, email: record.email, loginAt: record.createdAt };
+}
+
+function isLive(r: SessionRecord, now: number, policy: SessionPolicy): boolean {
+  return (
+    r.revokedAt === null &&
+    r.epoch === r.adminEpoch &&
+    now - Date.parse(r.createdAt) <= policy.ttlMs &&
+    now - Date.parse(r.lastSeenAt) <= policy.idleMs
+  );
+}
+
+/** The cookie's session id; undefined without a cookie, null for one that is not a current session cookie. */
+export function currentSessionId(session: SessionPort): string | null | undefined {
   const raw = session.read();
-  if (raw === null || raw === undefined) return null;
+  if (raw === null || raw === undefined) return undefined;
   const parsed = sessionDataSchema.safeParse(raw);
-  if (!parsed.success) {
-    session.clear();
-    return null;
-  }
-  const data = parsed.data;
-  const now = deps.clock.now().getTime();
-  const expired =
-    now - data.issuedAt > deps.policy.ttlMs ||
-    now - data.lastSeenAt > deps.policy.idleMs ||
-    data.issuedAt > now + 60_000;
-  const admin = expired ? null : await findAdminById(deps.db, data.adminId);
-  if (!admin || admin.sessionEpoch !== data.epoch) {
-    session.clear();
-    return null;
-  }
-  if (now - data.lastSeenAt > TOUCH_INTERVAL_MS) session.write({ ...data, lastSeenAt: now });
-  return { id: admin.id, email: admin.email, loginAt: new Date(data.issuedAt).toISOString() };
+  return parsed.success ? parsed.data.sessionId : null;
 }
 
 /** The SessionPort over @fastify/secure-session's request.session. */
@@ -77,6 +95,7 @@ export function cookieSession(req: FastifyRequest): SessionPort {
     write: (data) => req.session.set('admin', data),
     clear: () => req.session.delete(),
     device: requestDeviceCookie(req),
+    client: { ip: req.ip, userAgent: req.headers['user-agent'] ?? null },
   };
 }
 
@@ -93,6 +112,7 @@ export function memorySession(
       port.current = null;
     },
     device: memoryDeviceCookie(),
+    client: { ip: null, userAgent: null },
   };
   return port;
 }

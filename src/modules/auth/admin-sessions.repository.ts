@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import type { DbOrTx } from '../../db/database.js';
+
+/**
+ * admin_sessions (migration 0013). Declared here and joined to the shared schema with withTables() because
+ * src/db/database.ts belongs to another change in flight; it moves there with the next edit of that file.
+ */
+export interface AdminSessionsTable {
+  id: string;
+  admin_id: number;
+  epoch: number;
+  created_at: string;
+  last_seen_at: string;
+  revoked_at: string | null;
+  revoked_reason: string | null;
+  user_agent: string | null;
+  created_ip: string | null;
+  last_seen_ip: string | null;
+}
+
+const withSessions = (db: DbOrTx) => db.withTables<{ admin_sessions: AdminSessionsTable }>();
+
+/** 128 random bits, the same alphabet as the device cookie's id. */
+export function newSessionId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+const MAX_USER_AGENT_LENGTH = 512;
+
+export async function insertSession(
+  db: DbOrTx,
+  s: { id: string; adminId: number; epoch: number; now: Date; ip: string; userAgent: string | null },
+): Promise<void> {
+  const iso = s.now.toISOString();
+  await withSessions(db)
+    .insertInto('admin_sessions')
+    .values({
+      id: s.id,
+      admin_id: s.adminId,
+      epoch: s.epoch,
+      created_at: iso,
+      last_seen_at: iso,
+      user_agent: s.userAgent === null ? null : s.userAgent.slice(0, MAX_USER_AGENT_LENGTH),
+      created_ip: s.ip,
+      last_seen_ip: s.ip,
+    })
+    .execute();
+}
+
+/** What resolveAdmin needs to judge one session, read with its admin in one lookup by primary keys. */
+export type SessionRecord = {
+  adminId: number;
+  email: string;
+  /** The epoch the session was made in, and the admin's current one: they differ once it was ended. */
+  epoch: number;
+  adminEpoch: number;
+  createdAt: string;
+  lastSeenAt: string;
+  revokedAt: string | null;
+};
+
+export async function findSession(db: DbOrTx, id: string): Promise<SessionRecord | null> {
+  const row = await withSessions(db)
+    .selectFrom('admin_sessions as s')
+    .innerJoin('admins as a', 'a.id', 's.admin_id')
+    .select([
+      'a.id as adminId',
+      'a.email as email',
+      's.epoch as epoch',
+      'a.session_epoch as adminEpoch',
+      's.created_at as createdAt',
+      's.last_seen_at as lastSeenAt',
+      's.revoked_at as revokedAt',
+    ])
+    .where('s.id', '=', id)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+export async function touchSession(db: DbOrTx, id: string, now: Date, ip: string | null): Promise<void> {
+  await withSessions(db)
+    .updateTable('admin_sessions')
+    .set({ last_seen_at: now.toISOString(), ...(ip === null ? {} : { last_seen_ip: ip }) })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export type RevokeReason = 'logout';
+
+export async function revokeSession(db: DbOrTx, id: string, reason: RevokeReason, now: Date): Promise<void> {
+  await withSessions(db)
+    .updateTable('admin_sessions')
+    .set({ revoked_at: now.toISOString(), revoked_reason: reason })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/**
+ * Moves one session into its admin's current epoch: the browser that changed the password stays signed in
+ * while the epoch bump ends every other session.
+ */
+export async function carrySessionToCurrentEpoch(db: DbOrTx, id: string, adminId: number): Promise<void> {
+  await withSessions(db)
+    .updateTable('admin_sessions')
+    .set((eb) => ({
+      epoch: eb.selectFrom('admins').select('session_epoch').where('admins.id', '=', adminId),
+    }))
+    .where('id', '=', id)
+    .where('admin_id', '=', adminId)
+    .execute();
+}
+
+/**
+ * Deletes the rows no request can use any more (revoked, ended by an epoch bump, past the lifetime or the idle
+ * timeout). Run at each sign-in, the only thing that adds rows, so the table stays as small as the sessions
+ * alive in the last lifetime; a missing row reads as signed out, the same as a revoked one.
+ */
+export async function pruneSessions(
+  db: DbOrTx,
+  now: Date,
+  policy: { ttlMs: number; idleMs: number },
+): Promise<void> {
+  const bornBefore = new Date(now.getTime() - policy.ttlMs).toISOString();
+  const seenBefore = new Date(now.getTime() - policy.idleMs).toISOString();
+  await withSessions(db)
+    .deleteFrom('admin_sessions')
+    .where((eb) =>
+      eb.or([
+        eb('revoked_at', 'is not', null),
+        eb('created_at', '<', bornBefore),
+        eb('last_seen_at', '<', seenBefore),
+        eb(
+          'epoch',
+          '<>',
+          eb
+            .selectFrom('admins')
+            .select('session_epoch')
+            .whereRef('admins.id', '=', 'admin_sessions.admin_id'),
+        ),
+      ]),
+    )
+    .execute();
+}
