@@ -112,6 +112,16 @@ export const productFields = z
   }));
 
 /**
+ * The SKU a new product gets when none is typed: "SKU-" and the first 8 characters of its id, as the
+ * original did, but of the id's random part: every generated id starts with "plink_", so its first 8
+ * characters left two random letters and SKUs, which must be unique, would collide within a few dozen
+ * products.
+ */
+export function defaultSku(id: string): string {
+  return `SKU-${id.replace(/^plink_/, '').slice(0, 8)}`;
+}
+
+/**
  * The key two SKUs are compared by: A-Z folded to a-z, nothing else. That is SQLite's NOCASE collation, which
  * the unique index on products.sku uses (decision 0012), so the check before a write and the index agree.
  */

@@ -3,6 +3,7 @@ import yaml from 'js-yaml';
 import { z } from 'zod';
 import type { MediaType } from '../../db/database.js';
 import {
+  defaultSku,
   type ProductFields,
   productFields,
   productIdSchema,
@@ -329,7 +330,7 @@ export function readCatalog(content: string, newId: () => string): ParsedCatalog
       manufacturer: p.manufacturer ?? '',
       manufacturerUrl: p.manufacturerUrl ?? '',
       // The spec's defaults: SKU- plus the id's first 8 characters, page order 999, sizes S..XL, no tags.
-      sku: p.sku ?? `SKU-${id.slice(0, 8)}`,
+      sku: p.sku ?? defaultSku(id),
       price: priceText(p.price),
       currency: p.currency ?? 'usd',
       pageOrder: p.pageOrder ?? p.page_order ?? 999,

@@ -1,6 +1,6 @@
 import { Plus } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
-import { type ProductFieldsInput, productFields } from '../../../../../src/shared/product-input';
+import { defaultSku, type ProductFieldsInput, productFields } from '../../../../../src/shared/product-input';
 import { sortSizes } from '../../../../../src/shared/sizes';
 import { slugify } from '../../../../../src/shared/slug';
 import { Button } from '../../../components/ui/button';
@@ -20,7 +20,7 @@ export function emptyForm(id: string): FormValues {
     description: '',
     manufacturer: '',
     manufacturerUrl: '',
-    sku: `SKU-${id.slice(0, 8)}`,
+    sku: defaultSku(id),
     price: '',
     currency: 'usd',
     pageOrder: 999,
