@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { applyStartDefaults } from './start-defaults.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outputs = ['dist/server.js', 'dist/client/index.html', 'dist/ssr/entry-server.js'].map((f) =>
@@ -37,5 +38,5 @@ if (builtAt === 0 || changedAt > builtAt) {
   }
 }
 
-process.env.NODE_ENV ??= 'production';
+applyStartDefaults(process.env);
 await import(pathToFileURL(path.join(root, 'dist/server.js')).href);

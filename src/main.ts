@@ -1,16 +1,16 @@
-import path from 'node:path';
 import { buildApp } from './app.js';
 import { clientDistDir, demoDir } from './app-root.js';
 import { ConfigError, loadConfig } from './config.js';
 import { databaseFile, openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { revisionReader } from './db/store-revision.js';
-import { ensureFirstAdmin, type FirstAdminResult } from './modules/auth/first-admin.js';
+import { ensureFirstAdmin } from './modules/auth/first-admin.js';
 import { createPayments } from './modules/checkout/payments.js';
 import { loadDemoCatalogueIfEmpty } from './modules/demo/demo-loader.js';
 import { snapshotUploads, sweepOrphanUploads } from './modules/media/orphan-sweep.js';
 import { startScheduledBackups } from './ops/scheduled-backups.js';
 import { claimDataDir } from './ops/start-up.js';
+import { startUpBanner } from './ops/start-up-banner.js';
 import { LocalFileStorage } from './storage/local-file-storage.js';
 import { systemClock } from './trpc/context.js';
 
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     payments: payments.gateway,
     stripe: payments.stripe,
     db: handle.db,
-    revision: revisionReader(handle.sqlite),
+    revision: revisionReader(handle.reader),
     storage,
     clock: systemClock,
     clientDir: clientDistDir,
@@ -99,54 +99,16 @@ async function main(): Promise<void> {
     signal: sweepAbort.signal,
   }).catch((error: unknown) => app.log.warn({ err: error }, 'orphan upload sweep failed'));
   const port = app.server.address();
-  const actualPort = typeof port === 'object' && port ? port.port : config.port;
-  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  const lines = [
-    '',
-    `  Store is running at http://${shownHost}:${actualPort}/`,
-    `  Data folder: ${path.relative(process.cwd(), config.dataDir) || '.'} (${config.dataDir})`,
-    demo?.loaded ? `  Loaded the demo catalogue: ${demo.products} products.` : null,
-    ...adminHint(firstAdmin, `http://${shownHost}:${actualPort}/admin`),
-    config.host === '127.0.0.1' || config.host === 'localhost'
-      ? '  Only this machine can reach it; set HOST=0.0.0.0 to listen on every interface.'
-      : null,
-    config.stripe
-      ? `  Payments: Stripe (${config.stripe.secretKey.startsWith('sk_live_') || config.stripe.secretKey.startsWith('rk_live_') ? 'live' : 'test'} mode)${config.stripe.webhookSecret ? '' : ' - STRIPE_WEBHOOK_SECRET is not set: orders will not learn of payments'}`
-      : '  Payments: demo mode (no STRIPE_SECRET_KEY): checkout completes without moving money.',
-    config.backups.intervalHours > 0
-      ? `  Backups: every ${config.backups.intervalHours} h into ${config.backups.dir}, keeping ${config.backups.keep}.`
-      : null,
-    '  Press Ctrl+C to stop.',
-    '',
-  ].filter((l): l is string => l !== null);
-  console.log(lines.join('\n'));
+  console.log(
+    startUpBanner({
+      config,
+      port: typeof port === 'object' && port ? port.port : config.port,
+      demoProducts: demo?.loaded ? demo.products : null,
+      firstAdmin,
+      cwd: process.cwd(),
+    }),
+  );
   app.log.debug({ address }, 'listening');
-}
-
-function adminHint(result: FirstAdminResult, adminUrl: string): string[] {
-  switch (result.kind) {
-    case 'demo':
-      return [
-        '',
-        `  Admin: sign in at ${adminUrl}`,
-        `    email:    ${result.email}`,
-        `    password: ${result.password}`,
-        '  This password is shown only now. Change it under Profile, or create your own account with',
-        '    npm run admin -- create you@example.com',
-        '',
-      ];
-    case 'from-env':
-      return [`  Created the admin account ${result.email} from ADMIN_EMAIL; sign in at ${adminUrl}`];
-    case 'none':
-      return [
-        '',
-        `  No admin account yet. Create one, then sign in at ${adminUrl}:`,
-        '    npm run admin -- create you@example.com',
-        '',
-      ];
-    default:
-      return [];
-  }
 }
 
 main().catch((error: unknown) => {

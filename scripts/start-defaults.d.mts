@@ -1,0 +1,1 @@
+export function applyStartDefaults<T extends Record<string, string | undefined>>(env: T): T;
