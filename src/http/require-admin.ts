@@ -7,6 +7,7 @@ import {
   type SessionPolicy,
 } from '../modules/auth/session.js';
 import type { Clock } from '../trpc/context.js';
+import { securityFacts } from './security-facts.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,6 +27,12 @@ export function requireAdmin(deps: {
   return async function requireAdminHandler(req: FastifyRequest, reply: FastifyReply) {
     const admin = await resolveAdmin(cookieSession(req), deps);
     if (!admin) {
+      // Info, not warning: an expired session is the everyday cause. Still a security event, so a run of
+      // them (someone probing the admin routes) shows in the application log.
+      req.log.info(
+        { event: 'security.unauthorized', ...securityFacts(req) },
+        'refused an admin request without a valid session',
+      );
       await reply.code(401).send({ error: 'Unauthorized', message: 'Please sign in' });
       return;
     }
