@@ -96,7 +96,7 @@ describe('catalogue file routes', () => {
     const lines = Array.from(
       { length: 30_000 },
       (_, i) =>
-        `  - { id: big_${i}, title: Big ${i}, description: Generated, price: '10.00', currency: usd, tags: [a, b], media: [{ url: 'https://img.example.com/${i}.jpg', fileName: '${i}.jpg' }] }`,
+        `  - { id: big_${i}, sku: BIG-${i}, title: Big ${i}, description: Generated, price: '10.00', currency: usd, tags: [a, b], media: [{ url: 'https://img.example.com/${i}.jpg', fileName: '${i}.jpg' }] }`,
     );
     const file = path.join(store.dir, 'big.yaml');
     writeFileSync(file, `metadata: { format: storefront-catalog/1 }\nproducts:\n${lines.join('\n')}\n`);
