@@ -243,7 +243,7 @@ describe('a database locked by another connection', () => {
     await insertProducts(store.handle.db, [{ id: 'p1', title: 'Mint Lawn Kurta' }]);
     await createAdmin(store, ADMIN.email, ADMIN.password);
     // The store waits 5 s for a lock; a short wait keeps the test fast and behaves the same after it.
-    store.handle.sqlite.pragma('busy_timeout = 50');
+    store.handle.lockWait.ms = 50;
     const logService = new LogService({
       db: store.handle.db,
       limits: store.config.logs,

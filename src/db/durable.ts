@@ -9,11 +9,13 @@ const FULL = 2;
  * returns, a power cut cannot take the write back. The connection's usual level (NORMAL) is put back after.
  *
  * Why it holds the whole connection: SQLite refuses to change the level inside a transaction, and the one
- * better-sqlite3 handle is shared by async Kysely code, so another request's transaction may be open at any
- * await. `db.connection()` takes Kysely's connection lock for the set-transaction-reset sequence, so nothing
- * else runs on the handle in between (other queries queue, as they would behind any transaction).
+ * write connection is shared by async Kysely code, so another request's transaction may be open at any await.
+ * In a `db.connection()` scope the first statement that is not a plain read (the PRAGMA below) takes the
+ * write connection for the rest of the scope (db/store-dialect.ts), so nothing else writes on it between
+ * the set, the transaction and the reset (other writes queue, as they would behind any transaction).
  *
- * Inside `fn`, use only `trx`: a query on the outer `db` would wait for the lock this call holds (deadlock).
+ * Inside `fn`, use only `trx`: a write on the outer `db` would wait for the lock this call holds, until the
+ * lock budget runs out.
  */
 export async function durableTransaction<T>(
   db: Db,
@@ -31,8 +33,12 @@ export async function durableTransaction<T>(
   });
 }
 
-/** The level in force on this connection (0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA). */
+/**
+ * The level in force on the write connection (0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA). A PRAGMA, not
+ * `SELECT … FROM pragma_synchronous()`: a SELECT outside a write is answered by the read-only connection,
+ * whose level is not the one commits use.
+ */
 export async function synchronousLevel(db: Db): Promise<number> {
-  const result = await sql<{ synchronous: number }>`SELECT synchronous FROM pragma_synchronous()`.execute(db);
+  const result = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(db);
   return Number(result.rows[0]?.synchronous ?? 1);
 }

@@ -1,11 +1,16 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { withStatementCache } from './statement-cache.js';
+import { statementCache } from './statement-cache.js';
+import { StoreDialect } from './store-dialect.js';
 
 type Db = { t: { id: number; name: string } };
 
-function open(max?: number) {
+/** The store's driver on one in-memory connection (no reader), which prepares through the cache. */
+const storeDb = (sqlite: SQLite.Database) =>
+  new Kysely<Db>({ dialect: new StoreDialect({ writer: sqlite, reader: null, lockWait: { ms: 5000 } }) });
+
+function open() {
   const sqlite = new SQLite(':memory:');
   let prepared = 0;
   const prepare = sqlite.prepare.bind(sqlite);
@@ -13,8 +18,7 @@ function open(max?: number) {
     prepared++;
     return prepare(text);
   }) as typeof sqlite.prepare;
-  const db = new Kysely<Db>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, max) }) });
-  return { db, prepared: () => prepared };
+  return { db: storeDb(sqlite), prepared: () => prepared };
 }
 
 describe('statement cache', () => {
@@ -48,27 +52,34 @@ describe('statement cache', () => {
     await db.destroy();
   });
 
-  it('holds at most its bound of statements, the least recently used going first', async () => {
-    const { db, prepared } = open(3);
-    const q = (n: number) => sql`SELECT ${sql.lit(n)} AS n`.execute(db);
-    await q(1);
-    await q(2);
-    await q(3);
-    await q(1); // refreshed
-    await q(4); // evicts 2
-    const before = prepared();
-    await q(1);
-    await q(3);
-    await q(4);
-    expect(prepared()).toBe(before);
-    await q(2);
-    expect(prepared()).toBe(before + 1);
-    await db.destroy();
+  it('holds at most its bound of statements, the least recently used going first', () => {
+    const sqlite = new SQLite(':memory:');
+    let prepared = 0;
+    const original = sqlite.prepare.bind(sqlite);
+    sqlite.prepare = ((text: string) => {
+      prepared++;
+      return original(text);
+    }) as typeof sqlite.prepare;
+    const prepare = statementCache(sqlite, 3);
+    const q = (n: number) => prepare(`SELECT ${n} AS n`).get();
+    q(1);
+    q(2);
+    q(3);
+    q(1); // refreshed
+    q(4); // evicts 2
+    const before = prepared;
+    q(1);
+    q(3);
+    q(4);
+    expect(prepared).toBe(before);
+    q(2);
+    expect(prepared).toBe(before + 1);
+    sqlite.close();
   });
 
   it('lets a transaction SQLite already rolled back (database full) fail with its own cause', async () => {
     const sqlite = new SQLite(':memory:');
-    const db = new Kysely<Db>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const db = storeDb(sqlite);
     await sql`CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`.execute(db);
     sqlite.pragma(`max_page_count = ${Number(sqlite.pragma('page_count', { simple: true }))}`);
     const failure = db.transaction().execute(async (trx) => {

@@ -5,13 +5,20 @@ export type RevisionReader = () => string;
 
 /**
  * A prepared statement, read on every cached request: a few microseconds, and right even when another
- * process (the admin CLI, a second server on the same file) made the change.
+ * process (the admin CLI, a second server on the same file) made the change. Give it the read-only
+ * connection (DatabaseHandle.reader): on the write connection, while a transaction is open across an await
+ * (an import lets other requests run), it would read the transaction's uncommitted revision, and an answer
+ * computed from committed data would be cached under it. So on a connection inside a transaction it throws
+ * (currentRevision: null, nothing cached) rather than answer.
  */
 export function revisionReader(sqlite: SQLite.Database): RevisionReader {
   const statement = sqlite
     .prepare<[], string>("SELECT value FROM app_meta WHERE key = 'catalogue_version'")
     .pluck();
-  return () => statement.get() ?? '0';
+  return () => {
+    if (sqlite.inTransaction) throw new Error('the revision is not committed yet: a transaction is open');
+    return statement.get() ?? '0';
+  };
 }
 
 /** The revision now, or null when it cannot be read (the database closing): callers then skip caching. */

@@ -75,6 +75,7 @@ describe('/healthz and /readyz', () => {
     });
     app = await buildTestApp(store, { logService });
     store.handle.sqlite.close(); // as if the file went away under the process
+    store.handle.reader.close(); // (reads outside a write have a connection of their own)
 
     const ready = await app.inject('/readyz');
     expect(ready.statusCode).toBe(503);
