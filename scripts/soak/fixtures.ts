@@ -21,12 +21,16 @@ export async function seedFolder(dataDir: string, products: number): Promise<voi
   }
 }
 
-/** A storefront-format YAML catalogue of `count` products, every one valid, with URL media only. */
+/**
+ * A storefront-format YAML catalogue of `count` products, every one valid, with URL media only. Each has its
+ * own SKU: the default one, made from the id's first characters, would repeat across the file, and SKUs are
+ * unique.
+ */
 export function importYaml(count: number, prefix: string): string {
   const lines = Array.from(
     { length: count },
     (_, i) =>
-      `  - { id: ${prefix}_${i}, title: 'Soak ${prefix} ${i}', description: 'Generated for the soak test', price: '${10 + (i % 90)}.00', currency: usd, sizes: [S, M, L], tags: [soak, ${i % 2 ? 'women' : 'men'}], media: [{ url: 'https://img.example.com/${prefix}/${i}.jpg', fileName: '${i}.jpg' }] }`,
+      `  - { id: ${prefix}_${i}, title: 'Soak ${prefix} ${i}', sku: 'SOAK-${prefix}-${i}', description: 'Generated for the soak test', price: '${10 + (i % 90)}.00', currency: usd, sizes: [S, M, L], tags: [soak, ${i % 2 ? 'women' : 'men'}], media: [{ url: 'https://img.example.com/${prefix}/${i}.jpg', fileName: '${i}.jpg' }] }`,
   );
   return `metadata: { format: storefront-catalog/1 }\nproducts:\n${lines.join('\n')}\n`;
 }

@@ -1,8 +1,10 @@
 /**
  * Fault: a full disk during an upload and during imports. The data folder goes on a small filesystem of
  * its own (tmpfs, else a loop-mounted ext4 image; both need root), which is then filled. Where neither
- * can be mounted, the step falls back to a clearly labelled simulation: RLIMIT_FSIZE set to 0 on the
- * running server (prlimit), so no file of the server may grow, which fails writes much like ENOSPC does.
+ * can be mounted, the step runs a clearly labelled simulation: RLIMIT_FSIZE set to 0 on the running server
+ * (prlimit), so no file of the server may grow, which fails writes much like ENOSPC does. A simulation is
+ * not the proof, so the step then FAILS unless the run was told to accept it (--allow-simulated-disk-full,
+ * or --simulate-full-disk, which asks for it): a soak that could not stage the fault must not read as passed.
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -91,7 +93,13 @@ function fill(root: string): number {
 const refusedClearly = (r: Reply) => r.status >= 400 && errorMessage(r) !== null;
 const shown = (r: Reply) => `${r.status} "${errorMessage(r) ?? r.body.slice(0, 100)}"`;
 
-export async function diskFullStep(opts: { ci: boolean; simulate: boolean }): Promise<StepResult> {
+export async function diskFullStep(opts: {
+  ci: boolean;
+  /** Do not try to mount: simulate (and accept the simulation). */
+  simulate: boolean;
+  /** Accept the simulation where no small filesystem can be mounted (not root, no tmpfs). */
+  allowSimulated: boolean;
+}): Promise<StepResult> {
   const started = performance.now();
   const checks = new Checks();
   const tries: string[] = [];
@@ -99,6 +107,12 @@ export async function diskFullStep(opts: { ci: boolean; simulate: boolean }): Pr
   for (const t of tries) checks.note(`could not mount (${t})`);
   if (opts.simulate) checks.note('mounting not tried (--simulate-full-disk)');
   const simulated = disk === null;
+  if (simulated && !opts.simulate && !opts.allowSimulated) {
+    checks.check(
+      false,
+      `NOT PROVEN: no small filesystem could be mounted${process.getuid?.() === 0 ? '' : ' (not root)'}, so a real full disk was not staged. Run the soak as root (CI does), or pass --allow-simulated-disk-full to accept the simulation below instead`,
+    );
+  }
   if (simulated && !run('prlimit', ['--version']).ok) {
     checks.skip(
       'no small filesystem could be mounted and prlimit is missing: no honest way to fill the disk here',
