@@ -117,4 +117,26 @@ test('web vitals from a storefront visit show in the Performance view', async ({
     await expect(home).toContainText(/Good|Needs improvement|Poor/);
     await expect(section.getByRole('img', { name: new RegExp(`^${metric} p75 per day`) })).toBeVisible();
   }
+
+  // On a phone each chart goes under its heading, at its left, inside the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const metric of ['TTFB', 'FCP', 'LCP']) {
+    const section = performance.getByTestId(`vital-${metric}`);
+    const heading = await section.getByRole('heading', { level: 3 }).boundingBox();
+    const chart = await section
+      .getByRole('img', { name: new RegExp(`^${metric} p75 per day`) })
+      .boundingBox();
+    expect(heading && chart).toBeTruthy();
+    if (!heading || !chart) continue;
+    expect(chart.y).toBeGreaterThanOrEqual(heading.y + heading.height);
+    expect(Math.abs(chart.x - heading.x)).toBeLessThan(2);
+    expect(chart.x + chart.width).toBeLessThanOrEqual(390);
+    // The rating, what the table is for, is on the screen (the spread columns give way to it).
+    const rating = await section
+      .getByTestId('vital-row')
+      .first()
+      .getByText(/Good|Needs improvement|Poor/)
+      .boundingBox();
+    expect((rating?.x ?? 9999) + (rating?.width ?? 0)).toBeLessThanOrEqual(390);
+  }
 });

@@ -80,6 +80,9 @@ function TrendChart({ metric, days }: { metric: VitalName; days: DayPoint[] }) {
   );
 }
 
+/** On phones the table keeps what decides (p75, samples, rating, trend) and drops the spread. */
+const PHONE_HIDDEN = new Set(['Average', 'Best', 'Worst']);
+
 /** Real-user performance from the storefront (web vitals): per metric and route pattern. */
 export function PerformancePanel() {
   const [days, setDays] = useState<7 | 30>(7);
@@ -150,7 +153,11 @@ export function PerformancePanel() {
                       <tr className="border-b border-stone-line text-muted">
                         {['Route', 'p75', 'Average', 'Best', 'Worst', 'Samples', 'Rating', 'Trend'].map(
                           (h) => (
-                            <th key={h} scope="col" className="py-2 pr-4 font-medium">
+                            <th
+                              key={h}
+                              scope="col"
+                              className={`py-2 pr-3 font-medium sm:pr-4 ${PHONE_HIDDEN.has(h) ? 'hidden sm:table-cell' : ''}`}
+                            >
                               {h}
                             </th>
                           ),
@@ -166,16 +173,22 @@ export function PerformancePanel() {
                         >
                           <td className="py-2 pr-4 font-mono text-xs">{r.route ?? 'All routes'}</td>
                           <td className="py-2 pr-4 tabular-nums">{formatVital(metric, r.p75)}</td>
-                          <td className="py-2 pr-4 tabular-nums">{formatVital(metric, r.average)}</td>
-                          <td className="py-2 pr-4 tabular-nums">{formatVital(metric, r.best)}</td>
-                          <td className="py-2 pr-4 tabular-nums">{formatVital(metric, r.worst)}</td>
+                          <td className="hidden py-2 pr-4 tabular-nums sm:table-cell">
+                            {formatVital(metric, r.average)}
+                          </td>
+                          <td className="hidden py-2 pr-4 tabular-nums sm:table-cell">
+                            {formatVital(metric, r.best)}
+                          </td>
+                          <td className="hidden py-2 pr-4 tabular-nums sm:table-cell">
+                            {formatVital(metric, r.worst)}
+                          </td>
                           <td className="py-2 pr-4 tabular-nums">{r.samples}</td>
                           <td className="py-2 pr-4">
                             <span className={`rounded-full px-2 py-0.5 text-xs ${RATING_STYLE[r.rating]}`}>
                               {RATING_LABEL[r.rating]}
                             </span>
                           </td>
-                          <td className="py-2 pr-4 whitespace-nowrap">
+                          <td className="py-2 pr-4 sm:whitespace-nowrap">
                             {r.trend ? (
                               TREND_LABEL[r.trend]
                             ) : (
