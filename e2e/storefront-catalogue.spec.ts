@@ -150,6 +150,8 @@ for (const [name, path] of [
   ['About', '/about'],
 ] as const) {
   test(`axe finds no serious or critical problem on the ${name} page`, async ({ page }) => {
+    // Axe walks every node of a full catalogue page: on a busy 2-core machine that alone can take 20 s.
+    test.setTimeout(60_000);
     if (path) {
       await page.goto(path);
     } else {

@@ -27,6 +27,7 @@ import { LoginThrottle } from './modules/auth/login-throttle.js';
 import { SESSION_COOKIE } from './modules/auth/session.js';
 import { loadSessionKeys } from './modules/auth/session-keys.js';
 import type { PaymentGateway } from './modules/checkout/payment-gateway.js';
+import { createRequestLimits, type RequestLimits } from './modules/limits/request-limits.js';
 import { LogService } from './modules/logs/log-service.js';
 import {
   createLogStream,
@@ -38,7 +39,6 @@ import {
 } from './modules/logs/log-stream.js';
 import { startPeriodic } from './modules/logs/periodic.js';
 import { expireAbandonedDemoOrders } from './modules/orders/abandoned-orders.js';
-import { createRequestLimits, type RequestLimits } from './modules/limits/request-limits.js';
 import { createTelemetryLimits } from './modules/telemetry/rate-limiter.js';
 import { pruneVitals } from './modules/telemetry/vitals.repository.js';
 import type { FileStorage } from './storage/file-storage.js';
@@ -253,7 +253,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await logService.prune(now);
       await pruneVitals(deps.db, now);
       const expired = await expireAbandonedDemoOrders(deps.db, now);
-      if (expired > 0) app.log.info({ event: 'orders.expired', count: expired }, 'abandoned demo checkouts expired');
+      if (expired > 0)
+        app.log.info({ event: 'orders.expired', count: expired }, 'abandoned demo checkouts expired');
     },
     {
       intervalMs: 10 * 60_000,

@@ -15,19 +15,17 @@ export const checkoutRouter = router({
   quote: publicProcedure.input(cartInput).query(({ ctx, input }) => quoteCart(ctx.db, input.lines)),
 
   /** Creates the pending order and its payment session; returns the URL to send the shopper to. */
-  createSession: publicProcedure
-    .input(cartInput)
-    .mutation(({ ctx, input }) => {
-      // Each session is a pending order and a payment provider session: an address may open only a few.
-      if (!ctx.limits.checkoutSessions.take(ctx.ip)) {
-        ctx.log.warn({ event: 'security.checkout_rate_limited', ip: ctx.ip }, 'too many checkout sessions');
-        throw new TRPCError({
-          code: 'TOO_MANY_REQUESTS',
-          message: 'Too many checkouts from your address. Please wait a few minutes and try again.',
-        });
-      }
-      return startCheckout(ctx, input.lines);
-    }),
+  createSession: publicProcedure.input(cartInput).mutation(({ ctx, input }) => {
+    // Each session is a pending order and a payment provider session: an address may open only a few.
+    if (!ctx.limits.checkoutSessions.take(ctx.ip)) {
+      ctx.log.warn({ event: 'security.checkout_rate_limited', ip: ctx.ip }, 'too many checkout sessions');
+      throw new TRPCError({
+        code: 'TOO_MANY_REQUESTS',
+        message: 'Too many checkouts from your address. Please wait a few minutes and try again.',
+      });
+    }
+    return startCheckout(ctx, input.lines);
+  }),
 
   /** The order behind a session id (an unguessable token the shopper was given), for the result pages. */
   order: publicProcedure.input(sessionIdInput).query(async ({ ctx, input }) => {

@@ -218,13 +218,17 @@ export function LogManagement({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
         </p>
       ) : (
         <div className="mt-6 overflow-x-auto">
-          <table className="w-full text-left text-sm" data-testid="log-table">
+          {/* Fixed columns on phones: the message takes what is left and wraps, Details stays on screen. */}
+          <table className="w-full table-fixed text-left text-sm sm:table-auto" data-testid="log-table">
             <thead>
               <tr className="border-b border-stone-line text-muted">
-                <th scope="col" className="py-2 pr-2 font-medium whitespace-nowrap sm:pr-4">
+                <th
+                  scope="col"
+                  className="w-[5.5rem] py-2 pr-2 font-medium sm:w-auto sm:pr-4 sm:whitespace-nowrap"
+                >
                   Timestamp
                 </th>
-                <th scope="col" className="py-2 pr-2 font-medium sm:pr-4">
+                <th scope="col" className="w-[5rem] py-2 pr-2 font-medium sm:w-auto sm:pr-4">
                   Level
                 </th>
                 {/* On phones the source goes under the message, so Details stays on the screen. */}
@@ -234,7 +238,7 @@ export function LogManagement({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
                 <th scope="col" className="py-2 pr-2 font-medium sm:pr-4">
                   Message
                 </th>
-                <th scope="col" className="py-2 font-medium sm:pr-4">
+                <th scope="col" className="w-[3.75rem] py-2 font-medium sm:w-auto sm:pr-4">
                   Details
                 </th>
               </tr>
