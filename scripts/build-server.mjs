@@ -9,6 +9,8 @@ await build({
     backup: 'src/cli/backup.ts',
     restore: 'src/cli/restore.ts',
     doctor: 'src/cli/doctor.ts',
+    // Its own entry: catalog-parse.ts starts it as a worker thread, next to the bundle that imports it.
+    'catalog-parse-worker': 'src/modules/catalog/catalog-parse-worker.ts',
   },
   outdir: 'dist',
   bundle: true,

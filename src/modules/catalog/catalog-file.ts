@@ -11,6 +11,7 @@ import {
   skuTakenMessage,
 } from '../../shared/product-input.js';
 import { cleanFileName, isValidMediaUrl, MAX_MEDIA_PER_PRODUCT, MEDIA_TYPES } from '../media/media-rules.js';
+import { newProductId } from '../products/product-id.js';
 
 /**
  * The catalogue file: our YAML export format (a superset of the original spec's) and the reader for both.
@@ -435,4 +436,27 @@ export function refuseHeldSkus(
 /** Issues of two checks as one list: in file order, at most as many as are listed. */
 export function mergeIssues(a: readonly ImportIssue[], b: readonly ImportIssue[]): ImportIssue[] {
   return [...a, ...b].sort((x, y) => x.position - y.position).slice(0, MAX_ISSUES_LISTED);
+}
+
+/**
+ * Reads a catalogue whose products all go in together, replacing the live ones (overwrite, publish): a SKU
+ * repeated within it makes the later product invalid.
+ */
+export function readWholeCatalog(content: string): ParsedCatalog {
+  const parsed = readCatalog(content, newProductId);
+  const unique = refuseHeldSkus(parsed.items);
+  return {
+    ...parsed,
+    items: unique.items,
+    invalid: mergeIssues(parsed.invalid, unique.invalid),
+    invalidCount: parsed.invalidCount + unique.invalid.length,
+  };
+}
+
+/** How a file is read: `whole` for a catalogue that replaces the live one (overwrite, publish), `add` otherwise. */
+export type CatalogReading = 'whole' | 'add';
+
+/** The inline reading the service does (or the parse worker, for a big file): plain data, structured-clone safe. */
+export function readCatalogFile(content: string, reading: CatalogReading): ParsedCatalog {
+  return reading === 'whole' ? readWholeCatalog(content) : readCatalog(content, newProductId);
 }

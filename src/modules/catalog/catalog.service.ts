@@ -7,7 +7,6 @@ import { skuTakenMessage } from '../../shared/product-input.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import type { Clock } from '../../trpc/context.js';
 import { parseVariants } from '../media/responsive-image.js';
-import { newProductId } from '../products/admin-products.router.js';
 import { productColumns } from '../products/products.repository.js';
 import { findSkuOwner, isSkuConflict, skuOwners } from '../products/sku.js';
 import { latestVersion } from '../site/settings.repository.js';
@@ -23,10 +22,10 @@ import {
   MAX_CATALOG_BYTES,
   mergeIssues,
   type ParsedCatalog,
-  readCatalog,
   refuseHeldSkus,
   serializeCatalog,
 } from './catalog-file.js';
+import { readCatalogFileOffThread } from './catalog-parse.js';
 
 export const CATALOG_PREFIX = 'catalogs/';
 
@@ -330,21 +329,6 @@ async function replaceCatalogue(
   await insertItemsOrRefuse(trx, items, now, refuse);
 }
 
-/**
- * Reads a catalogue whose products all go in together, replacing the live ones (overwrite, publish): a SKU
- * repeated within it makes the later product invalid.
- */
-function readWholeCatalog(content: string): ParsedCatalog {
-  const parsed = readCatalog(content, newProductId);
-  const unique = refuseHeldSkus(parsed.items);
-  return {
-    ...parsed,
-    items: unique.items,
-    invalid: mergeIssues(parsed.invalid, unique.invalid),
-    invalidCount: parsed.invalidCount + unique.invalid.length,
-  };
-}
-
 export type Stage = 'backup' | 'replacing' | 'committed';
 export type StageHook = (stage: Stage) => void;
 
@@ -358,7 +342,8 @@ export async function setActiveVersion(
   const content = await readVersionContent(deps, id);
   let parsed: ParsedCatalog;
   try {
-    parsed = readWholeCatalog(content);
+    // A big file is read in a worker thread: the store keeps answering meanwhile (catalog-parse.ts).
+    parsed = await readCatalogFileOffThread(content, 'whole');
   } catch (err) {
     if (err instanceof CatalogFileError) throw new CatalogError('BAD_REQUEST', err.message);
     throw err;
@@ -425,7 +410,7 @@ export async function importCatalog(
   mode: ImportMode,
   opts: { adminEmail?: string; onStage?: StageHook } = {},
 ): Promise<ImportResult> {
-  const parsed = mode === 'overwrite' ? readWholeCatalog(content) : readCatalog(content, newProductId);
+  const parsed = await readCatalogFileOffThread(content, mode === 'overwrite' ? 'whole' : 'add');
   const now = deps.clock.now();
   let backupVersionId: string | null = null;
   let added = 0;

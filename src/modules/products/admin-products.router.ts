@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { DbOrTx } from '../../db/database.js';
@@ -12,6 +11,7 @@ import {
 import { adminProcedure, router } from '../../trpc/init.js';
 import { removeStoredFiles, storageKeysForProduct } from '../media/media.service.js';
 import { diffProducts, productHistory, recordHistory } from './product-history.js';
+import { newProductId } from './product-id.js';
 import {
   deleteProductRow,
   findAdminProduct,
@@ -21,11 +21,8 @@ import {
 } from './products.repository.js';
 import { findSkuOwner, isSkuConflict } from './sku.js';
 
-export function newProductId(): string {
-  // 16 characters of [a-z0-9]: the original's "plink_" + token shape.
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  return `plink_${Array.from(randomBytes(16), (b) => alphabet[b % alphabet.length]).join('')}`;
-}
+// Kept here for its importers; it lives in product-id.ts so the catalogue parse worker can use it without the database.
+export { newProductId };
 
 const idInput = z.object({ id: productIdSchema });
 
