@@ -10,7 +10,6 @@ import { attachSession, deleteOrder, insertPendingOrder, newOrderId } from '../o
 import { PaymentProviderError, type ShippingOption } from './payment-gateway.js';
 import { quoteCart } from './quote.js';
 
-
 async function shippingSettings(ctx: InnerContext) {
   const row = await ctx.db
     .selectFrom('settings')
