@@ -95,6 +95,26 @@ export function serializeCatalog(doc: CatalogDocument): string {
   return yaml.dump(doc, { indent: 2, lineWidth: 120, noRefs: true, sortKeys: false });
 }
 
+/** A file's metadata before its checksum is known. */
+export type CatalogFileMetadata = Omit<CatalogDocument['metadata'], 'checksum'>;
+
+/**
+ * The YAML text of a catalogue file and its checksum: the one builder for the inline export and the dump
+ * worker, so both write the same bytes.
+ */
+export function buildCatalogFile(
+  metadata: CatalogFileMetadata,
+  products: CatalogProduct[],
+): { checksum: string; text: string } {
+  const checksum = catalogChecksum(products);
+  const { format, exported_at, total_products, store_version, ...rest } = metadata;
+  const doc: CatalogDocument = {
+    metadata: { format, exported_at, total_products, store_version, checksum, ...rest },
+    products,
+  };
+  return { checksum, text: serializeCatalog(doc) };
+}
+
 // ---------------------------------------------------------------------------------------------- reading
 
 /** js-yaml's parser state carries the current node's anchor, though its type declarations leave it out. */

@@ -32,7 +32,7 @@ export type ParseOptions = { inlineMaxBytes?: number; timeoutMs?: number; heapMb
  * The worker's entry next to this module: dist/catalog-parse-worker.js beside the bundled server (its own
  * esbuild entry), or under tsx and vitest catalog-parse-worker-tsx.mjs, which loads the .ts worker through tsx.
  */
-function workerEntry(): URL {
+export function workerEntry(): URL {
   for (const name of ['./catalog-parse-worker.js', './catalog-parse-worker-tsx.mjs']) {
     const url = new URL(name, import.meta.url);
     if (existsSync(url)) return url;

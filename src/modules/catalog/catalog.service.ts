@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Selectable } from 'kysely';
-import type { CatalogVersionsTable, Db, DbOrTx } from '../../db/database.js';
+import type { CatalogVersionsTable, Database, Db, DbOrTx } from '../../db/database.js';
 import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
 import { minorToMajorString } from '../../shared/money.js';
 import { skuTakenMessage } from '../../shared/product-input.js';
@@ -10,20 +11,18 @@ import { parseVariants } from '../media/responsive-image.js';
 import { productColumns } from '../products/products.repository.js';
 import { findSkuOwner, isSkuConflict, skuOwners } from '../products/sku.js';
 import { latestVersion } from '../site/settings.repository.js';
+import { dumpCatalogOffThread } from './catalog-dump.js';
 import {
   CATALOG_FORMAT,
-  type CatalogDocument,
   CatalogFileError,
   type CatalogMedia,
   type CatalogProduct,
-  catalogChecksum,
   type ImportIssue,
   type ImportItem,
   MAX_CATALOG_BYTES,
   mergeIssues,
   type ParsedCatalog,
   refuseHeldSkus,
-  serializeCatalog,
 } from './catalog-file.js';
 import { readCatalogFileOffThread } from './catalog-parse.js';
 
@@ -73,41 +72,36 @@ function toVersion(r: Selectable<CatalogVersionsTable>): CatalogVersion {
   };
 }
 
-/** Every product with its media, as the file carries them (page order, then id). */
-export async function catalogProducts(db: DbOrTx): Promise<CatalogProduct[]> {
-  const rows = await db.selectFrom('products').selectAll().orderBy('page_order').orderBy('id').execute();
-  const mediaRows = await db
-    .selectFrom('media')
-    .selectAll()
-    .orderBy('product_id')
-    .orderBy('display_order')
-    .orderBy('id')
-    .execute();
-  const mediaByProduct = new Map<string, CatalogMedia[]>();
-  for (const m of mediaRows) {
-    const list = mediaByProduct.get(m.product_id) ?? [];
-    list.push({
-      url: m.url,
-      fileName: m.file_name,
-      type: m.media_type,
-      altText: m.alt_text,
-      order: m.display_order,
-      ...(m.storage_key
-        ? {
-            upload: {
-              storageKey: m.storage_key,
-              contentType: m.content_type,
-              byteSize: m.byte_size,
-              width: m.width,
-              height: m.height,
-              variants: parseVariants(m.variants),
-            },
-          }
-        : {}),
-    });
-    mediaByProduct.set(m.product_id, list);
-  }
-  return rows.map((r) => ({
+/** Products per read (and per delete) of a whole-catalogue pass: the driver lets the event loop turn between statements. */
+export const CATALOGUE_CHUNK_ROWS = 1_000;
+
+type ProductRow = Selectable<Database['products']>;
+type MediaRow = Selectable<Database['media']>;
+
+function fileMedia(m: MediaRow): CatalogMedia {
+  return {
+    url: m.url,
+    fileName: m.file_name,
+    type: m.media_type,
+    altText: m.alt_text,
+    order: m.display_order,
+    ...(m.storage_key
+      ? {
+          upload: {
+            storageKey: m.storage_key,
+            contentType: m.content_type,
+            byteSize: m.byte_size,
+            width: m.width,
+            height: m.height,
+            variants: parseVariants(m.variants),
+          },
+        }
+      : {}),
+  };
+}
+
+function fileProduct(r: ProductRow, media: CatalogMedia[]): CatalogProduct {
+  return {
     id: r.id,
     title: r.title,
     description: r.description,
@@ -128,8 +122,63 @@ export async function catalogProducts(db: DbOrTx): Promise<CatalogProduct[]> {
     images: parseJsonArray(r.images),
     stripePaymentLink: r.stripe_payment_link ?? '',
     productLink: r.product_link ?? '',
-    media: mediaByProduct.get(r.id) ?? [],
-  }));
+    media,
+  };
+}
+
+/**
+ * Every product with its media, as the file carries them (page order, then id). Read in chunks of
+ * CATALOGUE_CHUNK_ROWS products (keyset on page order and id) with their media, so a big catalogue is many
+ * short statements rather than two that block the event loop for seconds; inside a transaction it is one
+ * consistent picture.
+ */
+export async function catalogProducts(db: DbOrTx): Promise<CatalogProduct[]> {
+  const out: CatalogProduct[] = [];
+  let after: { pageOrder: number; id: string } | null = null;
+  for (;;) {
+    const from = after;
+    const rows: ProductRow[] = await db
+      .selectFrom('products')
+      .selectAll()
+      .$if(from !== null, (q) =>
+        q.where((eb) =>
+          eb.or([
+            eb('page_order', '>', from?.pageOrder ?? 0),
+            eb.and([eb('page_order', '=', from?.pageOrder ?? 0), eb('id', '>', from?.id ?? '')]),
+          ]),
+        ),
+      )
+      .orderBy('page_order')
+      .orderBy('id')
+      .limit(CATALOGUE_CHUNK_ROWS)
+      .execute();
+    if (rows.length === 0) break;
+    const mediaRows = await db
+      .selectFrom('media')
+      .selectAll()
+      .where(
+        'product_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .orderBy('product_id')
+      .orderBy('display_order')
+      .orderBy('id')
+      .execute();
+    const mediaByProduct = new Map<string, CatalogMedia[]>();
+    for (const m of mediaRows) {
+      const list = mediaByProduct.get(m.product_id) ?? [];
+      list.push(fileMedia(m));
+      mediaByProduct.set(m.product_id, list);
+    }
+    for (const r of rows) out.push(fileProduct(r, mediaByProduct.get(r.id) ?? []));
+    if (rows.length < CATALOGUE_CHUNK_ROWS) break;
+    const last = rows[rows.length - 1] as ProductRow;
+    after = { pageOrder: last.page_order, id: last.id };
+    // Outside a transaction the reads are answered without a macrotask turn: give the loop one.
+    await nextTurn();
+  }
+  return out;
 }
 
 function pad(n: number): string {
@@ -165,20 +214,18 @@ export async function exportCatalog(
   const version = (await latestVersion(deps.db))?.version ?? '1.0.0';
   const label = opts.label?.trim() || `Catalog Export ${labelTime(now)}`;
   const tags = opts.tags ?? [];
-  const checksum = catalogChecksum(products);
-  const doc: CatalogDocument = {
-    metadata: {
+  // The checksum and YAML of a big catalogue are made in a worker thread (seconds of CPU at 50,000 products).
+  const { checksum, content } = await dumpCatalogOffThread(
+    {
       format: CATALOG_FORMAT,
       exported_at: now.toISOString(),
       total_products: products.length,
       store_version: version,
-      checksum,
       label,
       tags,
     },
     products,
-  };
-  const content = Buffer.from(serializeCatalog(doc), 'utf8');
+  );
   const fileName = await freeFileName(deps.storage, now);
   const key = `${CATALOG_PREFIX}${fileName}`;
   await deps.storage.put(key, content);
@@ -315,6 +362,24 @@ async function insertItemsOrRefuse(
   }
 }
 
+/** Products per DELETE: each fires the search, change-log and media-cascade work of its rows. */
+export const DELETE_CHUNK_ROWS = 500;
+
+/**
+ * Deletes every product (their media by FK cascade, the search and facet rows by trigger) DELETE_CHUNK_ROWS
+ * at a time: one DELETE of 50,000 products held the event loop for seconds, and the driver can only let it
+ * turn between statements. Inside the caller's transaction, so the catalogue is never seen half empty.
+ */
+export async function deleteAllProducts(trx: DbOrTx, chunkRows = DELETE_CHUNK_ROWS): Promise<void> {
+  for (;;) {
+    const result = await trx
+      .deleteFrom('products')
+      .where('id', 'in', (eb) => eb.selectFrom('products').select('id').limit(chunkRows))
+      .executeTakeFirst();
+    if (Number(result.numDeletedRows) < chunkRows) return;
+  }
+}
+
 /**
  * Replaces the whole catalogue with `items` inside the caller's transaction. Media rows go with their
  * products (FK cascade); stored upload files stay, since other versions may still name them.
@@ -325,7 +390,7 @@ async function replaceCatalogue(
   now: Date,
   refuse: (reason: string) => Error,
 ): Promise<void> {
-  await trx.deleteFrom('products').execute();
+  await deleteAllProducts(trx);
   await insertItemsOrRefuse(trx, items, now, refuse);
 }
 
