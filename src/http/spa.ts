@@ -9,6 +9,10 @@ import { cachedPayload, type ResponseCache } from './response-cache.js';
 import type { PageHead } from './seo.js';
 import { loadRenderer, pageSearch, storefrontHtml } from './storefront-page.js';
 
+function isNotFound(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'NOT_FOUND';
+}
+
 /** The cache key every unknown address shares: no real path contains a NUL. */
 const NOT_FOUND_KEY = '\u0000not-found';
 
@@ -83,6 +87,10 @@ export async function registerSpa(
     }
     try {
       const head = opts.head ? await opts.head(pathname) : null;
+      // A query refused while rendering (this address over its budget, the store busy) leaves a hole in the
+      // page: it is still sent, but never kept, or one refused visitor would shape the page for everyone.
+      let incomplete = false;
+      const query = opts.query ? opts.query(req) : noQuery;
       const html = await storefrontHtml({
         template: indexHtml,
         pathname,
@@ -90,11 +98,18 @@ export async function registerSpa(
         head,
         render,
         notFound: !known,
-        query: opts.query ? opts.query(req) : noQuery,
+        query: async (path, input) => {
+          try {
+            return await query(path, input);
+          } catch (error) {
+            if (!isNotFound(error)) incomplete = true;
+            throw error;
+          }
+        },
         log: req.log,
       });
       const status = known ? (head?.status ?? 200) : 404;
-      if (cache && revision !== null) {
+      if (cache && revision !== null && !incomplete) {
         const entry = cache.store.set(key, revision, {
           status,
           contentType: 'text/html; charset=utf-8',
