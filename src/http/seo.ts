@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import { findProductDetail } from '../modules/catalogue/catalogue.repository.js';
 import { findProductIdBySlug } from '../modules/catalogue/catalogue-search.repository.js';
 import { readSiteSettings } from '../modules/site/settings.repository.js';
+import { clipDescription } from '../shared/clip-text.js';
 import { minorToMajorString } from '../shared/money.js';
 import { isClientRoute } from '../shared/routes.js';
 
@@ -30,11 +31,6 @@ function absolute(publicUrl: string, url: string): string {
   } catch {
     return `${publicUrl}/placeholder.svg`;
   }
-}
-
-function clip(text: string, max = 300): string {
-  const t = text.replace(/\s+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
 function meta(attrs: Record<string, string>): string {
@@ -65,7 +61,7 @@ export async function pageHead(db: Db, publicUrl: string, pathname: string): Pro
     const images = product.media
       .filter((m) => m.mediaType === 'image')
       .map((m) => absolute(publicUrl, m.url));
-    const description = clip(product.description || product.title);
+    const description = clipDescription(product.description || product.title);
     const title = `${product.title} · ${settings.storeName}`;
     const jsonLd = {
       '@context': 'https://schema.org',
@@ -109,7 +105,7 @@ export async function pageHead(db: Db, publicUrl: string, pathname: string): Pro
       : settings.tagline
         ? `${settings.storeName} · ${settings.tagline}`
         : settings.storeName;
-    const description = clip(settings.tagline || settings.aboutText || settings.storeName);
+    const description = clipDescription(settings.tagline || settings.aboutText || settings.storeName);
     const url = `${publicUrl}${pathname}`;
     const tags = [
       `<link rel="canonical" href="${escapeHtml(url)}">`,

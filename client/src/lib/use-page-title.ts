@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation } from 'wouter';
+import { clipDescription } from '../../../src/shared/clip-text';
 import { useSiteSettings } from '../features/site/use-site-settings';
 
 type HeadOptions = {
@@ -8,8 +9,6 @@ type HeadOptions = {
   /** Pages with a canonical address (home, about, a product): the current path. Others have none. */
   canonical?: boolean;
 };
-
-const DESCRIPTION_MAX = 300;
 
 /**
  * The server sends each landing page with its title, description and canonical link (src/http/seo.ts). After
@@ -25,11 +24,6 @@ const canonicalOrigin = (() => {
     return window.location.origin;
   }
 })();
-
-function clip(text: string): string {
-  const t = text.replace(/\s+/g, ' ').trim();
-  return t.length > DESCRIPTION_MAX ? `${t.slice(0, DESCRIPTION_MAX - 1)}…` : t;
-}
 
 function headElement<T extends HTMLElement>(selector: string, create: () => T): T {
   const found = document.head.querySelector<T>(selector);
@@ -51,7 +45,7 @@ export function usePageTitle(page: string | null, options: HeadOptions = {}) {
   useEffect(() => {
     if (!storeName) return;
     document.title = page ? `${page} · ${storeName}` : tagline ? `${storeName} · ${tagline}` : storeName;
-    const text = clip(description || storeDescription);
+    const text = clipDescription(description || storeDescription);
     const meta = headElement('meta[name="description"]', () => {
       const m = document.createElement('meta');
       m.name = 'description';

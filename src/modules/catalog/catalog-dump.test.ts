@@ -1,5 +1,6 @@
 import type { KyselyPlugin } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { countingTicks } from '../../test-support/event-loop-ticks.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 import {
   CATALOGUE_CHUNK_ROWS,
@@ -10,23 +11,6 @@ import {
 } from './catalog.service.js';
 import { dumpCatalogOffThread } from './catalog-dump.js';
 import { buildCatalogFile, type CatalogFileMetadata, type CatalogProduct } from './catalog-file.js';
-
-/** Runs `work` while counting turns of the main thread's event loop. */
-async function countingTicks<T>(work: () => Promise<T>): Promise<{ result: T; ticks: number }> {
-  let ticks = 0;
-  let running = true;
-  const spin = () => {
-    if (!running) return;
-    ticks += 1;
-    setImmediate(spin);
-  };
-  setImmediate(spin);
-  try {
-    return { result: await work(), ticks };
-  } finally {
-    running = false;
-  }
-}
 
 function product(i: number): CatalogProduct {
   return {

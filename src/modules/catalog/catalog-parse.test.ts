@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { countingTicks } from '../../test-support/event-loop-ticks.js';
 import { CatalogFileError, readCatalogFile } from './catalog-file.js';
 import { INLINE_PARSE_MAX_BYTES, readCatalogFileOffThread } from './catalog-parse.js';
 
@@ -10,23 +11,6 @@ function bigCatalogue(count: number, extra = ''): string {
       `  - { id: big_${i}, sku: BIG-${i % 20_000}, title: Big ${i}, description: Generated, price: '10.00', currency: usd, tags: [a, b], media: [{ url: 'https://img.example.com/${i}.jpg', fileName: '${i}.jpg' }] }`,
   );
   return `metadata: { format: storefront-catalog/1 }\nproducts:\n${lines.join('\n')}\n${extra}`;
-}
-
-/** Runs `work` while counting turns of the main thread's event loop. */
-async function countingTicks<T>(work: () => Promise<T>): Promise<{ result: T; ticks: number }> {
-  let ticks = 0;
-  let running = true;
-  const spin = () => {
-    if (!running) return;
-    ticks += 1;
-    setImmediate(spin);
-  };
-  setImmediate(spin);
-  try {
-    return { result: await work(), ticks };
-  } finally {
-    running = false;
-  }
 }
 
 describe('reading a catalogue file off the main thread', () => {
