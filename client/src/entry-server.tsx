@@ -1,13 +1,9 @@
-import { type DehydratedState, dehydrate, type Query, QueryClient } from '@tanstack/react-query';
+import { dehydrate, type Query, QueryClient } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
+import type { RenderedPage, ServerQuery } from '../../src/shared/ssr-contract';
 import { App } from './app/app';
 import { Providers } from './app/providers';
-
-/** Runs one public query on the server; undefined when the server will not answer it for the page. */
-export type ServerQuery = (path: string, input: unknown) => Promise<unknown>;
-
-export type RenderedPage = { html: string; state: DehydratedState };
 
 type TrpcKeyMeta = { input?: unknown; type?: 'query' | 'infinite' };
 

@@ -1,12 +1,12 @@
 import { hydrate } from '@tanstack/react-query';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
+import { QUERY_STATE_ID } from '../../src/shared/ssr-contract';
 import { App } from './app/app';
 import { Providers } from './app/providers';
 import { installErrorReporter } from './lib/error-reporter';
 import { queryClient } from './lib/trpc';
 import { startVitals } from './lib/vitals';
-import { QUERY_STATE_ID } from './ssr-contract';
 import './styles.css';
 
 installErrorReporter();

@@ -2,11 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import type { RenderedPage, ServerQuery } from '../../client/src/entry-server.js';
-import { QUERY_STATE_ID } from '../../client/src/ssr-contract.js';
+import { LISTING_PARAMS, QUERY_STATE_ID, type RenderPage, type ServerQuery } from '../shared/ssr-contract.js';
 import { injectHead, type PageHead } from './seo.js';
-
-export type RenderPage = (pathname: string, search: string, query: ServerQuery) => Promise<RenderedPage>;
 
 /** Pages rendered on the server: the ones a shopper lands on from a search engine or a shared link. */
 const RENDERED = [/^\/$/, /^\/product\/[^/]+\/?$/, /^\/about\/?$/];
@@ -14,22 +11,6 @@ const RENDERED = [/^\/$/, /^\/product\/[^/]+\/?$/, /^\/about\/?$/];
 export function isRenderedPage(pathname: string): boolean {
   return RENDERED.some((r) => r.test(pathname));
 }
-
-/**
- * The query parameters the listing reads (client/src/features/catalogue/catalogue-url.ts; a test holds the
- * two together). Other pages read none.
- */
-export const LISTING_PARAMS: ReadonlySet<string> = new Set([
-  'q',
-  'brand',
-  'size',
-  'color',
-  'tag',
-  'min',
-  'max',
-  'sort',
-  'page',
-]);
 
 /** The part of a page's query string its render depends on, in the order given. */
 export function pageSearch(pathname: string, search: string): string {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LISTING_PARAMS } from '../../../../src/shared/ssr-contract';
 import { parseView, serializeView } from './catalogue-url';
 
 describe('catalogue URL state', () => {
@@ -28,5 +29,23 @@ describe('catalogue URL state', () => {
     expect(view.priceMax).toBeUndefined();
     expect(view.sizes).toEqual([]);
     expect(serializeView(parseView(''))).toBe('');
+  });
+});
+
+describe('catalogue URL and the server page cache', () => {
+  it('writes only parameters the server keys rendered pages by', () => {
+    const view = {
+      q: 'silk kurta',
+      manufacturers: ['Noor Mahal'],
+      sizes: ['M', 'L'],
+      colors: ['Mint'],
+      tags: ['eid'],
+      priceMin: 1000,
+      priceMax: 9000,
+      sort: 'newest' as const,
+      page: 3,
+    };
+    const written = new URLSearchParams(serializeView(view).slice(1));
+    expect([...new Set(written.keys())].sort()).toEqual([...LISTING_PARAMS].sort());
   });
 });

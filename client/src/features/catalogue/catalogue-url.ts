@@ -3,6 +3,7 @@ import { useLocation, useSearch } from 'wouter';
 import { CATALOGUE_SORTS, type CatalogueSort } from '../../../../src/shared/catalogue';
 import type { CatalogueFilterInput } from '../../../../src/shared/catalogue-input';
 import { minorToMajorString, parseMajorToMinor } from '../../../../src/shared/money';
+import { LISTING_PARAM } from '../../../../src/shared/ssr-contract';
 
 /** Price filters are typed and shown in the store's currency (the demo and the original price in usd). */
 export const STORE_CURRENCY = 'usd';
@@ -19,7 +20,12 @@ export type CatalogueView = {
   page: number;
 };
 
-const LIST_PARAMS = { manufacturers: 'brand', sizes: 'size', colors: 'color', tags: 'tag' } as const;
+const LIST_PARAMS = {
+  manufacturers: LISTING_PARAM.manufacturers,
+  sizes: LISTING_PARAM.sizes,
+  colors: LISTING_PARAM.colors,
+  tags: LISTING_PARAM.tags,
+} as const;
 
 /** Reads the catalogue view from a query string; anything malformed is ignored, never an error. */
 export function parseView(search: string): CatalogueView {
@@ -38,16 +44,16 @@ export function parseView(search: string): CatalogueView {
     const minor = raw ? parseMajorToMinor(raw, STORE_CURRENCY) : null;
     return minor ?? undefined;
   };
-  const sort = params.get('sort');
-  const page = Number(params.get('page'));
+  const sort = params.get(LISTING_PARAM.sort);
+  const page = Number(params.get(LISTING_PARAM.page));
   return {
-    q: (params.get('q') ?? '').slice(0, 200),
+    q: (params.get(LISTING_PARAM.q) ?? '').slice(0, 200),
     manufacturers: list(LIST_PARAMS.manufacturers),
     sizes: list(LIST_PARAMS.sizes),
     colors: list(LIST_PARAMS.colors),
     tags: list(LIST_PARAMS.tags),
-    priceMin: price('min'),
-    priceMax: price('max'),
+    priceMin: price(LISTING_PARAM.priceMin),
+    priceMax: price(LISTING_PARAM.priceMax),
     sort: CATALOGUE_SORTS.includes(sort as CatalogueSort) ? (sort as CatalogueSort) : undefined,
     page: Number.isInteger(page) && page > 1 ? Math.min(page, 100) : 1,
   };
@@ -55,14 +61,16 @@ export function parseView(search: string): CatalogueView {
 
 export function serializeView(view: CatalogueView): string {
   const params = new URLSearchParams();
-  if (view.q.trim()) params.set('q', view.q.trim());
+  if (view.q.trim()) params.set(LISTING_PARAM.q, view.q.trim());
   for (const [field, name] of Object.entries(LIST_PARAMS) as Array<[keyof typeof LIST_PARAMS, string]>) {
     for (const v of view[field]) params.append(name, v);
   }
-  if (view.priceMin !== undefined) params.set('min', minorToMajorString(view.priceMin, STORE_CURRENCY));
-  if (view.priceMax !== undefined) params.set('max', minorToMajorString(view.priceMax, STORE_CURRENCY));
-  if (view.sort) params.set('sort', view.sort);
-  if (view.page > 1) params.set('page', String(view.page));
+  if (view.priceMin !== undefined)
+    params.set(LISTING_PARAM.priceMin, minorToMajorString(view.priceMin, STORE_CURRENCY));
+  if (view.priceMax !== undefined)
+    params.set(LISTING_PARAM.priceMax, minorToMajorString(view.priceMax, STORE_CURRENCY));
+  if (view.sort) params.set(LISTING_PARAM.sort, view.sort);
+  if (view.page > 1) params.set(LISTING_PARAM.page, String(view.page));
   const text = params.toString();
   return text ? `?${text}` : '';
 }
