@@ -10,7 +10,7 @@ await build({
     restore: 'src/cli/restore.ts',
     doctor: 'src/cli/doctor.ts',
     // Its own entry: catalog-parse.ts starts it as a worker thread, next to the bundle that imports it.
-    'catalog-parse-worker': 'src/modules/catalog/catalog-parse-worker.ts',
+    'catalog-parse-worker': 'src/modules/catalog-versions/catalog-parse-worker.ts',
   },
   outdir: 'dist',
   bundle: true,

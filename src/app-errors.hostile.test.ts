@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DATABASE_BUSY_MESSAGE, GENERIC_ERROR_MESSAGE } from './core/failures.js';
 import { databaseFile } from './db/connect.js';
 import { LogService } from './modules/logs/log-service.js';
 import { insertProducts } from './test-support/fixtures.js';
@@ -13,7 +14,6 @@ import {
   loginCookie,
   type TestStore,
 } from './test-support/test-store.js';
-import { DATABASE_BUSY_MESSAGE, GENERIC_ERROR_MESSAGE } from './trpc/init.js';
 
 /**
  * What an error tells the world. In production an internal failure answers with a generic message and a

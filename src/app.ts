@@ -6,6 +6,13 @@ import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/a
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type Stripe from 'stripe';
 import type { Config } from './config.js';
+import type { Clock } from './core/clock.js';
+import {
+  DATABASE_BUSY_MESSAGE,
+  isDatabaseBusy,
+  isStorageFull,
+  STORAGE_FULL_MESSAGE,
+} from './core/failures.js';
 import type { Db } from './db/database.js';
 import type { RevisionReader } from './db/store-revision.js';
 import { AccessLog } from './http/access-log.js';
@@ -42,8 +49,7 @@ import { expireAbandonedDemoOrders } from './modules/orders/abandoned-orders.js'
 import { createTelemetryLimits } from './modules/telemetry/rate-limiter.js';
 import { pruneVitals } from './modules/telemetry/vitals.repository.js';
 import type { FileStorage } from './storage/file-storage.js';
-import { type Clock, type ContextDeps, createContextFactory } from './trpc/context.js';
-import { DATABASE_BUSY_MESSAGE, isDatabaseBusy, isStorageFull, STORAGE_FULL_MESSAGE } from './trpc/init.js';
+import { type ContextDeps, createContextFactory } from './trpc/context.js';
 import { publicQueries } from './trpc/public-caller.js';
 import { retryAfterMeta } from './trpc/retry-after.js';
 import { type AppRouter, appRouter } from './trpc/router.js';

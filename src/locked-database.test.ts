@@ -1,10 +1,10 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DATABASE_BUSY_MESSAGE } from './core/failures.js';
 import { databaseFile } from './db/connect.js';
 import { insertProducts } from './test-support/fixtures.js';
 import { buildTestApp, createTestStore, type TestStore } from './test-support/test-store.js';
-import { DATABASE_BUSY_MESSAGE } from './trpc/init.js';
 
 /** Another process holding the write lock (src/test-support/write-lock-holder.ts) until told to let go. */
 type Holder = { release(): Promise<void>; child: ChildProcessWithoutNullStreams };

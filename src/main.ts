@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { clientDistDir, demoDir } from './app-root.js';
 import { ConfigError, loadConfig } from './config.js';
+import { systemClock } from './core/clock.js';
 import { databaseFile, openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { revisionReader } from './db/store-revision.js';
@@ -12,7 +13,6 @@ import { startScheduledBackups } from './ops/scheduled-backups.js';
 import { claimDataDir } from './ops/start-up.js';
 import { startUpBanner } from './ops/start-up-banner.js';
 import { LocalFileStorage } from './storage/local-file-storage.js';
-import { systemClock } from './trpc/context.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;

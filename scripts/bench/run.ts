@@ -20,7 +20,7 @@ import {
   exportCatalog,
   importCatalog,
   readVersionContent,
-} from '../../src/modules/catalog/catalog.service.js';
+} from '../../src/modules/catalog-versions/catalog-versions.service.js';
 import { facetCounts, searchProducts } from '../../src/modules/catalogue/catalogue-search.repository.js';
 import { LocalFileStorage } from '../../src/storage/local-file-storage.js';
 import { SERVER_NODE_FLAGS } from '../server-flags.js';

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { databaseFile, openDatabase } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { importCatalog } from '../../src/modules/catalog/catalog.service.js';
+import { importCatalog } from '../../src/modules/catalog-versions/catalog-versions.service.js';
 import { LocalFileStorage } from '../../src/storage/local-file-storage.js';
 import { generateCatalogue } from '../bench/generate-catalogue.js';
 import { importYaml } from './fixtures.js';

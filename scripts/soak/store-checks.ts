@@ -8,8 +8,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { databaseFile, openDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
-import { catalogProducts } from '../../src/modules/catalog/catalog.service.js';
-import { catalogChecksum } from '../../src/modules/catalog/catalog-file.js';
+import { catalogChecksum } from '../../src/modules/catalog-versions/catalog-file.js';
+import { catalogProducts } from '../../src/modules/catalog-versions/catalog-versions.service.js';
 import { storageKeysOf } from '../../src/modules/media/media.repository.js';
 import { UPLOADS_PREFIX } from '../../src/modules/media/media.service.js';
 

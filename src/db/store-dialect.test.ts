@@ -4,7 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isDatabaseBusy } from '../trpc/init.js';
+import { isDatabaseBusy } from '../core/failures.js';
 import { type DatabaseHandle, openDatabase } from './connect.js';
 import { currentRevision, revisionReader } from './store-revision.js';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { catalogProducts } from '../modules/catalog/catalog.service.js';
+import { catalogProducts } from '../modules/catalog-versions/catalog-versions.service.js';
 import {
   buildTestApp,
   createAdmin,

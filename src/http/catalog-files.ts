@@ -1,12 +1,16 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
 import type { SessionPolicy } from '../modules/auth/session.js';
-import { CatalogError, findVersion, importCatalog } from '../modules/catalog/catalog.service.js';
-import { CatalogFileError, MAX_CATALOG_BYTES } from '../modules/catalog/catalog-file.js';
+import { CatalogFileError, MAX_CATALOG_BYTES } from '../modules/catalog-versions/catalog-file.js';
+import {
+  CatalogError,
+  findVersion,
+  importCatalog,
+} from '../modules/catalog-versions/catalog-versions.service.js';
 import { IMPORT_MODES, type ImportModeName } from '../shared/catalog-input.js';
 import type { FileStorage } from '../storage/file-storage.js';
-import type { Clock } from '../trpc/context.js';
 import { requireAdmin } from './require-admin.js';
 
 export const CATALOG_IMPORT_ROUTE = '/api/admin/catalog/import';

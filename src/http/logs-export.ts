@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
 import type { SessionPolicy } from '../modules/auth/session.js';
 import type { LogService } from '../modules/logs/log-service.js';
 import { iterateLogs } from '../modules/logs/logs.repository.js';
 import { logFilterInput } from '../shared/logs.js';
-import type { Clock } from '../trpc/context.js';
 import { requireAdmin } from './require-admin.js';
 
 /** GET /api/admin/logs/export?level=&source=&q=: the filtered log as JSON lines, newest first (admin only). */

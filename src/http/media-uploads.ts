@@ -5,6 +5,7 @@ import path from 'node:path';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
 import {
   ACCEPTED_TYPES_TEXT,
@@ -28,7 +29,6 @@ import {
 import { cleanFileName, MAX_MEDIA_PER_PRODUCT, MEDIA_MESSAGES } from '../modules/media/media-rules.js';
 import type { StoredVariant } from '../modules/media/responsive-image.js';
 import type { FileStorage } from '../storage/file-storage.js';
-import type { Clock } from '../trpc/context.js';
 import { registerBannerUpload } from './banner-upload.js';
 import { requireAdmin } from './require-admin.js';
 

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
 import {
   type AdminIdentity,
@@ -6,7 +7,6 @@ import {
   resolveAdmin,
   type SessionPolicy,
 } from '../modules/auth/session.js';
-import type { Clock } from '../trpc/context.js';
 import { securityFacts } from './security-facts.js';
 
 declare module 'fastify' {

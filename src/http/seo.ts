@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database.js';
 import { findProductDetail } from '../modules/catalogue/catalogue.repository.js';
 import { findProductIdBySlug } from '../modules/catalogue/catalogue-search.repository.js';
-import { readSiteSettings } from '../modules/site/settings.repository.js';
+import { readSiteSettings } from '../modules/settings/settings.repository.js';
 import { clipDescription } from '../shared/clip-text.js';
 import { minorToMajorString } from '../shared/money.js';
 import { isClientRoute } from '../shared/routes.js';

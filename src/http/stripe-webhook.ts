@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
+import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
 import { durableTransaction } from '../db/durable.js';
 import type { SessionOutcome } from '../modules/checkout/payment-gateway.js';
 import { outcomeOfSession } from '../modules/checkout/stripe-gateway.js';
 import { applySessionOutcome } from '../modules/orders/orders.repository.js';
-import type { Clock } from '../trpc/context.js';
 
 const HANDLED: Record<string, SessionOutcome['status'] | 'from-session'> = {
   'checkout.session.completed': 'from-session',

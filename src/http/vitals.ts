@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
 import type { FixedWindowLimiter } from '../modules/telemetry/rate-limiter.js';
 import { insertVitals } from '../modules/telemetry/vitals.repository.js';
 import { vitalsReportInput } from '../shared/telemetry.js';
 import { VITALS_BODY_LIMIT } from '../shared/telemetry-limits.js';
-import type { Clock } from '../trpc/context.js';
 
 /**
  * POST /api/vitals: the storefront's real-user performance beacon. navigator.sendBeacon sends text/plain,

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { CatalogMedia, CatalogProduct } from '../modules/catalog/catalog-file.js';
+import type { CatalogMedia, CatalogProduct } from '../modules/catalog-versions/catalog-file.js';
 import { minorToMajorString } from '../shared/money.js';
 import { isStorableText, skuKey } from '../shared/product-input.js';
 

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { databaseFile, openDatabase } from '../db/connect.js';
-import { importCatalog } from '../modules/catalog/catalog.service.js';
+import { importCatalog } from '../modules/catalog-versions/catalog-versions.service.js';
 import { LocalFileStorage } from '../storage/local-file-storage.js';
 
 const [dataDir, file] = process.argv.slice(2);

@@ -7,6 +7,7 @@ import type Stripe from 'stripe';
 import { buildApp } from '../app.js';
 import { demoDir } from '../app-root.js';
 import { type Config, loadConfig } from '../config.js';
+import type { Clock } from '../core/clock.js';
 import { type DatabaseHandle, databaseFile, openDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { revisionReader } from '../db/store-revision.js';
@@ -21,7 +22,7 @@ import { createRequestLimits, type RequestLimits } from '../modules/limits/reque
 import { LogService } from '../modules/logs/log-service.js';
 import { createTelemetryLimits } from '../modules/telemetry/rate-limiter.js';
 import { LocalFileStorage } from '../storage/local-file-storage.js';
-import type { Clock, InnerContext } from '../trpc/context.js';
+import type { InnerContext } from '../trpc/context.js';
 import { createCallerFactory } from '../trpc/init.js';
 import { appRouter } from '../trpc/router.js';
 

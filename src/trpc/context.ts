@@ -1,6 +1,7 @@
 import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
+import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
 import type { LoginThrottle } from '../modules/auth/login-throttle.js';
 import {
@@ -14,9 +15,6 @@ import type { RequestLimits } from '../modules/limits/request-limits.js';
 import type { LogService } from '../modules/logs/log-service.js';
 import type { TelemetryLimits } from '../modules/telemetry/rate-limiter.js';
 import type { FileStorage } from '../storage/file-storage.js';
-
-export type Clock = { now(): Date };
-export const systemClock: Clock = { now: () => new Date() };
 
 export type { AdminIdentity };
 

@@ -1,44 +1,15 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError, z } from 'zod';
+import {
+  DATABASE_BUSY_MESSAGE,
+  GENERIC_ERROR_MESSAGE,
+  isDatabaseBusy,
+  isStorageFull,
+  STORAGE_FULL_MESSAGE,
+  TOO_MANY_REQUESTS_MESSAGE,
+} from '../core/failures.js';
 import { GateRefusedError } from '../modules/limits/public-call-gate.js';
 import type { Context } from './context.js';
-
-export const GENERIC_ERROR_MESSAGE = 'Something went wrong on our side. Please try again.';
-export const DATABASE_BUSY_MESSAGE = 'The store is busy right now. Please try again in a moment.';
-
-/**
- * SQLITE_BUSY (and its extended codes) after the busy timeout: another connection (the admin CLI, a backup,
- * a second process) held the write lock. Nothing is wrong with the request, so it is a 503 to retry, not a 500.
- */
-export function isDatabaseBusy(error: unknown): boolean {
-  return hasErrorCode(error, (code) => code.startsWith('SQLITE_BUSY'));
-}
-
-export const STORAGE_FULL_MESSAGE =
-  "The store's disk is full, so this could not be saved. Nothing was changed: free some space and try again.";
-
-/**
- * The disk (or the process's file size limit) is full: a file write failed (ENOSPC, EDQUOT, EFBIG) or
- * SQLite could not grow its file (SQLITE_FULL). The write was undone; the operator has to act, so it is a
- * 507 that says what happened rather than a generic 500.
- */
-export function isStorageFull(error: unknown): boolean {
-  return hasErrorCode(
-    error,
-    (code) => ['ENOSPC', 'EDQUOT', 'EFBIG'].includes(code) || code.startsWith('SQLITE_FULL'),
-  );
-}
-
-function hasErrorCode(error: unknown, test: (code: string) => boolean): boolean {
-  let current: unknown = error;
-  // Follows a few causes: a module may wrap the driver's error in its own.
-  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
-    const code = (current as Error & { code?: unknown }).code;
-    if (typeof code === 'string' && test(code)) return true;
-    current = current.cause;
-  }
-  return false;
-}
 
 const t = initTRPC.context<Context>().create({
   /**
@@ -97,9 +68,6 @@ const publicQueryGate = t.middleware(async ({ ctx, type, next }) => {
     throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: DATABASE_BUSY_MESSAGE, cause: error });
   }
 });
-
-export const TOO_MANY_REQUESTS_MESSAGE =
-  'Too many requests from your address. Please wait a moment and try again.';
 
 export const publicProcedure = t.procedure.use(publicQueryGate);
 export const createCallerFactory = t.createCallerFactory;

@@ -1,6 +1,6 @@
 import { accountRouter } from '../modules/auth/account.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
-import { adminCatalogRouter } from '../modules/catalog/catalog.router.js';
+import { adminCatalogRouter } from '../modules/catalog-versions/catalog-versions.router.js';
 import { catalogueRouter } from '../modules/catalogue/catalogue.router.js';
 import { checkoutRouter } from '../modules/checkout/checkout.router.js';
 import { adminLogsRouter } from '../modules/logs/admin-logs.router.js';
@@ -8,7 +8,7 @@ import { adminMediaRouter } from '../modules/media/media.router.js';
 import { adminOrdersRouter } from '../modules/orders/admin-orders.router.js';
 import { adminProductsRouter } from '../modules/products/admin-products.router.js';
 import { adminSettingsRouter } from '../modules/settings/admin-settings.router.js';
-import { siteRouter } from '../modules/site/site.router.js';
+import { siteRouter } from '../modules/settings/site.router.js';
 import { adminPerformanceRouter, telemetryRouter } from '../modules/telemetry/telemetry.router.js';
 import { router } from './init.js';
 

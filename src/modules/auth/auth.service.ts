@@ -1,9 +1,13 @@
 import { TRPCError } from '@trpc/server';
-import type { InnerContext } from '../../trpc/context.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../core/clock.js';
+import type { Db } from '../../db/database.js';
 import { insertSession, newSessionId, pruneSessions } from './admin-sessions.repository.js';
 import { findAdminByEmail, normaliseEmail, recordLogin } from './admins.repository.js';
 import { SignInThrottled } from './login-retry-after.js';
+import type { LoginThrottle } from './login-throttle.js';
 import { DEFAULT_SCRYPT, hashPassword, verifyPassword } from './password.js';
+import type { SessionPort } from './session.js';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials';
 
@@ -14,7 +18,18 @@ function getDummyHash(): Promise<string> {
   return dummyHash;
 }
 
-export async function login(ctx: InnerContext, email: string, password: string): Promise<{ email: string }> {
+/** What a sign-in needs: a procedure's context has all of it. */
+export type SignInDeps = {
+  db: Db;
+  clock: Clock;
+  loginThrottle: LoginThrottle;
+  session: SessionPort;
+  config: { session: { ttlMs: number; idleMs: number } };
+  log: FastifyBaseLogger;
+  ip: string;
+};
+
+export async function login(ctx: SignInDeps, email: string, password: string): Promise<{ email: string }> {
   const account = normaliseEmail(email);
   const admin = await findAdminByEmail(ctx.db, account);
   const now = ctx.clock.now();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
+import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
-import type { Clock } from '../../trpc/context.js';
 import { countAdmins, insertAdmin } from './admins.repository.js';
 import { hashPassword } from './password.js';
 

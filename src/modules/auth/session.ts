@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
-import type { Clock } from '../../trpc/context.js';
 import {
   findSession,
   SESSION_ID_PATTERN,

@@ -1,41 +1,25 @@
 import { TRPCError } from '@trpc/server';
+import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
+import type { Clock } from '../../core/clock.js';
+import type { Db } from '../../db/database.js';
 import { durableTransaction } from '../../db/durable.js';
-import { parseJsonArray } from '../../db/json-columns.js';
 import { PROBLEM_TEXT } from '../../shared/checkout.js';
 import type { cartLineInput } from '../../shared/checkout-input.js';
-import type { InnerContext } from '../../trpc/context.js';
 import { CHECKOUT_SESSION_LIFETIME_MS } from '../orders/abandoned-orders.js';
 import { attachSession, deleteOrder, insertPendingOrder, newOrderId } from '../orders/orders.repository.js';
-import { PaymentProviderError, type ShippingOption } from './payment-gateway.js';
+import { readShipping } from '../settings/settings.repository.js';
+import { type PaymentGateway, PaymentProviderError } from './payment-gateway.js';
 import { quoteCart } from './quote.js';
 
-async function shippingSettings(ctx: InnerContext) {
-  const row = await ctx.db
-    .selectFrom('settings')
-    .select(['shipping_countries', 'shipping_options'])
-    .where('id', '=', 1)
-    .executeTakeFirst();
-  const countries = parseJsonArray(row?.shipping_countries ?? '[]').filter((c) => /^[A-Z]{2}$/.test(c));
-  let options: ShippingOption[] = [];
-  try {
-    const raw: unknown = JSON.parse(row?.shipping_options ?? '[]');
-    if (Array.isArray(raw)) {
-      options = raw
-        .filter(
-          (o): o is ShippingOption =>
-            !!o &&
-            typeof o.label === 'string' &&
-            Number.isSafeInteger(o.amountMinor) &&
-            typeof o.currency === 'string',
-        )
-        .map((o) => ({ ...o, minDays: o.minDays ?? null, maxDays: o.maxDays ?? null }));
-    }
-  } catch {
-    options = [];
-  }
-  return { countries, options };
-}
+/** What starting a checkout needs: a procedure's context has all of it. */
+export type CheckoutDeps = {
+  db: Db;
+  clock: Clock;
+  payments: PaymentGateway;
+  config: { publicUrl: string };
+  log: FastifyBaseLogger;
+};
 
 /**
  * Turns a cart into a pending order (priced from the database, a snapshot of its lines) and a payment
@@ -43,7 +27,7 @@ async function shippingSettings(ctx: InnerContext) {
  * order exists without a session.
  */
 export async function startCheckout(
-  ctx: InnerContext,
+  ctx: CheckoutDeps,
   lines: Array<z.infer<typeof cartLineInput>>,
 ): Promise<{ url: string; orderNumber: number }> {
   const quote = await quoteCart(ctx.db, lines);
@@ -85,7 +69,7 @@ export async function startCheckout(
     }),
   );
 
-  const shipping = await shippingSettings(ctx);
+  const shipping = await readShipping(ctx.db);
   try {
     const session = await ctx.payments.createCheckoutSession({
       order: { id: orderId, number, currency, lines: orderLines },

@@ -1,4 +1,5 @@
 import type { OrderStatus } from '../../db/database.js';
+import type { ShippingOption } from '../settings/settings.repository.js';
 
 export type CheckoutOrder = {
   id: string;
@@ -11,14 +12,6 @@ export type CheckoutOrder = {
     unitPriceMinor: number;
     imageUrl: string | null;
   }>;
-};
-
-export type ShippingOption = {
-  label: string;
-  amountMinor: number;
-  currency: string;
-  minDays: number | null;
-  maxDays: number | null;
 };
 
 export type CheckoutSessionRequest = {

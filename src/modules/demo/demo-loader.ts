@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { parseMajorToMinor } from '../../shared/money.js';
 import { slugify } from '../../shared/slug.js';
 import type { FileStorage } from '../../storage/file-storage.js';
-import type { Clock } from '../../trpc/context.js';
+import { updateSettings } from '../settings/settings.repository.js';
 import { demoCatalogueSchema } from './demo-catalogue.schema.js';
 
 const DEMO_MARKER = 'demo_catalogue_loaded_at';
@@ -51,24 +52,23 @@ export async function loadDemoCatalogueIfEmpty(deps: {
       .executeTakeFirst();
     if (again) return;
     const s = demo.settings;
-    await trx
-      .updateTable('settings')
-      .set({
-        store_name: s.storeName,
+    await updateSettings(
+      trx,
+      {
+        storeName: s.storeName,
         tagline: s.tagline,
-        about_text: s.aboutText,
+        aboutText: s.aboutText,
         disclaimer: s.disclaimer,
-        credits: JSON.stringify(s.credits),
-        special_order_url: s.specialOrderUrl,
-        contact_url: s.contactUrl,
-        banner_title: s.bannerTitle,
-        banner_description: s.bannerDescription,
-        banner_image_url: s.bannerImage ? mediaUrl(s.bannerImage) : null,
-        banner_active: s.bannerActive ? 1 : 0,
-        updated_at: now,
-      })
-      .where('id', '=', 1)
-      .execute();
+        credits: s.credits,
+        specialOrderUrl: s.specialOrderUrl,
+        contactUrl: s.contactUrl,
+        bannerTitle: s.bannerTitle,
+        bannerDescription: s.bannerDescription,
+        bannerImageUrl: s.bannerImage ? mediaUrl(s.bannerImage) : null,
+        bannerActive: s.bannerActive,
+      },
+      clock.now(),
+    );
 
     for (const p of demo.products) {
       const priceMinor = parseMajorToMinor(p.price, p.currency);

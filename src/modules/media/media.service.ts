@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../core/clock.js';
 import type { Db, DbOrTx, MediaType } from '../../db/database.js';
 import type { FileStorage } from '../../storage/file-storage.js';
-import type { Clock } from '../../trpc/context.js';
 import {
   countProductMedia,
   findMedia,

@@ -2,7 +2,8 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '../../db/database.js';
-import { CATALOG_PREFIX } from '../catalog/catalog.service.js';
+import { CATALOG_PREFIX } from '../catalog-versions/catalog-versions.service.js';
+import { readBannerImageUrl } from '../settings/settings.repository.js';
 import { storageKeysOf } from './media.repository.js';
 import { UPLOADS_PREFIX } from './media.service.js';
 
@@ -93,8 +94,8 @@ async function keysOfMediaRows(db: DbOrTx, keys?: readonly string[]): Promise<Se
 /** Text that may mention upload keys without owning them; only read when there are candidates. */
 async function* mentioningTexts(db: DbOrTx, root: string, signal?: AbortSignal): AsyncGenerator<string> {
   const like = `%${UPLOADS_PREFIX}%`;
-  const banner = await db.selectFrom('settings').select('banner_image_url').executeTakeFirst();
-  if (banner?.banner_image_url) yield banner.banner_image_url;
+  const banner = await readBannerImageUrl(db);
+  if (banner) yield banner;
   for (const r of await db.selectFrom('products').select('images').where('images', 'like', like).execute())
     yield r.images;
   for (const r of await db

@@ -1,6 +1,6 @@
+import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { durableTransaction } from '../../db/durable.js';
-import type { Clock } from '../../trpc/context.js';
 import type { PaymentGateway } from '../checkout/payment-gateway.js';
 import { applySessionOutcome } from './orders.repository.js';
 

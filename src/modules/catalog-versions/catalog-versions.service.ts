@@ -1,16 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Selectable } from 'kysely';
+import type { Clock } from '../../core/clock.js';
 import type { CatalogVersionsTable, Database, Db, DbOrTx } from '../../db/database.js';
 import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
 import { minorToMajorString } from '../../shared/money.js';
 import { skuTakenMessage } from '../../shared/product-input.js';
 import type { FileStorage } from '../../storage/file-storage.js';
-import type { Clock } from '../../trpc/context.js';
 import { parseVariants } from '../media/responsive-image.js';
 import { productColumns } from '../products/products.repository.js';
 import { findSkuOwner, isSkuConflict, skuOwners } from '../products/sku.js';
-import { latestVersion } from '../site/settings.repository.js';
+import { latestVersion } from '../settings/settings.repository.js';
 import { dumpCatalogOffThread } from './catalog-dump.js';
 import {
   CATALOG_FORMAT,

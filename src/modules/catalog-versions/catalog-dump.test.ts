@@ -2,15 +2,15 @@ import type { KyselyPlugin } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countingTicks } from '../../test-support/event-loop-ticks.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
+import { dumpCatalogOffThread } from './catalog-dump.js';
+import { buildCatalogFile, type CatalogFileMetadata, type CatalogProduct } from './catalog-file.js';
 import {
   CATALOGUE_CHUNK_ROWS,
   catalogProducts,
   DELETE_CHUNK_ROWS,
   exportCatalog,
   importCatalog,
-} from './catalog.service.js';
-import { dumpCatalogOffThread } from './catalog-dump.js';
-import { buildCatalogFile, type CatalogFileMetadata, type CatalogProduct } from './catalog-file.js';
+} from './catalog-versions.service.js';
 
 function product(i: number): CatalogProduct {
   return {

@@ -17,7 +17,6 @@ import {
   loginCookie,
   type TestStore,
 } from '../../test-support/test-store.js';
-import { catalogProducts, exportCatalog, importCatalog, listVersions } from './catalog.service.js';
 import {
   CATALOG_FORMAT,
   CatalogFileError,
@@ -26,6 +25,7 @@ import {
   catalogChecksum,
   serializeCatalog,
 } from './catalog-file.js';
+import { catalogProducts, exportCatalog, importCatalog, listVersions } from './catalog-versions.service.js';
 
 /**
  * The YAML catalogue importer against generated input. Any text or bytes, and any document shaped like a

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
-import { catalogProducts, importCatalog } from './catalog.service.js';
+import { catalogProducts, importCatalog } from './catalog-versions.service.js';
 
 const admin = { id: 1, email: 'owner@shop.example', loginAt: '2026-11-22T10:00:00.000Z' };
 

@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { RivalWriter } from '../../test-support/rival-writer.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
-import { catalogProducts, importCatalog } from './catalog.service.js';
 import { CatalogFileError } from './catalog-file.js';
+import { catalogProducts, importCatalog } from './catalog-versions.service.js';
 
 /** Catalogue files (import in both modes, publishing a version) against the one-product-per-SKU rule. */
 

@@ -1,17 +1,17 @@
 import { TRPCError } from '@trpc/server';
 import { catalogVersionIdInput, exportCatalogInput } from '../../shared/catalog-input.js';
-import type { Context } from '../../trpc/context.js';
 import { adminProcedure, router } from '../../trpc/init.js';
 import {
+  type CatalogDeps,
   CatalogError,
   deleteVersion,
   exportCatalog,
   listVersions,
   readVersionContent,
   setActiveVersion,
-} from './catalog.service.js';
+} from './catalog-versions.service.js';
 
-function deps(ctx: Context) {
+function deps(ctx: CatalogDeps): CatalogDeps {
   return { db: ctx.db, storage: ctx.storage, clock: ctx.clock };
 }
 

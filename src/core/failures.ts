@@ -1,0 +1,43 @@
+/**
+ * The failures that are not the request's fault, and what a person is told about each. The tRPC error
+ * formatter and the HTTP error handler both classify with these, so a busy database or a full disk reads the
+ * same whichever route met it.
+ */
+
+export const GENERIC_ERROR_MESSAGE = 'Something went wrong on our side. Please try again.';
+export const DATABASE_BUSY_MESSAGE = 'The store is busy right now. Please try again in a moment.';
+export const STORAGE_FULL_MESSAGE =
+  "The store's disk is full, so this could not be saved. Nothing was changed: free some space and try again.";
+export const TOO_MANY_REQUESTS_MESSAGE =
+  'Too many requests from your address. Please wait a moment and try again.';
+
+/**
+ * SQLITE_BUSY (and its extended codes) after the lock wait: another connection (the admin CLI, a backup, a
+ * second process) held the write lock. Nothing is wrong with the request, so it is a 503 to retry, not a 500.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  return hasErrorCode(error, (code) => code.startsWith('SQLITE_BUSY'));
+}
+
+/**
+ * The disk (or the process's file size limit) is full: a file write failed (ENOSPC, EDQUOT, EFBIG) or
+ * SQLite could not grow its file (SQLITE_FULL). The write was undone; the operator has to act, so it is a
+ * 507 that says what happened rather than a generic 500.
+ */
+export function isStorageFull(error: unknown): boolean {
+  return hasErrorCode(
+    error,
+    (code) => ['ENOSPC', 'EDQUOT', 'EFBIG'].includes(code) || code.startsWith('SQLITE_FULL'),
+  );
+}
+
+function hasErrorCode(error: unknown, test: (code: string) => boolean): boolean {
+  let current: unknown = error;
+  // Follows a few causes: a module may wrap the driver's error in its own.
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    const code = (current as Error & { code?: unknown }).code;
+    if (typeof code === 'string' && test(code)) return true;
+    current = current.cause;
+  }
+  return false;
+}
