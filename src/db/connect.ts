@@ -2,8 +2,8 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { prepareDatabaseFile } from '../ops/private-files.js';
-import { foldForSearch, SEARCH_FOLD_SQL_FUNCTION } from '../shared/search-fold.js';
 import type { Database } from './database.js';
+import { registerSqlFunctions } from './sql-functions.js';
 import { StoreDialect } from './store-dialect.js';
 
 export type DatabaseHandle = {
@@ -34,11 +34,11 @@ export function openDatabase(file: string): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 0');
   sqlite.pragma('synchronous = NORMAL');
-  registerSearchFold(sqlite);
+  registerSqlFunctions(sqlite);
   // Opened after the writer made the file WAL; an in-memory database has no second connection.
   const reader = file === ':memory:' ? null : new SQLite(file, { readonly: true, fileMustExist: true });
   reader?.pragma('busy_timeout = 0');
-  if (reader) registerSearchFold(reader);
+  if (reader) registerSqlFunctions(reader);
   const lockWait = { ms: LOCK_WAIT_MS };
   const db = new Kysely<Database>({ dialect: new StoreDialect({ writer: sqlite, reader, lockWait }) });
   let closed = false;
@@ -58,17 +58,6 @@ export function openDatabase(file: string): DatabaseHandle {
       if (sqlite.open) sqlite.close();
     },
   };
-}
-
-/**
- * The triggers that index products call search_fold() (migration 0011), so every connection that adds or
- * re-words a product needs it: without it such a write fails with "no such function", never indexes
- * unfolded text.
- */
-export function registerSearchFold(sqlite: SQLite.Database): void {
-  sqlite.function(SEARCH_FOLD_SQL_FUNCTION, { deterministic: true }, (text: unknown) =>
-    typeof text === 'string' ? foldForSearch(text) : text,
-  );
 }
 
 export function databaseFile(dataDir: string): string {

@@ -3,12 +3,11 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../core/clock.js';
 import type { CatalogVersionsTable, Database, Db, DbOrTx } from '../../db/database.js';
-import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
-import { minorToMajorString } from '../../shared/money.js';
+import { parseJsonArray } from '../../db/json-columns.js';
 import { skuTakenMessage } from '../../shared/product-input.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import { parseVariants } from '../media/responsive-image.js';
-import { productColumns } from '../products/products.repository.js';
+import { productColumns, productFromRow } from '../products/products.repository.js';
 import { findSkuOwner, isSkuConflict, skuOwners } from '../products/sku.js';
 import { latestVersion } from '../settings/settings.repository.js';
 import { dumpCatalogOffThread } from './catalog-dump.js';
@@ -101,27 +100,26 @@ function fileMedia(m: MediaRow): CatalogMedia {
 }
 
 function fileProduct(r: ProductRow, media: CatalogMedia[]): CatalogProduct {
+  const p = productFromRow(r);
+  // Keys in the file's order, so an export reads the same from one version to the next.
   return {
-    id: r.id,
-    title: r.title,
-    description: r.description,
-    manufacturer: r.manufacturer,
-    manufacturerUrl: r.manufacturer_url ?? '',
-    sku: r.sku,
-    price: minorToMajorString(r.price_minor, r.currency),
-    currency: r.currency,
-    pageOrder: r.page_order,
-    sizes: parseJsonArray(r.sizes),
-    sizeDetail: parseJsonRecord(
-      r.size_detail,
-      (v): v is Record<string, string> => !!v && typeof v === 'object' && !Array.isArray(v),
-    ),
-    colors: parseJsonArray(r.colors),
-    tags: parseJsonArray(r.tags),
-    imageFolder: r.image_folder ?? '',
-    images: parseJsonArray(r.images),
-    stripePaymentLink: r.stripe_payment_link ?? '',
-    productLink: r.product_link ?? '',
+    id: p.id,
+    title: p.title,
+    description: p.description,
+    manufacturer: p.manufacturer,
+    manufacturerUrl: p.manufacturerUrl,
+    sku: p.sku,
+    price: p.price,
+    currency: p.currency,
+    pageOrder: p.pageOrder,
+    sizes: p.sizes,
+    sizeDetail: p.sizeDetail,
+    colors: p.colors,
+    tags: p.tags,
+    imageFolder: p.imageFolder,
+    images: p.images,
+    stripePaymentLink: p.stripePaymentLink,
+    productLink: p.productLink,
     media,
   };
 }

@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { parseMajorToMinor } from '../../shared/money.js';
-import { slugify } from '../../shared/slug.js';
 import type { FileStorage } from '../../storage/file-storage.js';
+import { productColumns } from '../products/products.repository.js';
 import { updateSettings } from '../settings/settings.repository.js';
 import { demoCatalogueSchema } from './demo-catalogue.schema.js';
 
@@ -77,23 +77,25 @@ export async function loadDemoCatalogueIfEmpty(deps: {
         .insertInto('products')
         .values({
           id: p.id,
-          title: p.title,
-          slug: slugify(p.title),
-          description: p.description,
-          manufacturer: p.manufacturer,
-          manufacturer_url: p.manufacturerUrl,
-          sku: p.sku,
-          price_minor: priceMinor,
-          currency: p.currency,
-          sizes: JSON.stringify(p.sizes),
-          size_detail: JSON.stringify(p.sizeDetail),
-          colors: JSON.stringify(p.colors),
-          tags: JSON.stringify(p.tags),
-          image_folder: `/media/images/product-catalog/${p.id}`,
+          ...productColumns({
+            title: p.title,
+            description: p.description,
+            manufacturer: p.manufacturer,
+            manufacturerUrl: p.manufacturerUrl,
+            sku: p.sku,
+            price: p.price,
+            priceMinor,
+            currency: p.currency,
+            pageOrder: p.pageOrder,
+            sizes: p.sizes,
+            sizeDetail: p.sizeDetail,
+            colors: p.colors,
+            tags: p.tags,
+            imageFolder: `/media/images/product-catalog/${p.id}`,
+            stripePaymentLink: null,
+            productLink: p.productLink ?? null,
+          }),
           images: '[]',
-          stripe_payment_link: null,
-          product_link: p.productLink ?? null,
-          page_order: p.pageOrder,
           created_at: p.createdAt,
           updated_at: p.createdAt,
         })

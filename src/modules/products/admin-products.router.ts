@@ -22,7 +22,6 @@ import {
 import { findSkuOwner, isSkuConflict } from './sku.js';
 
 // Kept here for its importers; it lives in product-id.ts so the catalogue parse worker can use it without the database.
-export { newProductId };
 
 const idInput = z.object({ id: productIdSchema });
 

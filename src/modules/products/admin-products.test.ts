@@ -155,6 +155,23 @@ describe('admin products', () => {
     expect(page.nextCursor).toBe(2);
   });
 
+  it('finds a price as the admin reads it in its currency: yen without decimals, dinar with three', async () => {
+    await caller.admin.products.create({
+      fields: fields({ title: 'Yukata', sku: 'Y-1', price: '1500', currency: 'jpy' }),
+    });
+    await caller.admin.products.create({
+      fields: fields({ title: 'Dishdasha', sku: 'K-1', price: '12.345', currency: 'kwd' }),
+    });
+    await caller.admin.products.create({ fields: fields({ title: 'Shirt', sku: 'U-1', price: '15.00' }) });
+    const titles = async (q: string) =>
+      (await caller.admin.products.list({ q, sort: 'title', dir: 'asc' })).items.map((p) => p.title);
+    // Two-decimal formatting would write the yen price as 15.00 and the dinar price as 123.45.
+    expect(await titles('1500')).toEqual(['Yukata']);
+    expect(await titles('15.00')).toEqual(['Shirt']);
+    expect(await titles('12.345')).toEqual(['Dishdasha']);
+    expect(await titles('123.45')).toEqual([]);
+  });
+
   it('saves store settings that the storefront then shows', async () => {
     await caller.admin.settings.update({
       storeName: 'Noor Boutique',

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTx, ProductsTable } from '../../db/database.js';
 import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
+import { MAJOR_AMOUNT_SQL_FUNCTION } from '../../db/sql-functions.js';
 import { minorToMajorString } from '../../shared/money.js';
 import type { ProductFields } from '../../shared/product-input.js';
 import { slugify } from '../../shared/slug.js';
@@ -69,12 +70,12 @@ export async function listAdminProducts(
   let base = db.selectFrom('products as p');
   if (q) {
     const pattern = likePattern(q);
-    // Title, SKU, price as the admin sees it (89.00) and any tag, case-insensitively.
+    // Title, SKU, price as the admin sees it (89.00, 1500 yen, 1.500 dinar) and any tag, case-insensitively.
     base = base.where((eb) =>
       eb.or([
         sql<boolean>`lower(p.title) LIKE ${pattern} ESCAPE '\\'`,
         sql<boolean>`lower(p.sku) LIKE ${pattern} ESCAPE '\\'`,
-        sql<boolean>`printf('%d.%02d', p.price_minor / 100, p.price_minor % 100) LIKE ${pattern} ESCAPE '\\'`,
+        sql<boolean>`${sql.raw(MAJOR_AMOUNT_SQL_FUNCTION)}(p.price_minor, p.currency) LIKE ${pattern} ESCAPE '\\'`,
         sql<boolean>`EXISTS (SELECT 1 FROM json_each(p.tags) t WHERE lower(t.value) LIKE ${pattern} ESCAPE '\\')`,
       ]),
     );
@@ -124,7 +125,30 @@ export async function listAdminProducts(
 
 type FullRow = Omit<ProductsTable, 'page_order'> & { page_order: number };
 
-function toAdminProduct(r: FullRow): AdminProduct {
+/** A product's editable fields as read from its row: JSON columns parsed, absent texts empty. */
+export type ProductRecord = {
+  id: string;
+  title: string;
+  description: string;
+  manufacturer: string;
+  manufacturerUrl: string;
+  sku: string;
+  /** Decimal text in the currency's own decimals (89.00, 1500, 12.345). */
+  price: string;
+  currency: string;
+  pageOrder: number;
+  sizes: string[];
+  sizeDetail: Record<string, Record<string, string>>;
+  colors: string[];
+  tags: string[];
+  imageFolder: string;
+  images: string[];
+  stripePaymentLink: string;
+  productLink: string;
+};
+
+/** The one reading of a products row: the admin form and the catalogue file both start from it. */
+export function productFromRow(r: FullRow): ProductRecord {
   return {
     id: r.id,
     title: r.title,
@@ -133,22 +157,25 @@ function toAdminProduct(r: FullRow): AdminProduct {
     manufacturerUrl: r.manufacturer_url ?? '',
     sku: r.sku,
     price: minorToMajorString(r.price_minor, r.currency),
-    priceMinor: r.price_minor,
     currency: r.currency,
     pageOrder: r.page_order,
     sizes: parseJsonArray(r.sizes),
-    tags: parseJsonArray(r.tags),
-    colors: parseJsonArray(r.colors),
     sizeDetail: parseJsonRecord(
       r.size_detail,
-      (v): v is Record<string, string> => !!v && typeof v === 'object',
+      (v): v is Record<string, string> => !!v && typeof v === 'object' && !Array.isArray(v),
     ),
+    colors: parseJsonArray(r.colors),
+    tags: parseJsonArray(r.tags),
+    imageFolder: r.image_folder ?? '',
+    images: parseJsonArray(r.images),
     stripePaymentLink: r.stripe_payment_link ?? '',
     productLink: r.product_link ?? '',
-    imageFolder: r.image_folder ?? '',
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
   };
+}
+
+function toAdminProduct(r: FullRow): AdminProduct {
+  const { images: _images, ...record } = productFromRow(r);
+  return { ...record, priceMinor: r.price_minor, createdAt: r.created_at, updatedAt: r.updated_at };
 }
 
 export async function findAdminProduct(db: DbOrTx, id: string): Promise<AdminProduct | null> {

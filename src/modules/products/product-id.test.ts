@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newProductId } from '../modules/products/admin-products.router.js';
-import { defaultSku } from './product-input.js';
+import { defaultSku } from '../../shared/product-input.js';
+import { newProductId } from './product-id.js';
 
 describe('the SKU a new product gets by default', () => {
   it('is "SKU-" and 8 characters of the id, taken after the "plink_" every generated id shares', () => {
