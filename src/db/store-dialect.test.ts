@@ -203,7 +203,7 @@ describe('the store driver (BEGIN IMMEDIATE, async lock waits, a read-only conne
   it('never reads the storefront revision from inside an open transaction', async () => {
     const db = await open();
     await sql`CREATE TABLE app_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`.execute(db);
-    await sql`INSERT INTO app_meta VALUES ('catalogue_version', '7')`.execute(db);
+    await sql`INSERT INTO app_meta VALUES ('storefront_revision', '7')`.execute(db);
     const onWriter = revisionReader(handle.sqlite);
     const onReader = revisionReader(handle.reader);
     const seen: Array<string | null> = [];

@@ -1,6 +1,12 @@
 import type SQLite from 'better-sqlite3';
 
-/** Reads the storefront revision: a counter that triggers move on every change the storefront shows. */
+/**
+ * The storefront revision: a counter in app_meta that triggers move on every change the storefront shows
+ * (products, media, settings, the version line), whichever process makes it. Cached answers are keyed by it.
+ */
+export const STOREFRONT_REVISION_KEY = 'storefront_revision';
+
+/** Reads the storefront revision. */
 export type RevisionReader = () => string;
 
 /**
@@ -12,12 +18,10 @@ export type RevisionReader = () => string;
  * (currentRevision: null, nothing cached) rather than answer.
  */
 export function revisionReader(sqlite: SQLite.Database): RevisionReader {
-  const statement = sqlite
-    .prepare<[], string>("SELECT value FROM app_meta WHERE key = 'catalogue_version'")
-    .pluck();
+  const statement = sqlite.prepare<[string], string>('SELECT value FROM app_meta WHERE key = ?').pluck();
   return () => {
     if (sqlite.inTransaction) throw new Error('the revision is not committed yet: a transaction is open');
-    return statement.get() ?? '0';
+    return statement.get(STOREFRONT_REVISION_KEY) ?? '0';
   };
 }
 

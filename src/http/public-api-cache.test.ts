@@ -42,11 +42,11 @@ describe('public API response cache', () => {
     expect(await titles()).toEqual(['Emerald Silk Kurta', 'Rose Lawn Suit']);
     // A change that does not move the revision (its trigger dropped) proves the second answer is the
     // cached one; moving the revision by hand makes the next answer fresh.
-    store.handle.sqlite.exec('DROP TRIGGER products_version_update');
+    store.handle.sqlite.exec('DROP TRIGGER products_revision_update');
     store.handle.sqlite.exec("UPDATE products SET title = 'Changed' WHERE id = 'p1'");
     expect(await titles()).toEqual(['Emerald Silk Kurta', 'Rose Lawn Suit']);
     store.handle.sqlite.exec(
-      "UPDATE app_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'catalogue_version'",
+      "UPDATE app_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'storefront_revision'",
     );
     expect(await titles()).toEqual(['Changed', 'Rose Lawn Suit']);
   });
@@ -62,7 +62,7 @@ describe('public API response cache', () => {
     expect(again.body).toBe('');
     // The same answer gets the same tag even after the revision moved (a restore may reuse numbers).
     store.handle.sqlite.exec(
-      "UPDATE app_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'catalogue_version'",
+      "UPDATE app_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'storefront_revision'",
     );
     expect((await app.inject({ url, headers: { 'if-none-match': String(etag) } })).statusCode).toBe(304);
 
@@ -120,7 +120,7 @@ describe('public API response cache', () => {
   });
 
   it('never caches session answers, random answers, errors or writes', async () => {
-    store.handle.sqlite.exec('DROP TRIGGER products_version_update');
+    store.handle.sqlite.exec('DROP TRIGGER products_revision_update');
     const batch = `/api/trpc/catalogue.search,auth.me?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: { limit: 24 }, 1: null }))}`;
     expect((await app.inject({ url: batch })).statusCode).toBe(200);
     store.handle.sqlite.exec("UPDATE products SET title = 'Changed' WHERE id = 'p1'");

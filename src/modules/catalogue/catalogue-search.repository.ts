@@ -1,5 +1,6 @@
 import { type Expression, type ExpressionBuilder, expressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, DbOrTx, FacetKind, ProductsTable } from '../../db/database.js';
+import { STOREFRONT_REVISION_KEY } from '../../db/store-revision.js';
 import type {
   CatalogueFacets,
   CatalogueSort,
@@ -218,7 +219,7 @@ export async function searchProducts(
  * Counted in memory from a snapshot of the catalogue's facets (facet-snapshot.ts).
  */
 export async function facetCounts(db: DbOrTx, f: CatalogueFilter): Promise<CatalogueFacets> {
-  const version = await catalogueVersion(db);
+  const revision = await storefrontRevision(db);
   const key = JSON.stringify([f.q ?? '', f.manufacturers, f.sizes, f.colors, f.tags, f.priceMin, f.priceMax]);
   let cache = facetCaches.get(db);
   if (!cache) {
@@ -226,24 +227,24 @@ export async function facetCounts(db: DbOrTx, f: CatalogueFilter): Promise<Catal
     facetCaches.set(db, cache);
   }
   const hit = cache.get(key);
-  if (hit && hit.version === version) {
+  if (hit && hit.revision === revision) {
     // Refresh its place: the Map's order is the eviction order.
     cache.delete(key);
     cache.set(key, hit);
     return hit.value;
   }
-  const value = assembleFacets(await countFacets(db, await snapshotFor(db, version), f), f);
-  cache.set(key, { version, value });
+  const value = assembleFacets(await countFacets(db, await snapshotFor(db, revision), f), f);
+  cache.set(key, { revision, value });
   if (cache.size > FACET_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   return value;
 }
 
 /**
  * Popular filter combinations repeat, so answers are kept per database, least recently used first out, and
- * dropped as soon as the catalogue version (moved by triggers on every product change) differs.
+ * dropped as soon as the storefront revision (moved by triggers on every product change) differs.
  */
 const FACET_CACHE_SIZE = 500;
-const facetCaches = new WeakMap<object, Map<string, { version: string; value: CatalogueFacets }>>();
+const facetCaches = new WeakMap<object, Map<string, { revision: string; value: CatalogueFacets }>>();
 
 /**
  * One snapshot per database. Loads and refreshes run one after another, each from the snapshot the
@@ -251,11 +252,11 @@ const facetCaches = new WeakMap<object, Map<string, { version: string; value: Ca
  */
 const snapshots = new WeakMap<object, Promise<FacetSnapshot | null>>();
 
-function snapshotFor(db: DbOrTx, version: string): Promise<FacetSnapshot> {
+function snapshotFor(db: DbOrTx, revision: string): Promise<FacetSnapshot> {
   const previous = snapshots.get(db) ?? Promise.resolve(null);
   const next = previous.then((snap) => {
-    if (!snap) return loadFacetSnapshot(db, version);
-    return snap.version === version ? snap : refreshFacetSnapshot(db, snap, version);
+    if (!snap) return loadFacetSnapshot(db, revision);
+    return snap.revision === revision ? snap : refreshFacetSnapshot(db, snap, revision);
   });
   snapshots.set(
     db,
@@ -264,11 +265,11 @@ function snapshotFor(db: DbOrTx, version: string): Promise<FacetSnapshot> {
   return next;
 }
 
-async function catalogueVersion(db: DbOrTx): Promise<string> {
+async function storefrontRevision(db: DbOrTx): Promise<string> {
   const row = await db
     .selectFrom('app_meta')
     .select('value')
-    .where('key', '=', 'catalogue_version')
+    .where('key', '=', STOREFRONT_REVISION_KEY)
     .executeTakeFirst();
   return row?.value ?? '0';
 }

@@ -135,7 +135,7 @@ describe('facet counts from the in-memory snapshot', () => {
           }
           const refreshed = await refreshFacetSnapshot(db, snap, 'after');
           expect(refreshed).toBe(snap); // applied in place, not loaded again
-          expect(refreshed.version).toBe('after');
+          expect(refreshed.revision).toBe('after');
           await sameAsSql(refreshed, filters);
         },
       ),
@@ -161,7 +161,7 @@ describe('facet counts from the in-memory snapshot', () => {
     });
   });
 
-  it('follows every product write at once (the snapshot is replaced when the catalogue version moves)', async () => {
+  it('follows every product write at once (the snapshot is replaced when the storefront revision moves)', async () => {
     await replaceCatalogue([
       SILK_KURTA,
       {

@@ -4,7 +4,7 @@ import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { FACET_GROUPS, facetKeys, toFtsQuery } from './search-query.js';
 
 /**
- * Every product's facet values and price in memory, as sets of product slots, for one catalogue version.
+ * Every product's facet values and price in memory, as sets of product slots, for one storefront revision.
  * Counting facets in SQL reads a facet row per product per value: 300 ms for 'silk' at 100,000 products
  * (34,648 matches), which blocked the one server thread. Here a count is a popcount of two sets.
  *
@@ -13,7 +13,7 @@ import { FACET_GROUPS, facetKeys, toFtsQuery } from './search-query.js';
  * new slot and its old one is marked dead (`alive`), so changes apply without rebuilding the sets.
  */
 export type FacetSnapshot = {
-  version: string;
+  revision: string;
   /** The last catalogue_changes entry applied. */
   seq: number;
   /** Slots in use (dead ones included); arrays below are allocated for `capacity` slots. */
@@ -44,10 +44,10 @@ const IN_CHUNK = 500;
 
 const termId = (kind: string, key: string, value: string) => `${kind}${SEPARATOR}${key}${SEPARATOR}${value}`;
 
-function emptySnapshot(version: string, seq: number, capacity: number): FacetSnapshot {
+function emptySnapshot(revision: string, seq: number, capacity: number): FacetSnapshot {
   const words = (capacity + 31) >>> 5;
   return {
-    version,
+    revision,
     seq,
     size: 0,
     capacity: words * 32,
@@ -62,13 +62,13 @@ function emptySnapshot(version: string, seq: number, capacity: number): FacetSna
 }
 
 /** Reads the catalogue's facets once: about 0.9 s at 100,000 products, 0.1 s at 10,000. */
-export async function loadFacetSnapshot(db: DbOrTx, version: string): Promise<FacetSnapshot> {
+export async function loadFacetSnapshot(db: DbOrTx, revision: string): Promise<FacetSnapshot> {
   // The log position first: a change that lands while loading is then applied again later (harmless).
   const seq = await lastChange(db);
   const products = await sql<{ rowid: number; id: string; price: number }>`
     SELECT s.rowid AS rowid, p.id AS id, p.price_minor AS price
     FROM products p JOIN product_search_ids s ON s.product_id = p.id`.execute(db);
-  const snap = emptySnapshot(version, seq, products.rows.length);
+  const snap = emptySnapshot(revision, seq, products.rows.length);
   for (const p of products.rows) addProduct(snap, p);
 
   // One row per distinct value, with its products joined by a separator ids cannot contain (ids are
@@ -102,19 +102,19 @@ async function lastChange(db: DbOrTx): Promise<number> {
 }
 
 /**
- * Brings a snapshot to `version` by applying the products changed since it was built, or loads a new one
+ * Brings a snapshot to `revision` by applying the products changed since it was built, or loads a new one
  * when too much changed or the log no longer reaches back to it.
  */
 export async function refreshFacetSnapshot(
   db: DbOrTx,
   snap: FacetSnapshot,
-  version: string,
+  revision: string,
 ): Promise<FacetSnapshot> {
   const oldest = await db
     .selectFrom('catalogue_changes')
     .select((eb) => eb.fn.min('seq').as('seq'))
     .executeTakeFirst();
-  if (oldest?.seq != null && Number(oldest.seq) > snap.seq + 1) return loadFacetSnapshot(db, version);
+  if (oldest?.seq != null && Number(oldest.seq) > snap.seq + 1) return loadFacetSnapshot(db, revision);
   const changes = await db
     .selectFrom('catalogue_changes')
     .select(['seq', 'product_id'])
@@ -125,7 +125,7 @@ export async function refreshFacetSnapshot(
   const ids = [...new Set(changes.map((c) => c.product_id))];
   const tooMany = changes.length > MAX_CHANGES * 2 || ids.length > MAX_CHANGES;
   if (tooMany || snap.dead + ids.length > Math.max(MAX_CHANGES, snap.size / 4)) {
-    return loadFacetSnapshot(db, version);
+    return loadFacetSnapshot(db, revision);
   }
 
   // The changed products as they are now (gone ones simply have no rows).
@@ -173,7 +173,7 @@ export async function refreshFacetSnapshot(
     if ('list' in term.slots) term.slots.list.push(slot);
     else setBit(term.slots.bits, slot);
   }
-  snap.version = version;
+  snap.revision = revision;
   snap.seq = changes.at(-1)?.seq ?? snap.seq;
   return snap;
 }
