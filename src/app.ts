@@ -4,7 +4,6 @@ import helmet from '@fastify/helmet';
 import secureSession from '@fastify/secure-session';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
-import type Stripe from 'stripe';
 import type { Config } from './config.js';
 import type { Clock } from './core/clock.js';
 import {
@@ -62,8 +61,6 @@ export type AppDeps = {
   storage: FileStorage;
   clock: Clock;
   payments: PaymentGateway;
-  /** The Stripe client for webhook signature checks; null in demo payment mode. */
-  stripe?: Stripe | null;
   /** The built client folder (dist/client); null serves the API only (tests, or `npm run dev` behind Vite). */
   clientDir: string | null;
   /** Shared across app instances in tests that need to see its counts; one per process otherwise. */
@@ -279,12 +276,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHealth(app, { db: deps.db, dataDir: config.dataDir });
   await registerVitals(app, { db: deps.db, clock: deps.clock, limiter: telemetry.vitals });
   registerLogsExport(app, { db: deps.db, clock: deps.clock, policy: sessionPolicy, logs: logService });
-  await registerStripeWebhook(app, {
-    db: deps.db,
-    clock: deps.clock,
-    stripe: deps.stripe ?? null,
-    webhookSecret: config.stripe?.webhookSecret ?? null,
-  });
+  await registerStripeWebhook(app, { db: deps.db, clock: deps.clock, payments: deps.payments });
   await registerMedia(app, { mediaRoot: path.join(config.dataDir, 'media') });
   await registerCatalogFiles(app, {
     db: deps.db,

@@ -47,8 +47,7 @@ async function main(): Promise<void> {
   const payments = createPayments(config);
   const app = await buildApp({
     config,
-    payments: payments.gateway,
-    stripe: payments.stripe,
+    payments,
     db: handle.db,
     revision: revisionReader(handle.reader),
     storage,

@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { z } from 'zod';
 import { ConfigError, loadConfig } from '../config.js';
+import { systemClock } from '../core/clock.js';
 import { databaseFile, openDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import {
@@ -116,12 +117,12 @@ async function run(argv: string[]): Promise<number> {
       }
       case 'reconcile-orders': {
         const payments = createPayments(config);
-        if (payments.gateway.mode !== 'stripe')
+        if (payments.mode !== 'stripe')
           throw new UsageError('STRIPE_SECRET_KEY is not set: there is nothing to reconcile');
         const result = await reconcilePendingOrders({
           db,
-          payments: payments.gateway,
-          clock: { now: () => new Date() },
+          payments,
+          clock: systemClock,
         });
         console.log(
           `Checked ${result.checked} order(s): ${result.updated} updated, ${result.failed} could not be checked.`,

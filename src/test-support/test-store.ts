@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import type Stripe from 'stripe';
 import { buildApp } from '../app.js';
 import { demoDir } from '../app-root.js';
 import { type Config, loadConfig } from '../config.js';
@@ -90,7 +89,6 @@ export async function buildTestApp(
     config?: Config;
     logLines?: string[];
     payments?: PaymentGateway;
-    stripe?: Stripe | null;
     /** Pass one to flush it and read the log table from the test. */
     logService?: LogService;
     /** The app's per-address limits; none by default (the limits' own tests pass them). */
@@ -101,7 +99,6 @@ export async function buildTestApp(
   return buildApp({
     config: opts.config ?? store.config,
     payments: opts.payments ?? new DemoGateway(),
-    stripe: opts.stripe ?? null,
     db: store.handle.db,
     revision: revisionReader(store.handle.sqlite),
     storage: store.storage,

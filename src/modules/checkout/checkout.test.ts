@@ -46,7 +46,7 @@ describe('checkout against a fake of the Stripe API', () => {
     });
     await insertProducts(store.handle.db, products);
     stripe = createStripeClient({ secretKey: 'sk_test_fakekey123', apiUrl: fake.url, timeoutMs: 800 });
-    app = await buildTestApp(store, { payments: new StripeGateway(stripe), stripe });
+    app = await buildTestApp(store, { payments: new StripeGateway(stripe, WEBHOOK_SECRET) });
   });
   afterEach(async () => {
     await app.close();

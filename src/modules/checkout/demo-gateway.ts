@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { PaymentGateway } from './payment-gateway.js';
+import type { PaymentGateway, WebhookVerification } from './payment-gateway.js';
 
 /**
  * Demo payment mode (no STRIPE_SECRET_KEY): the "session" is a random token and its page is /testpayment,
@@ -16,5 +16,9 @@ export class DemoGateway implements PaymentGateway {
   async retrieveSession() {
     // Demo sessions live only in our own orders table.
     return null;
+  }
+
+  async verifyWebhook(): Promise<WebhookVerification> {
+    return { ok: false, reason: 'unconfigured', detail: 'demo payment mode takes no webhooks' };
   }
 }

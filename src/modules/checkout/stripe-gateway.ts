@@ -2,9 +2,11 @@ import Stripe from 'stripe';
 import type { OrderStatus } from '../../db/database.js';
 import {
   type CheckoutSessionRequest,
+  type PaymentEvent,
   type PaymentGateway,
   PaymentProviderError,
   type SessionOutcome,
+  type WebhookVerification,
 } from './payment-gateway.js';
 
 export type StripeOptions = { secretKey: string; apiUrl: string | null; timeoutMs?: number };
@@ -63,10 +65,52 @@ function stripeImage(url: string | null, publicUrl: string): string[] {
   }
 }
 
+/** The session events the store acts on, and the status each one sets ('from-session': read it). */
+const SESSION_EVENTS: Record<string, OrderStatus | 'from-session'> = {
+  'checkout.session.completed': 'from-session',
+  'checkout.session.async_payment_succeeded': 'paid',
+  'checkout.session.async_payment_failed': 'payment_failed',
+  'checkout.session.expired': 'expired',
+};
+
+/** How old a signed delivery may be, in seconds: Stripe's own default tolerance. */
+const WEBHOOK_TOLERANCE_S = 300;
+
+function paymentEvent(event: Stripe.Event): PaymentEvent {
+  const kind = SESSION_EVENTS[event.type];
+  if (!kind) return { id: event.id, type: event.type, outcome: null };
+  const session = event.data.object as Stripe.Checkout.Session;
+  const outcome = kind === 'from-session' ? outcomeOfSession(session) : outcomeOfSession(session, kind);
+  return { id: event.id, type: event.type, outcome };
+}
+
 export class StripeGateway implements PaymentGateway {
   readonly mode = 'stripe' as const;
 
-  constructor(private readonly stripe: Stripe) {}
+  /** Without a webhook secret, webhooks are refused as not configured (the reconciler still catches up). */
+  constructor(
+    private readonly stripe: Stripe,
+    private readonly webhookSecret: string | null = null,
+  ) {}
+
+  async verifyWebhook(body: Buffer | null, signature: string | null): Promise<WebhookVerification> {
+    if (!this.webhookSecret) {
+      return { ok: false, reason: 'unconfigured', detail: 'STRIPE_WEBHOOK_SECRET is not set' };
+    }
+    if (!body || !signature) return { ok: false, reason: 'unsigned', detail: 'no Stripe-Signature header' };
+    try {
+      const event = await this.stripe.webhooks.constructEventAsync(
+        body,
+        signature,
+        this.webhookSecret,
+        WEBHOOK_TOLERANCE_S,
+      );
+      return { ok: true, event: paymentEvent(event) };
+    } catch (error) {
+      const detail = error instanceof Error ? error.message.slice(0, 200) : 'unknown';
+      return { ok: false, reason: 'bad_signature', detail };
+    }
+  }
 
   async createCheckoutSession(req: CheckoutSessionRequest): Promise<{ id: string; url: string }> {
     const { order } = req;

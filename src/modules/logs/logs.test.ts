@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { FakeStripe } from '../../test-support/fake-stripe.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import {
   buildTestApp,
@@ -8,7 +9,7 @@ import {
   loginCookie,
   type TestStore,
 } from '../../test-support/test-store.js';
-import { createStripeClient } from '../checkout/stripe-gateway.js';
+import { createStripeClient, StripeGateway } from '../checkout/stripe-gateway.js';
 import { detailsJson, REDACTED } from './log-details.js';
 import { LogService } from './log-service.js';
 import { createLogStream } from './log-stream.js';
@@ -61,8 +62,13 @@ describe('the application log', () => {
 
   it('records sign-ins, failures, checkout, products, settings, webhooks and uncaught errors, and no secret', async () => {
     await setup({ STRIPE_SECRET_KEY: STRIPE_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
-    const stripe = createStripeClient({ secretKey: STRIPE_KEY, apiUrl: 'http://127.0.0.1:9' });
-    app = await buildTestApp(store, { logService: logs, stripe });
+    const fake = await new FakeStripe().start();
+    onTestFinished(() => fake.stop());
+    const stripe = createStripeClient({ secretKey: STRIPE_KEY, apiUrl: fake.url });
+    app = await buildTestApp(store, {
+      logService: logs,
+      payments: new StripeGateway(stripe, WEBHOOK_SECRET),
+    });
     app.get('/api/test-boom', async () => {
       throw new Error('kaboom in a handler');
     });

@@ -57,7 +57,7 @@ describe('payment records are written with synchronous=FULL, everything else wit
     seen = watchSyncLevel(store);
     await insertProducts(store.handle.db, [{ id: 'k1', title: 'Mint Lawn Kurta', price_minor: 8500 }]);
     stripe = createStripeClient({ secretKey: 'sk_test_fakekey123', apiUrl: fake.url, timeoutMs: 800 });
-    app = await buildTestApp(store, { payments: new StripeGateway(stripe), stripe });
+    app = await buildTestApp(store, { payments: new StripeGateway(stripe, WEBHOOK_SECRET) });
   });
   afterEach(async () => {
     await app.close();

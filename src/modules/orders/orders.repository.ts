@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DbOrTx, OrderStatus } from '../../db/database.js';
 import type { OrderSummary } from '../../shared/checkout.js';
-import type { SessionOutcome } from '../checkout/payment-gateway.js';
+import type { PaymentEvent, SessionOutcome } from '../checkout/payment-gateway.js';
 import { canMove } from './order-status.js';
 
 export type NewOrderLine = {
@@ -169,4 +169,38 @@ export async function applySessionOutcome(
     .where('status', '=', order.status)
     .execute();
   return { orderId: order.id, changed: true, from: order.status };
+}
+
+/**
+ * Applies a payment provider's event to its order and records the event, once: a replay (or two deliveries
+ * at once) changes nothing the second time. The caller holds the transaction, so the record and the effect
+ * commit together.
+ */
+export async function recordPaymentEvent(
+  trx: DbOrTx,
+  event: PaymentEvent,
+  now: Date,
+): Promise<{ duplicate: boolean; outcome: string }> {
+  const seen = await trx
+    .selectFrom('stripe_events')
+    .select('id')
+    .where('id', '=', event.id)
+    .executeTakeFirst();
+  if (seen) return { duplicate: true, outcome: 'duplicate' };
+  let outcome = 'ignored';
+  let orderId: string | null = null;
+  if (event.outcome) {
+    const applied = await applySessionOutcome(trx, event.outcome, now);
+    orderId = applied.orderId;
+    outcome = !applied.orderId
+      ? 'unknown-session'
+      : applied.changed
+        ? `${applied.from}->${event.outcome.status}`
+        : `unchanged (${applied.from})`;
+  }
+  await trx
+    .insertInto('stripe_events')
+    .values({ id: event.id, type: event.type, order_id: orderId, outcome, received_at: now.toISOString() })
+    .execute();
+  return { duplicate: false, outcome };
 }
