@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database.js';
-import { findProductDetail } from '../modules/catalogue/catalogue.repository.js';
+import {
+  countProducts,
+  findProductDetail,
+  sitemapProducts,
+} from '../modules/catalogue/catalogue.repository.js';
 import { findProductIdBySlug } from '../modules/catalogue/catalogue-search.repository.js';
 import { readSiteSettings } from '../modules/settings/settings.repository.js';
 import { clipDescription } from '../shared/clip-text.js';
@@ -151,33 +155,16 @@ export function registerSeo(app: FastifyInstance, opts: { db: Db; publicUrl: str
       .send(`User-agent: *\nDisallow: /admin\nDisallow: /api/\n\nSitemap: ${publicUrl}/sitemap.xml\n`),
   );
 
-  const productCount = async () =>
-    Number(
-      (
-        await db
-          .selectFrom('products')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const productCount = () => countProducts(db);
 
   const urlset = (entries: string[]) =>
     `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</urlset>\n`;
 
-  const productEntries = async (offset: number, limit: number) => {
-    const rows = await db
-      .selectFrom('products')
-      .select(['id', 'updated_at'])
-      .orderBy('page_order')
-      .orderBy('id')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return rows.map(
+  const productEntries = async (offset: number, limit: number) =>
+    (await sitemapProducts(db, offset, limit)).map(
       (r) =>
-        `<url><loc>${xml(`${publicUrl}/product/${encodeURIComponent(r.id)}`)}</loc><lastmod>${xml(r.updated_at.slice(0, 10))}</lastmod></url>`,
+        `<url><loc>${xml(`${publicUrl}/product/${encodeURIComponent(r.id)}`)}</loc><lastmod>${xml(r.updatedAt.slice(0, 10))}</lastmod></url>`,
     );
-  };
 
   // One sitemap while it fits the protocol's 50,000-URL limit; above that an index of product sitemaps.
   app.get('/sitemap.xml', async (_req, reply) => {

@@ -196,3 +196,28 @@ export async function findProductDetail(db: DbOrTx, id: string): Promise<Product
     updatedAt: row.updated_at,
   };
 }
+
+export async function countProducts(db: DbOrTx): Promise<number> {
+  const row = await db
+    .selectFrom('products')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A page of products for the sitemap, in the storefront's order. */
+export async function sitemapProducts(
+  db: DbOrTx,
+  offset: number,
+  limit: number,
+): Promise<Array<{ id: string; updatedAt: string }>> {
+  const rows = await db
+    .selectFrom('products')
+    .select(['id', 'updated_at'])
+    .orderBy('page_order')
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map((r) => ({ id: r.id, updatedAt: r.updated_at }));
+}
