@@ -8,7 +8,9 @@ import { revisionReader } from './db/store-revision.js';
 import { ensureFirstAdmin } from './modules/auth/first-admin.js';
 import { createPayments } from './modules/checkout/payments.js';
 import { loadDemoCatalogueIfEmpty } from './modules/demo/demo-loader.js';
+import { LogService } from './modules/logs/log-service.js';
 import { snapshotUploads, sweepOrphanUploads } from './modules/media/orphan-sweep.js';
+import { startMaintenance } from './ops/maintenance.js';
 import { startScheduledBackups } from './ops/scheduled-backups.js';
 import { claimDataDir } from './ops/start-up.js';
 import { startUpBanner } from './ops/start-up-banner.js';
@@ -45,6 +47,7 @@ async function main(): Promise<void> {
   });
 
   const payments = createPayments(config);
+  const logService = new LogService({ db: handle.db, limits: config.logs });
   const app = await buildApp({
     config,
     payments,
@@ -53,8 +56,16 @@ async function main(): Promise<void> {
     storage,
     clock: systemClock,
     clientDir: clientDistDir,
+    logService,
   });
 
+  // Background work is started here, not by buildApp: an app built by a test or a tool runs no timers.
+  const stopMaintenance = startMaintenance({
+    db: handle.db,
+    clock: systemClock,
+    logs: logService,
+    log: app.log,
+  });
   const backups = startScheduledBackups({ dataDir: config.dataDir, settings: config.backups, log: app.log });
   const sweepAbort = new AbortController();
   let sweep: Promise<unknown> = Promise.resolve();
@@ -70,6 +81,7 @@ async function main(): Promise<void> {
     timer.unref();
     try {
       sweepAbort.abort();
+      stopMaintenance();
       // Fastify closes the connections that are idle when the close starts; a keep-alive connection whose
       // request was still running would hold the close open for the keep-alive timeout (72 s), past the
       // 10 s above, so each is closed as soon as its last response is out.

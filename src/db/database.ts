@@ -19,7 +19,7 @@ export interface ProductsTable {
   /** JSON array of tags. */
   tags: string;
   image_folder: string | null;
-  /** JSON array of image URLs kept from the original data model; media rows come first. */
+  /** JSON array of image URLs from plain catalogue files, which have no media rows; media rows come first. */
   images: string;
   stripe_payment_link: string | null;
   product_link: string | null;

@@ -3,7 +3,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentRevision, type RevisionReader } from '../db/store-revision.js';
 import { isClientRoute } from '../shared/routes.js';
-import type { PublicQuery } from '../trpc/public-caller.js';
+import type { ServerQuery } from '../shared/ssr-contract.js';
 import type { PageShell } from './page-shell.js';
 import { cachedPayload, type ResponseCache } from './response-cache.js';
 import type { PageHead } from './seo.js';
@@ -33,14 +33,14 @@ export async function registerSpa(
     head?: (pathname: string) => Promise<PageHead | null>;
     /** Where the server bundle of the client lives (dist/ssr); pages are rendered there when it exists. */
     ssrDir?: string | null;
-    query?: (req: FastifyRequest) => PublicQuery;
+    query?: (req: FastifyRequest) => ServerQuery;
     /** Whole pages are kept per storefront revision, like the public API answers. */
     cache?: { store: ResponseCache; revision: RevisionReader };
   },
 ): Promise<void> {
   const indexHtml = opts.shell?.html ?? null;
   const render = indexHtml ? await loadRenderer(opts.ssrDir ?? null) : null;
-  const noQuery: PublicQuery = async () => undefined;
+  const noQuery: ServerQuery = async () => undefined;
 
   if (opts.clientDir && indexHtml) {
     await app.register(fastifyStatic, {

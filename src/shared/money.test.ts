@@ -43,7 +43,7 @@ describe('money', () => {
   it('formats for people without ever rounding a price', () => {
     expect(formatMoney(8900, 'usd')).toBe('$89');
     expect(formatMoney(12450, 'usd')).toBe('$124.50');
-    expect(formatMoney(9999, 'usd')).toBe('$99.99'); // the original rounded this to $100
+    expect(formatMoney(9999, 'usd')).toBe('$99.99'); // never rounded up to $100
     expect(formatMoney(1200, 'jpy')).toBe('¥1,200');
     expect(formatMoneyExact(8900, 'usd')).toBe('USD 89.00');
   });

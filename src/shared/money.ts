@@ -90,7 +90,7 @@ export function formatMoney(
   return formatter.format(minorToMajorString(amountMinor, currency) as unknown as number);
 }
 
-/** Always shows the currency's full exponent: "USD 89.00", used where the spec asks for 2 decimals. */
+/** Always shows the currency's full exponent ("USD 89.00"), for prices that must read alike in a list. */
 export function formatMoneyExact(amountMinor: number, currency: string): string {
   return `${currency.toUpperCase()} ${minorToMajorString(amountMinor, currency)}`;
 }

@@ -99,7 +99,7 @@ export const productFields = z
   })
   .transform((p) => ({
     ...p,
-    // Empty sizes mean the defaults, as the original did.
+    // A product with no sizes is sold in the default sizes.
     sizes: p.sizes.length > 0 ? p.sizes : [...DEFAULT_SIZES],
     priceMinor: parseMajorToMinor(p.price, p.currency) ?? 0,
     // Only measurements for sizes the product has, and only filled cells.
@@ -112,10 +112,9 @@ export const productFields = z
   }));
 
 /**
- * The SKU a new product gets when none is typed: "SKU-" and the first 8 characters of its id, as the
- * original did, but of the id's random part: every generated id starts with "plink_", so its first 8
- * characters left two random letters and SKUs, which must be unique, would collide within a few dozen
- * products.
+ * The SKU a new product gets when none is typed: "SKU-" and the first 8 characters of its id's random
+ * part. Not of the whole id: every generated id starts with "plink_", so its first 8 characters hold only
+ * two random letters, and SKUs, which must be unique, would collide within a few dozen products.
  */
 export function defaultSku(id: string): string {
   return `SKU-${id.replace(/^plink_/, '').slice(0, 8)}`;

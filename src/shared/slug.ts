@@ -1,4 +1,4 @@
-/** The spec's slug rule: lowercase, runs of non-alphanumerics become one hyphen, no leading/trailing hyphen. */
+/** A slug: lowercase, runs of non-alphanumerics become one hyphen, no leading/trailing hyphen. */
 export function slugify(text: string): string {
   return text
     .normalize('NFKD')

@@ -1,20 +1,19 @@
 import type { FastifyRequest } from 'fastify';
 import { PUBLIC_QUERIES } from '../http/public-queries.js';
 import { memorySession } from '../modules/auth/session.js';
+import type { ServerQuery } from '../shared/ssr-contract.js';
 import type { ContextDeps } from './context.js';
 import { createCallerFactory } from './init.js';
 import { appRouter } from './router.js';
 
 const createCaller = createCallerFactory(appRouter);
 
-export type PublicQuery = (path: string, input: unknown) => Promise<unknown>;
-
 /**
  * Runs public queries in-process for the server's page render, as an anonymous shopper: no session, no
  * admin, whatever cookie the request carried. Anything outside PUBLIC_QUERIES answers undefined, so the
  * render can never reach an admin or session procedure.
  */
-export function publicQueries(deps: ContextDeps, req: FastifyRequest): PublicQuery {
+export function publicQueries(deps: ContextDeps, req: FastifyRequest): ServerQuery {
   const caller = createCaller({
     ...deps,
     log: req.log,

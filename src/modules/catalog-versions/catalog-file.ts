@@ -14,7 +14,8 @@ import { cleanFileName, isValidMediaUrl, MAX_MEDIA_PER_PRODUCT, MEDIA_TYPES } fr
 import { newProductId } from '../products/product-id.js';
 
 /**
- * The catalogue file: our YAML export format (a superset of the original spec's) and the reader for both.
+ * The catalogue file: our YAML export format, and the reader for it and for plain files (a `products` list
+ * without our metadata, the format older stores exported), which our format extends.
  * Reading is defensive: a hostile file gets a clear CatalogFileError before anything touches the database.
  */
 
@@ -256,7 +257,8 @@ export type ParsedCatalog = {
   items: ImportItem[];
   invalid: ImportIssue[];
   invalidCount: number;
-  format: 'storefront' | 'original';
+  /** `plain`: a file without our metadata block; missing fields take their defaults. */
+  format: 'storefront' | 'plain';
 };
 
 const SAFE_UPLOAD_KEY = /^media\/uploads\/[a-zA-Z0-9][a-zA-Z0-9._-]*(\/[a-zA-Z0-9][a-zA-Z0-9._-]*)*$/;
@@ -310,7 +312,7 @@ export function readCatalog(content: string, newId: () => string): ParsedCatalog
     typeof metadata === 'object' &&
     (metadata as Record<string, unknown>).format === CATALOG_FORMAT
       ? 'storefront'
-      : 'original';
+      : 'plain';
 
   const items: ImportItem[] = [];
   const invalid: ImportIssue[] = [];
@@ -350,7 +352,8 @@ export function readCatalog(content: string, newId: () => string): ParsedCatalog
       description: p.description ?? '',
       manufacturer: p.manufacturer ?? '',
       manufacturerUrl: p.manufacturerUrl ?? '',
-      // The spec's defaults: SKU- plus the id's first 8 characters, page order 999, sizes S..XL, no tags.
+      // Defaults for a field a file leaves out: SKU- plus 8 characters of the id, page order 999, sizes
+      // S..XL, no tags.
       sku: p.sku ?? defaultSku(id),
       price: priceText(p.price),
       currency: p.currency ?? 'usd',

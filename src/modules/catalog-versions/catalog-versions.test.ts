@@ -40,7 +40,7 @@ describe('catalogue versions', () => {
     }
   });
 
-  it('reads the original spec format with its defaults', async () => {
+  it('reads a plain file (no metadata) with its defaults', async () => {
     const yamlText = `
 products:
   - id: legacy_1

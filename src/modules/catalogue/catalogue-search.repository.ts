@@ -307,7 +307,7 @@ function sizeRank(size: string): number {
 
 /**
  * Up to three other products: most shared tags first, then most shared colours, then any others. The
- * heading says which kind of match the first one is, as the original did.
+ * heading says which kind of match the first one is (tags, colours or other products).
  */
 export async function relatedProducts(db: DbOrTx, id: string, limit = 3): Promise<RelatedProducts> {
   const scored = await db

@@ -159,7 +159,7 @@ export async function findProductDetail(db: DbOrTx, id: string): Promise<Product
     ...(m.media_type === 'image' ? responsiveFields(parseVariants(m.variants), m.width, m.height) : {}),
   }));
   if (media.length === 0) {
-    // Products imported from the original data model may only have plain image URLs.
+    // Products imported from a plain catalogue file may have only image URLs (the images column), no media rows.
     parseJsonArray(row.images).forEach((url, i) => {
       media.push({
         id: `legacy-${i}`,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-/** A new product id: 16 characters of [a-z0-9], the original's "plink_" + token shape. Pure (no database). */
+/** A new product id: "plink_" and 16 random characters of [a-z0-9]. Pure (no database). */
 export function newProductId(): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
   return `plink_${Array.from(randomBytes(16), (b) => alphabet[b % alphabet.length]).join('')}`;

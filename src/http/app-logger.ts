@@ -1,0 +1,52 @@
+import type { FastifyServerOptions } from 'fastify';
+import type { LogService } from '../modules/logs/log-service.js';
+import {
+  createLogStream,
+  type LineSink,
+  type LogLevelName,
+  levelNumber,
+  loggerLevel,
+  PINO_LEVELS,
+} from '../modules/logs/log-stream.js';
+import { AccessLog } from './access-log.js';
+
+/** Never in standard output: pino replaces these with [redacted] (the log table redacts on its own). */
+const REDACT_PATHS = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+  'password',
+  '*.password',
+  'cookie',
+  '*.cookie',
+  'token',
+  '*.token',
+  'secret',
+  '*.secret',
+];
+
+/**
+ * One logger feeds standard output and the application log table (modules/logs/log-stream.ts). `output`
+ * is standard output at LOG_LEVEL by default, a test's own sink, or nowhere (false); the table gets its
+ * entries either way.
+ */
+export function appLoggerOptions(opts: {
+  service: LogService;
+  output: false | { level: LogLevelName; stream: LineSink } | undefined;
+  defaultLevel: LogLevelName;
+}): Pick<FastifyServerOptions, 'logger' | 'logController'> {
+  const outputLevel: LogLevelName = opts.output ? opts.output.level : opts.defaultLevel;
+  const stream = createLogStream({
+    service: opts.service,
+    output: opts.output === false ? null : (opts.output?.stream ?? process.stdout),
+    outputLevel,
+  });
+  return {
+    logger: {
+      level: opts.output === false ? 'info' : loggerLevel(outputLevel),
+      stream,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    },
+    logController: new AccessLog(opts.output !== false && levelNumber(outputLevel) <= PINO_LEVELS.info),
+  };
+}
