@@ -13,6 +13,7 @@ import { registerLogsExport } from './http/logs-export.js';
 import { registerMedia } from './http/media.js';
 import { registerMediaUploads } from './http/media-uploads.js';
 import { readPageShell } from './http/page-shell.js';
+import { registerPublicApiCache } from './http/public-api-cache.js';
 import { ResponseCache } from './http/response-cache.js';
 import { registerSecurity } from './http/security.js';
 import { pageHead, registerSeo } from './http/seo.js';
@@ -28,7 +29,7 @@ import type { LineSink, LogLevelName } from './modules/logs/log-stream.js';
 import { createTelemetryLimits } from './modules/telemetry/rate-limiter.js';
 import type { FileStorage } from './storage/file-storage.js';
 import type { ContextDeps } from './trpc/context.js';
-import { registerTrpc } from './trpc/http.js';
+import { registerTrpc, TRPC_PREFIX } from './trpc/http.js';
 import { publicQueries } from './trpc/public-caller.js';
 
 export type AppDeps = {
@@ -133,7 +134,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         now: () => deps.clock.now().getTime(),
       }),
   };
-  await registerTrpc(app, { context: contextDeps, revision: deps.revision });
+  // Public queries repeat: answered from memory until the storefront revision moves.
+  const publicCache = new ResponseCache({ maxEntries: 2000, maxBytes: 24 * 1024 * 1024 });
+  await registerTrpc(app, {
+    context: contextDeps,
+    inScope: (scope) =>
+      registerPublicApiCache(scope, { prefix: TRPC_PREFIX, cache: publicCache, revision: deps.revision }),
+  });
 
   registerSeo(app, { db: deps.db, publicUrl: config.publicUrl });
   await registerSpa(app, {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
-import { prepareDatabaseFile } from '../ops/private-files.js';
+import { prepareDatabaseFile } from '../storage/private-files.js';
 import type { Database } from './database.js';
 import { registerSqlFunctions } from './sql-functions.js';
 import { StoreDialect } from './store-dialect.js';

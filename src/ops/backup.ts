@@ -2,6 +2,7 @@ import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { databaseFile } from '../db/connect.js';
+import { makePrivateDir, makeTreePrivate } from '../storage/private-files.js';
 import { lockDataDirShared } from './data-lock.js';
 import {
   copyInto,
@@ -16,7 +17,6 @@ import {
   stamp,
 } from './files.js';
 import { MANIFEST_FILE, MANIFEST_FORMAT, type Manifest } from './manifest.js';
-import { makePrivateDir, makeTreePrivate } from './private-files.js';
 import { appliedMigrations, integrityProblem } from './schema.js';
 
 export class BackupError extends Error {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { makePrivateDir, makePrivateFile } from './private-files.js';
+import { makePrivateDir, makePrivateFile } from '../storage/private-files.js';
 
 /**
  * DATA_DIR/store.lock: an empty SQLite file used only for its file lock, so "is a store running on this

@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { z } from 'zod';
+import { makeTreePrivate } from '../storage/private-files.js';
 import { lockDataDirExclusive } from './data-lock.js';
 import {
   copyInto,
@@ -15,7 +16,6 @@ import {
   stamp,
 } from './files.js';
 import { BackupInvalidError, type Manifest, readManifest, verifyFiles } from './manifest.js';
-import { makeTreePrivate } from './private-files.js';
 import { appliedMigrations, compareSchema, integrityProblem } from './schema.js';
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
+import { makePrivateDir } from '../storage/private-files.js';
 import { type DataLock, lockDataDirExclusive, lockDataDirShared } from './data-lock.js';
 import { FILE_FOLDERS } from './files.js';
-import { makePrivateDir } from './private-files.js';
 import { finishInterruptedRestore, interruptedRestore } from './restore.js';
 
 /**

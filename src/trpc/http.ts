@@ -1,8 +1,5 @@
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance } from 'fastify';
-import type { RevisionReader } from '../db/store-revision.js';
-import { registerPublicApiCache } from '../http/public-api-cache.js';
-import { ResponseCache } from '../http/response-cache.js';
 import { type ContextDeps, createContextFactory } from './context.js';
 import { retryAfterMeta } from './retry-after.js';
 import { type AppRouter, appRouter } from './router.js';
@@ -10,18 +7,16 @@ import { type AppRouter, appRouter } from './router.js';
 export const TRPC_PREFIX = '/api/trpc';
 
 /**
- * The tRPC endpoint in a scope of its own (its body parser replaces Fastify's), with the public answers'
- * cache in front of it: public queries repeat, and are answered from memory until the storefront revision
- * moves.
+ * The tRPC endpoint in a scope of its own (its body parser replaces Fastify's). `inScope` adds hooks that
+ * see only tRPC's requests (the public answers' cache).
  */
 export async function registerTrpc(
   app: FastifyInstance,
-  opts: { context: ContextDeps; revision: RevisionReader },
+  opts: { context: ContextDeps; inScope?: (scope: FastifyInstance) => void },
 ): Promise<void> {
   const createContext = createContextFactory(opts.context);
-  const publicCache = new ResponseCache({ maxEntries: 2000, maxBytes: 24 * 1024 * 1024 });
   await app.register(async (scope) => {
-    registerPublicApiCache(scope, { prefix: TRPC_PREFIX, cache: publicCache, revision: opts.revision });
+    opts.inScope?.(scope);
     await scope.register(fastifyTRPCPlugin, {
       prefix: TRPC_PREFIX,
       trpcOptions: {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { PUBLIC_QUERIES } from '../http/public-queries.js';
+import { PUBLIC_QUERIES } from '../core/public-queries.js';
 import { memorySession } from '../modules/auth/session.js';
 import type { ServerQuery } from '../shared/ssr-contract.js';
 import type { ContextDeps } from './context.js';
