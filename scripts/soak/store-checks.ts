@@ -11,7 +11,7 @@ import type { Db } from '../../src/db/database.js';
 import { catalogChecksum } from '../../src/modules/catalog-versions/catalog-file.js';
 import { catalogProducts } from '../../src/modules/catalog-versions/catalog-versions.service.js';
 import { storageKeysOf } from '../../src/modules/media/media.repository.js';
-import { UPLOADS_PREFIX } from '../../src/modules/media/media.service.js';
+import { UPLOADS_PREFIX } from '../../src/storage/storage-keys.js';
 
 export type CatalogueState = { products: number; checksum: string };
 

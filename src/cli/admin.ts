@@ -15,8 +15,8 @@ import {
 } from '../modules/auth/admins.repository.js';
 import { hashPassword, passwordProblem } from '../modules/auth/password.js';
 import { rotateSessionKeyFile } from '../modules/auth/session-keys.js';
-import { createPayments } from '../modules/checkout/payments.js';
 import { reconcilePendingOrders } from '../modules/orders/reconcile.js';
+import { createPayments } from '../modules/payments/payments.js';
 
 const USAGE = `Manage the store's admin accounts.
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DemoGateway } from '../modules/checkout/demo-gateway.js';
-import type { PaymentGateway } from '../modules/checkout/payment-gateway.js';
-import { createStripeClient, StripeGateway } from '../modules/checkout/stripe-gateway.js';
+import { DemoGateway } from '../modules/payments/demo-gateway.js';
+import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
+import { createStripeClient, StripeGateway } from '../modules/payments/stripe-gateway.js';
 import { buildTestApp, createTestStore, type TestStore } from '../test-support/test-store.js';
 
 /** The webhook route asks the payment gateway whether and how a delivery is signed; it holds no Stripe client. */

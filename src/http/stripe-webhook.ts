@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
 import { durableTransaction } from '../db/durable.js';
-import type { PaymentGateway } from '../modules/checkout/payment-gateway.js';
 import { recordPaymentEvent } from '../modules/orders/orders.repository.js';
+import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
 
 /**
  * POST /api/stripe/webhook in its own scope, where JSON bodies stay raw bytes: the provider's signature

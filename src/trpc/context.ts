@@ -10,9 +10,9 @@ import {
   resolveAdmin,
   type SessionPort,
 } from '../modules/auth/session.js';
-import type { PaymentGateway } from '../modules/checkout/payment-gateway.js';
 import type { RequestLimits } from '../modules/limits/request-limits.js';
 import type { LogService } from '../modules/logs/log-service.js';
+import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
 import type { TelemetryLimits } from '../modules/telemetry/rate-limiter.js';
 import type { FileStorage } from '../storage/file-storage.js';
 

@@ -6,7 +6,7 @@
 import { type FSWatcher, mkdirSync, readdirSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { UPLOADS_PREFIX } from '../../../src/modules/media/media.service.js';
+import { UPLOADS_PREFIX } from '../../../src/storage/storage-keys.js';
 import { photo } from '../fixtures.js';
 import { multipart, send, signIn } from '../http.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../server.js';

@@ -6,6 +6,7 @@ import type { CatalogVersionsTable, Database, Db, DbOrTx } from '../../db/databa
 import { parseJsonArray } from '../../db/json-columns.js';
 import { skuTakenMessage } from '../../shared/product-input.js';
 import type { FileStorage } from '../../storage/file-storage.js';
+import { CATALOG_PREFIX } from '../../storage/storage-keys.js';
 import { parseVariants } from '../media/responsive-image.js';
 import { productColumns, productFromRow } from '../products/products.repository.js';
 import { findSkuOwner, isSkuConflict, skuOwners } from '../products/sku.js';
@@ -24,8 +25,6 @@ import {
   refuseHeldSkus,
 } from './catalog-file.js';
 import { readCatalogFileOffThread } from './catalog-parse.js';
-
-export const CATALOG_PREFIX = 'catalogs/';
 
 export type CatalogDeps = { db: Db; storage: FileStorage; clock: Clock };
 

@@ -8,8 +8,8 @@ import { PROBLEM_TEXT } from '../../shared/checkout.js';
 import type { cartLineInput } from '../../shared/checkout-input.js';
 import { CHECKOUT_SESSION_LIFETIME_MS } from '../orders/abandoned-orders.js';
 import { attachSession, deleteOrder, insertPendingOrder, newOrderId } from '../orders/orders.repository.js';
+import { type PaymentGateway, PaymentProviderError } from '../payments/payment-gateway.js';
 import { readShipping } from '../settings/settings.repository.js';
-import { type PaymentGateway, PaymentProviderError } from './payment-gateway.js';
 import { quoteCart } from './quote.js';
 
 /** What starting a checkout needs: a procedure's context has all of it. */

@@ -10,7 +10,7 @@ import {
   loginCookie,
   type TestStore,
 } from '../../test-support/test-store.js';
-import { createStripeClient, StripeGateway } from './stripe-gateway.js';
+import { createStripeClient, StripeGateway } from '../payments/stripe-gateway.js';
 
 const json = { 'content-type': 'application/json' };
 const WEBHOOK_SECRET = 'whsec_testsecret123';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
-import { createStripeClient, StripeGateway } from './stripe-gateway.js';
+import { createStripeClient, StripeGateway } from '../payments/stripe-gateway.js';
 
 describe('demo payment mode (no Stripe key)', () => {
   let store: TestStore;

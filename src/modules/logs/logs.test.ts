@@ -9,7 +9,7 @@ import {
   loginCookie,
   type TestStore,
 } from '../../test-support/test-store.js';
-import { createStripeClient, StripeGateway } from '../checkout/stripe-gateway.js';
+import { createStripeClient, StripeGateway } from '../payments/stripe-gateway.js';
 import { detailsJson, REDACTED } from './log-details.js';
 import { LogService } from './log-service.js';
 import { createLogStream } from './log-stream.js';

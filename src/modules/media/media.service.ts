@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../core/clock.js';
 import type { Db, DbOrTx, MediaType } from '../../db/database.js';
 import type { FileStorage } from '../../storage/file-storage.js';
+import { UPLOADS_PREFIX } from '../../storage/storage-keys.js';
 import {
   countProductMedia,
   findMedia,
@@ -14,9 +15,6 @@ import {
 } from './media.repository.js';
 import { MAX_MEDIA_PER_PRODUCT, MEDIA_MESSAGES } from './media-rules.js';
 import type { StoredVariant } from './responsive-image.js';
-
-/** Where uploads live in FileStorage; only keys under it are ever deleted by this module. */
-export const UPLOADS_PREFIX = 'media/uploads/';
 
 export type MediaErrorKind = 'not_found' | 'limit' | 'invalid';
 

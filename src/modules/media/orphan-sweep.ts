@@ -2,10 +2,9 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '../../db/database.js';
-import { CATALOG_PREFIX } from '../catalog-versions/catalog-versions.service.js';
+import { CATALOG_PREFIX, UPLOADS_PREFIX } from '../../storage/storage-keys.js';
 import { readBannerImageUrl } from '../settings/settings.repository.js';
 import { storageKeysOf } from './media.repository.js';
-import { UPLOADS_PREFIX } from './media.service.js';
 
 /**
  * Start-up sweep of uploaded files that nothing names. An upload writes its files before the row naming

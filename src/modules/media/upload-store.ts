@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import type { FileStorage } from '../../storage/file-storage.js';
+import { UPLOADS_PREFIX } from '../../storage/storage-keys.js';
 import { sniff } from './file-type.js';
 import { ImageDecodeError, processImage } from './image-variants.js';
 import type { AdminMediaItem } from './media.repository.js';
@@ -13,7 +14,6 @@ import {
   MediaError,
   type NewUploadedMedia,
   removeStoredFiles,
-  UPLOADS_PREFIX,
 } from './media.service.js';
 import { MEDIA_MESSAGES } from './media-rules.js';
 import type { StoredVariant } from './responsive-image.js';

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { FakeStripe } from '../../test-support/fake-stripe.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { buildTestApp, createTestStore, fixedClock, type TestStore } from '../../test-support/test-store.js';
-import { createStripeClient, StripeGateway } from '../checkout/stripe-gateway.js';
+import { createStripeClient, StripeGateway } from '../payments/stripe-gateway.js';
 import { reconcilePendingOrders } from './reconcile.js';
 
 const WEBHOOK_SECRET = 'whsec_durabletest123';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DbOrTx, OrderStatus } from '../../db/database.js';
 import type { OrderSummary } from '../../shared/checkout.js';
-import type { PaymentEvent, SessionOutcome } from '../checkout/payment-gateway.js';
+import type { PaymentEvent, SessionOutcome } from '../payments/payment-gateway.js';
 import { canMove } from './order-status.js';
 
 export type NewOrderLine = {

@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { durableTransaction } from '../../db/durable.js';
-import type { PaymentGateway } from '../checkout/payment-gateway.js';
+import type { PaymentGateway } from '../payments/payment-gateway.js';
 import { applySessionOutcome } from './orders.repository.js';
 
 /**
