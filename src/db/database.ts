@@ -230,6 +230,20 @@ export interface CatalogVersionsTable {
   updated_at: string;
 }
 
+/** One row per admin sign-in (migration 0013, decision 0003); revoked rows are kept until pruned. */
+export interface AdminSessionsTable {
+  id: string;
+  admin_id: number;
+  epoch: number;
+  created_at: string;
+  last_seen_at: string;
+  revoked_at: string | null;
+  revoked_reason: string | null;
+  user_agent: string | null;
+  created_ip: string | null;
+  last_seen_ip: string | null;
+}
+
 export interface Database {
   products: ProductsTable;
   media: MediaTable;
@@ -239,6 +253,7 @@ export interface Database {
   app_meta: AppMetaTable;
   catalogue_changes: CatalogueChangesTable;
   admins: AdminsTable;
+  admin_sessions: AdminSessionsTable;
   product_facets: ProductFacetsTable;
   product_search_ids: ProductSearchIdsTable;
   products_fts: ProductsFtsTable;

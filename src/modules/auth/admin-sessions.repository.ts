@@ -1,25 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DbOrTx } from '../../db/database.js';
 
-/**
- * admin_sessions (migration 0013). Declared here and joined to the shared schema with withTables() because
- * src/db/database.ts belongs to another change in flight; it moves there with the next edit of that file.
- */
-export interface AdminSessionsTable {
-  id: string;
-  admin_id: number;
-  epoch: number;
-  created_at: string;
-  last_seen_at: string;
-  revoked_at: string | null;
-  revoked_reason: string | null;
-  user_agent: string | null;
-  created_ip: string | null;
-  last_seen_ip: string | null;
-}
-
-const withSessions = (db: DbOrTx) => db.withTables<{ admin_sessions: AdminSessionsTable }>();
-
 /** 128 random bits, the same alphabet as the device cookie's id. */
 export function newSessionId(): string {
   return randomBytes(16).toString('base64url');
@@ -34,7 +15,7 @@ export async function insertSession(
   s: { id: string; adminId: number; epoch: number; now: Date; ip: string; userAgent: string | null },
 ): Promise<void> {
   const iso = s.now.toISOString();
-  await withSessions(db)
+  await db
     .insertInto('admin_sessions')
     .values({
       id: s.id,
@@ -62,7 +43,7 @@ export type SessionRecord = {
 };
 
 export async function findSession(db: DbOrTx, id: string): Promise<SessionRecord | null> {
-  const row = await withSessions(db)
+  const row = await db
     .selectFrom('admin_sessions as s')
     .innerJoin('admins as a', 'a.id', 's.admin_id')
     .select([
@@ -80,7 +61,7 @@ export async function findSession(db: DbOrTx, id: string): Promise<SessionRecord
 }
 
 export async function touchSession(db: DbOrTx, id: string, now: Date, ip: string | null): Promise<void> {
-  await withSessions(db)
+  await db
     .updateTable('admin_sessions')
     .set({ last_seen_at: now.toISOString(), ...(ip === null ? {} : { last_seen_ip: ip }) })
     .where('id', '=', id)
@@ -91,7 +72,7 @@ export async function touchSession(db: DbOrTx, id: string, now: Date, ip: string
 export type RevokeReason = 'logout';
 
 export async function revokeSession(db: DbOrTx, id: string, reason: RevokeReason, now: Date): Promise<void> {
-  await withSessions(db)
+  await db
     .updateTable('admin_sessions')
     .set({ revoked_at: now.toISOString(), revoked_reason: reason })
     .where('id', '=', id)
@@ -104,7 +85,7 @@ export async function revokeSession(db: DbOrTx, id: string, reason: RevokeReason
  * while the epoch bump ends every other session.
  */
 export async function carrySessionToCurrentEpoch(db: DbOrTx, id: string, adminId: number): Promise<void> {
-  await withSessions(db)
+  await db
     .updateTable('admin_sessions')
     .set((eb) => ({
       epoch: eb.selectFrom('admins').select('session_epoch').where('admins.id', '=', adminId),
@@ -126,7 +107,7 @@ export async function pruneSessions(
 ): Promise<void> {
   const bornBefore = new Date(now.getTime() - policy.ttlMs).toISOString();
   const seenBefore = new Date(now.getTime() - policy.idleMs).toISOString();
-  await withSessions(db)
+  await db
     .deleteFrom('admin_sessions')
     .where((eb) =>
       eb.or([

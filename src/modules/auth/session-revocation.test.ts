@@ -41,11 +41,7 @@ describe('each sign-in is a session the server can end on its own (admin_session
   const logExport = async (cookie: string) =>
     (await app.inject({ url: '/api/admin/logs/export', headers: { cookie } })).statusCode;
   const sessionRows = () =>
-    store.handle.db
-      .withTables<{ admin_sessions: { id: string; last_seen_at: string; revoked_at: string | null } }>()
-      .selectFrom('admin_sessions')
-      .select(['id', 'last_seen_at', 'revoked_at'])
-      .execute();
+    store.handle.db.selectFrom('admin_sessions').select(['id', 'last_seen_at', 'revoked_at']).execute();
 
   it('logout ends that session on the server: a copy of its cookie taken before gets 401 from admin procedures and admin routes', async () => {
     await setup();
