@@ -1,7 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { Worker } from 'node:worker_threads';
 import { buildCatalogFile, type CatalogFileMetadata, type CatalogProduct } from './catalog-file.js';
-import { workerEntry } from './catalog-parse.js';
+import { runCatalogWorker } from './catalog-worker.js';
 
 /**
  * Writes a catalogue file without stalling the store: the checksum and YAML of a big catalogue (seconds of
@@ -38,58 +37,37 @@ export async function dumpCatalogOffThread(
     const { checksum, text } = buildCatalogFile(metadata, products);
     return { checksum, content: Buffer.from(text, 'utf8') };
   }
-  const timeoutMs = opts.timeoutMs ?? DUMP_TIMEOUT_MS;
-  const heapMb = opts.heapMb ?? DUMP_WORKER_HEAP_MB;
   const request: DumpRequest = { kind: 'dump', metadata };
-  const worker = new Worker(workerEntry(), {
-    workerData: request,
-    execArgv: [],
-    resourceLimits: { maxOldGenerationSizeMb: heapMb },
-  });
-  let settled = false;
-  const result = new Promise<{ checksum: string; content: Buffer }>((resolve, reject) => {
-    const settle = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      fn();
-      void worker.terminate();
-    };
-    const timer = setTimeout(
-      () => settle(() => reject(failed(`it took longer than ${Math.round(timeoutMs / 1000)} s`))),
-      timeoutMs,
-    );
-    worker.on('message', (reply: DumpReply) =>
-      settle(() => {
-        if (!reply.ok) reject(failed(reply.message));
-        else {
-          const { bytes } = reply;
-          resolve({
-            checksum: reply.checksum,
-            content: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-          });
-        }
-      }),
-    );
-    worker.on('error', (err: Error & { code?: string }) =>
-      settle(() =>
-        reject(
-          err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? failed(`it needs more than ${heapMb} MB of memory`)
-            : failed(`the writer failed (${err.message})`),
-        ),
-      ),
-    );
-    worker.on('exit', (code) =>
-      settle(() => reject(failed(`the writer stopped unexpectedly (exit code ${code})`))),
-    );
+  const run = runCatalogWorker<DumpReply, { checksum: string; content: Buffer }>(request, {
+    timeoutMs: opts.timeoutMs ?? DUMP_TIMEOUT_MS,
+    heapMb: opts.heapMb ?? DUMP_WORKER_HEAP_MB,
+    onReply: (reply) => {
+      if (!reply.ok) throw failed(reply.message);
+      const { bytes } = reply;
+      return {
+        checksum: reply.checksum,
+        content: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      };
+    },
+    onFailure: (failure) => {
+      switch (failure.kind) {
+        case 'timeout':
+          return failed(`it took longer than ${failure.seconds} s`);
+        case 'memory':
+          return failed(`it needs more than ${failure.heapMb} MB of memory`);
+        case 'crash':
+          return failed(`the writer failed (${failure.message})`);
+        case 'exit':
+          return failed(`the writer stopped unexpectedly (exit code ${failure.code})`);
+      }
+    },
   });
   // Messages queue until the worker listens; the loop turns between chunks.
-  for (let i = 0; i < products.length && !settled; i += DUMP_CHUNK_PRODUCTS) {
+  for (let i = 0; i < products.length && !run.settled(); i += DUMP_CHUNK_PRODUCTS) {
     const chunk: DumpChunk = { end: false, products: products.slice(i, i + DUMP_CHUNK_PRODUCTS) };
-    worker.postMessage(chunk);
+    run.worker.postMessage(chunk);
     await nextTurn();
   }
-  if (!settled) worker.postMessage({ end: true } satisfies DumpChunk);
-  return result;
+  if (!run.settled()) run.worker.postMessage({ end: true } satisfies DumpChunk);
+  return run.result;
 }

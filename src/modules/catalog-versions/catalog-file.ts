@@ -12,6 +12,7 @@ import {
 } from '../../shared/product-input.js';
 import { cleanFileName, isValidMediaUrl, MAX_MEDIA_PER_PRODUCT, MEDIA_TYPES } from '../media/media-rules.js';
 import { newProductId } from '../products/product-id.js';
+import type { ProductRecord } from '../products/products.repository.js';
 
 /**
  * The catalogue file: our YAML export format, and the reader for it and for plain files (a `products` list
@@ -52,27 +53,8 @@ export type CatalogMedia = {
   };
 };
 
-/** One product as written to the file: every field, prices as decimal major units. */
-export type CatalogProduct = {
-  id: string;
-  title: string;
-  description: string;
-  manufacturer: string;
-  manufacturerUrl: string;
-  sku: string;
-  price: string;
-  currency: string;
-  pageOrder: number;
-  sizes: string[];
-  sizeDetail: Record<string, Record<string, string>>;
-  colors: string[];
-  tags: string[];
-  imageFolder: string;
-  images: string[];
-  stripePaymentLink: string;
-  productLink: string;
-  media: CatalogMedia[];
-};
+/** One product as written to the file: every field of its row, prices as decimal major units, its media. */
+export type CatalogProduct = ProductRecord & { media: CatalogMedia[] };
 
 export type CatalogDocument = {
   metadata: {

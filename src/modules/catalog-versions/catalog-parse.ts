@@ -1,12 +1,10 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import {
   CatalogFileError,
   type CatalogReading,
   type ParsedCatalog,
   readCatalogFile,
 } from './catalog-file.js';
+import { runCatalogWorker } from './catalog-worker.js';
 
 /**
  * Reads a catalogue file without stalling the store: a big file is parsed and validated in a worker thread
@@ -28,18 +26,6 @@ export type ParseReply =
 
 export type ParseOptions = { inlineMaxBytes?: number; timeoutMs?: number; heapMb?: number };
 
-/**
- * The worker's entry next to this module: dist/catalog-parse-worker.js beside the bundled server (its own
- * esbuild entry), or under tsx and vitest catalog-parse-worker-tsx.mjs, which loads the .ts worker through tsx.
- */
-export function workerEntry(): URL {
-  for (const name of ['./catalog-parse-worker.js', './catalog-parse-worker-tsx.mjs']) {
-    const url = new URL(name, import.meta.url);
-    if (existsSync(url)) return url;
-  }
-  throw new Error(`The catalogue parse worker is missing next to ${fileURLToPath(import.meta.url)}.`);
-}
-
 function stopped(reason: string): CatalogFileError {
   return new CatalogFileError(`The file could not be checked: ${reason}. Nothing was changed.`);
 }
@@ -55,52 +41,25 @@ export async function readCatalogFileOffThread(
   if (content.length * 3 <= inlineMax || Buffer.byteLength(content, 'utf8') <= inlineMax) {
     return readCatalogFile(content, reading);
   }
-  const timeoutMs = opts.timeoutMs ?? PARSE_TIMEOUT_MS;
-  const heapMb = opts.heapMb ?? PARSE_WORKER_HEAP_MB;
-  const entry = workerEntry();
   const request: ParseRequest = { content, reading };
-  const worker = new Worker(entry, {
-    workerData: request,
-    execArgv: [],
-    resourceLimits: { maxOldGenerationSizeMb: heapMb },
-  });
-  return new Promise<ParsedCatalog>((resolve, reject) => {
-    let settled = false;
-    const settle = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      fn();
-      void worker.terminate();
-    };
-    const timer = setTimeout(
-      () =>
-        settle(() =>
-          reject(
-            stopped(
-              `checking it took longer than ${Math.round(timeoutMs / 1000)} s; split it into smaller files`,
-            ),
-          ),
-        ),
-      timeoutMs,
-    );
-    worker.on('message', (reply: ParseReply) =>
-      settle(() => {
-        if (reply.ok) resolve(reply.parsed);
-        else reject(reply.fileError ? new CatalogFileError(reply.message) : new Error(reply.message));
-      }),
-    );
-    worker.on('error', (err: Error & { code?: string }) =>
-      settle(() =>
-        reject(
-          err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? stopped(`it needs more than ${heapMb} MB of memory; split it into smaller files`)
-            : stopped(`the checker failed (${err.message})`),
-        ),
-      ),
-    );
-    worker.on('exit', (code) =>
-      settle(() => reject(stopped(`the checker stopped unexpectedly (exit code ${code})`))),
-    );
-  });
+  return runCatalogWorker<ParseReply, ParsedCatalog>(request, {
+    timeoutMs: opts.timeoutMs ?? PARSE_TIMEOUT_MS,
+    heapMb: opts.heapMb ?? PARSE_WORKER_HEAP_MB,
+    onReply: (reply) => {
+      if (reply.ok) return reply.parsed;
+      throw reply.fileError ? new CatalogFileError(reply.message) : new Error(reply.message);
+    },
+    onFailure: (failure) => {
+      switch (failure.kind) {
+        case 'timeout':
+          return stopped(`checking it took longer than ${failure.seconds} s; split it into smaller files`);
+        case 'memory':
+          return stopped(`it needs more than ${failure.heapMb} MB of memory; split it into smaller files`);
+        case 'crash':
+          return stopped(`the checker failed (${failure.message})`);
+        case 'exit':
+          return stopped(`the checker stopped unexpectedly (exit code ${failure.code})`);
+      }
+    },
+  }).result;
 }

@@ -98,29 +98,9 @@ function fileMedia(m: MediaRow): CatalogMedia {
   };
 }
 
+/** A product as the file carries it; productFromRow's keys are in the file's order. */
 function fileProduct(r: ProductRow, media: CatalogMedia[]): CatalogProduct {
-  const p = productFromRow(r);
-  // Keys in the file's order, so an export reads the same from one version to the next.
-  return {
-    id: p.id,
-    title: p.title,
-    description: p.description,
-    manufacturer: p.manufacturer,
-    manufacturerUrl: p.manufacturerUrl,
-    sku: p.sku,
-    price: p.price,
-    currency: p.currency,
-    pageOrder: p.pageOrder,
-    sizes: p.sizes,
-    sizeDetail: p.sizeDetail,
-    colors: p.colors,
-    tags: p.tags,
-    imageFolder: p.imageFolder,
-    images: p.images,
-    stripePaymentLink: p.stripePaymentLink,
-    productLink: p.productLink,
-    media,
-  };
+  return { ...productFromRow(r), media };
 }
 
 /**

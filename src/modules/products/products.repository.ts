@@ -19,24 +19,8 @@ export type AdminProductRow = {
 };
 
 /** The form's view of a product (decimal price text, plain arrays), plus its version stamp. */
-export type AdminProduct = {
-  id: string;
-  title: string;
-  description: string;
-  manufacturer: string;
-  manufacturerUrl: string;
-  sku: string;
-  price: string;
+export type AdminProduct = Omit<ProductRecord, 'images'> & {
   priceMinor: number;
-  currency: string;
-  pageOrder: number;
-  sizes: string[];
-  tags: string[];
-  colors: string[];
-  sizeDetail: Record<string, Record<string, string>>;
-  stripePaymentLink: string;
-  productLink: string;
-  imageFolder: string;
   createdAt: string;
   updatedAt: string;
 };
@@ -125,7 +109,10 @@ export async function listAdminProducts(
 
 type FullRow = Omit<ProductsTable, 'page_order'> & { page_order: number };
 
-/** A product's editable fields as read from its row: JSON columns parsed, absent texts empty. */
+/**
+ * A product's editable fields as read from its row: JSON columns parsed, absent texts empty. The keys are
+ * in the catalogue file's order, so an export reads the same from one version to the next.
+ */
 export type ProductRecord = {
   id: string;
   title: string;
