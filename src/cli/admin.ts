@@ -17,6 +17,7 @@ import { hashPassword, passwordProblem } from '../modules/auth/password.js';
 import { rotateSessionKeyFile } from '../modules/auth/session-keys.js';
 import { reconcilePendingOrders } from '../modules/orders/reconcile.js';
 import { createPayments } from '../modules/payments/payments.js';
+import { messageOf, runCommand } from './run-command.js';
 
 const USAGE = `Manage the store's admin accounts.
 
@@ -150,14 +151,4 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-run(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof UsageError || error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(2);
-    }
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runCommand(run, { usageErrors: [UsageError], explain: messageOf });

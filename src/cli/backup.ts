@@ -6,6 +6,7 @@ import { BackupInvalidError } from '../ops/manifest.js';
 import { count } from '../ops/plural.js';
 import { verifyBackup } from '../ops/restore.js';
 import { listBackups } from '../ops/scheduled-backups.js';
+import { messageOf, runCommand } from './run-command.js';
 
 const USAGE = `Back up the store: a consistent copy of the database (SQLite online backup, checked with
 integrity_check) plus media/ and catalogs/, with a manifest of sha256 sums. Safe while the store runs.
@@ -72,19 +73,12 @@ async function run(argv: string[]): Promise<number> {
   return 0;
 }
 
-run(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    const known =
-      error instanceof ConfigError ||
-      error instanceof BackupError ||
-      error instanceof BackupInvalidError ||
-      error instanceof DataDirBusyError;
-    console.error(
-      known
-        ? (error as Error).message
-        : `Backup failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    process.exit(error instanceof ConfigError ? 2 : 1);
-  },
-);
+runCommand(run, {
+  explain: (error, usage) =>
+    usage ||
+    error instanceof BackupError ||
+    error instanceof BackupInvalidError ||
+    error instanceof DataDirBusyError
+      ? messageOf(error)
+      : `Backup failed: ${messageOf(error)}`,
+});

@@ -7,6 +7,7 @@ import { BackupInvalidError, MANIFEST_FILE } from '../ops/manifest.js';
 import { count } from '../ops/plural.js';
 import { restoreBackup } from '../ops/restore.js';
 import { listBackups } from '../ops/scheduled-backups.js';
+import { messageOf, runCommand } from './run-command.js';
 
 const USAGE = `Put a backup made by npm run backup back into DATA_DIR.
 
@@ -69,15 +70,9 @@ async function run(argv: string[]): Promise<number> {
   return 0;
 }
 
-run(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    const known =
-      error instanceof ConfigError ||
-      error instanceof BackupInvalidError ||
-      error instanceof DataDirBusyError;
-    const text = error instanceof Error ? error.message : String(error);
-    console.error(known ? `Not restored: ${text}` : `Restore failed: ${text}`);
-    process.exit(error instanceof ConfigError ? 2 : 1);
-  },
-);
+runCommand(run, {
+  explain: (error, usage) =>
+    usage || error instanceof BackupInvalidError || error instanceof DataDirBusyError
+      ? `Not restored: ${messageOf(error)}`
+      : `Restore failed: ${messageOf(error)}`,
+});
