@@ -1,7 +1,7 @@
+import type { RenderedPage, ServerQuery } from '@shared/ssr-contract';
 import { dehydrate, type Query, QueryClient } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
-import type { RenderedPage, ServerQuery } from '../../src/shared/ssr-contract';
 import { App } from './app/app';
 import { Providers } from './app/providers';
 

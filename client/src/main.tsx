@@ -1,7 +1,7 @@
+import { QUERY_STATE_ID } from '@shared/ssr-contract';
 import { hydrate } from '@tanstack/react-query';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { QUERY_STATE_ID } from '../../src/shared/ssr-contract';
 import { App } from './app/app';
 import { Providers } from './app/providers';
 import { installErrorReporter } from './lib/error-reporter';

@@ -8,7 +8,7 @@ import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
 import { MAX_FILE_BYTES } from '../modules/media/file-type.js';
 import { countProductMedia, productExists } from '../modules/media/media.repository.js';
-import { MAX_MEDIA_PER_PRODUCT, MEDIA_MESSAGES } from '../modules/media/media-rules.js';
+import { MAX_MEDIA_PER_PRODUCT, MEDIA_MESSAGES } from '../shared/media-rules.js';
 import {
   MAX_FILES_PER_REQUEST,
   MAX_REQUEST_BYTES,

@@ -1,6 +1,6 @@
+import { type ClientRoute, clientRoutes } from '@shared/routes';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
-import { type ClientRoute, clientRoutes } from '../../../src/shared/routes';
 import { SiteLayout } from '../components/layout/site-layout';
 import { AboutPage } from '../features/about/about-page';
 import { HomePage } from '../features/catalogue/home-page';

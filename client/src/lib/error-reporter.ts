@@ -1,4 +1,5 @@
-import { CLIENT_ERROR_LIMITS } from '../../../src/shared/telemetry-limits';
+import { CLIENT_ERROR_LIMITS } from '@shared/telemetry-limits';
+import { paths } from './paths';
 
 /** At most this many reports per page load; the server also limits each address to 20 a minute. */
 const MAX_REPORTS_PER_PAGE = 5;
@@ -40,7 +41,7 @@ function send(kind: 'error' | 'unhandledrejection', reason: unknown): void {
       route: clip(window.location.pathname, CLIENT_ERROR_LIMITS.route),
       userAgent: clip(navigator.userAgent, CLIENT_ERROR_LIMITS.userAgent),
     });
-    void fetch('/api/trpc/telemetry.reportError', {
+    void fetch(paths.errorReport(), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body,

@@ -1,1 +1,1 @@
-export { formatMoney, formatMoneyExact } from '../../../src/shared/money';
+export { formatMoney, formatMoneyExact } from '@shared/money';

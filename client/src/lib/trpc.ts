@@ -2,6 +2,7 @@ import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { httpBatchLink, TRPCClientError } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
 import type { AppRouter } from '../../../src/trpc/router';
+import { paths } from './paths';
 
 export const trpc = createTRPCReact<AppRouter>();
 
@@ -27,5 +28,5 @@ export const queryClient: QueryClient = new QueryClient({
 });
 
 export const trpcClient = trpc.createClient({
-  links: [httpBatchLink({ url: '/api/trpc', maxURLLength: 2000, maxItems: 10 })],
+  links: [httpBatchLink({ url: paths.trpc(), maxURLLength: 2000, maxItems: 10 })],
 });

@@ -1,7 +1,7 @@
+import { clipDescription } from '@shared/clip-text';
 import { useEffect } from 'react';
 import { useLocation } from 'wouter';
-import { clipDescription } from '../../../src/shared/clip-text';
-import { useSiteSettings } from '../features/site/use-site-settings';
+import { useSiteSettings } from './use-site-settings';
 
 type HeadOptions = {
   /** The page's own description; otherwise the store's (tagline, about text or name), as the server says. */

@@ -1,5 +1,6 @@
+import { VITALS_MAX_METRICS } from '@shared/telemetry-limits';
 import type { Metric } from 'web-vitals';
-import { VITALS_MAX_METRICS } from '../../../src/shared/telemetry-limits';
+import { paths } from './paths';
 
 /**
  * Real-user performance: LCP, CLS, INP, FCP and TTFB measured with the web-vitals library and sent to
@@ -11,7 +12,7 @@ import { VITALS_MAX_METRICS } from '../../../src/shared/telemetry-limits';
  */
 const SAMPLE_RATE = 0.5;
 export const VITALS_SAMPLE_KEY = 'store:vitals-sample';
-const ENDPOINT = '/api/vitals';
+const ENDPOINT = paths.vitals();
 
 type Sample = { name: Metric['name']; value: number; navigationType?: string };
 

@@ -10,7 +10,7 @@ import {
   skuKey,
   skuTakenMessage,
 } from '../../shared/product-input.js';
-import { cleanFileName, isValidMediaUrl, MAX_MEDIA_PER_PRODUCT, MEDIA_TYPES } from '../media/media-rules.js';
+import { cleanFileName, isValidMediaUrl, MAX_MEDIA_PER_PRODUCT, MEDIA_TYPES } from '../../shared/media-rules.js';
 import { newProductId } from '../products/product-id.js';
 import type { ProductRecord } from '../products/products.repository.js';
 

@@ -7,7 +7,7 @@ import { parseJsonArray } from '../../db/json-columns.js';
 import { skuTakenMessage } from '../../shared/product-input.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import { CATALOG_PREFIX } from '../../storage/storage-keys.js';
-import { parseVariants } from '../media/responsive-image.js';
+import { parseVariants } from '../../shared/responsive-image.js';
 import { productColumns, productFromRow } from '../products/products.repository.js';
 import { findSkuOwner, isSkuConflict, skuOwners } from '../products/sku.js';
 import { latestVersion } from '../settings/settings.repository.js';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
 import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
 import type { ProductCard, ProductDetail, ProductMedia, SizeDetail } from '../../shared/catalogue.js';
-import { parseVariants, responsiveFields, responsiveImage } from '../media/responsive-image.js';
+import { parseVariants, responsiveFields, responsiveImage } from '../../shared/responsive-image.js';
 
 const DESCRIPTION_PREVIEW = 280;
 

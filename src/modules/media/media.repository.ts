@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { DbOrTx, MediaTable, MediaType } from '../../db/database.js';
-import { parseVariants } from './responsive-image.js';
+import { parseVariants } from '../../shared/responsive-image.js';
 
 export type MediaRow = Selectable<MediaTable>;
 

@@ -15,8 +15,8 @@ import {
   mediaRemoveInput,
   mediaReorderInput,
   mediaUpdateInput,
-} from './media-input.js';
-import { MAX_MEDIA_PER_PRODUCT } from './media-rules.js';
+} from '../../shared/media-input.js';
+import { MAX_MEDIA_PER_PRODUCT } from '../../shared/media-rules.js';
 
 function toTrpcError(err: unknown): never {
   if (err instanceof MediaError) {

@@ -13,8 +13,8 @@ import {
   productExists,
   storageKeysOf,
 } from './media.repository.js';
-import { MAX_MEDIA_PER_PRODUCT, MEDIA_MESSAGES } from './media-rules.js';
-import type { StoredVariant } from './responsive-image.js';
+import { MAX_MEDIA_PER_PRODUCT, MEDIA_MESSAGES } from '../../shared/media-rules.js';
+import type { StoredVariant } from '../../shared/responsive-image.js';
 
 export type MediaErrorKind = 'not_found' | 'limit' | 'invalid';
 

@@ -9,7 +9,7 @@ import {
   type Sniffed,
   sniff,
 } from './file-type.js';
-import { cleanFileName, MAX_MEDIA_PER_PRODUCT } from './media-rules.js';
+import { cleanFileName, MAX_MEDIA_PER_PRODUCT } from '../../shared/media-rules.js';
 
 /** Files in one request (never more than the product's free slots). */
 export const MAX_FILES_PER_REQUEST = MAX_MEDIA_PER_PRODUCT;

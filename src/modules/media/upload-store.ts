@@ -15,8 +15,8 @@ import {
   type NewUploadedMedia,
   removeStoredFiles,
 } from './media.service.js';
-import { MEDIA_MESSAGES } from './media-rules.js';
-import type { StoredVariant } from './responsive-image.js';
+import { MEDIA_MESSAGES } from '../../shared/media-rules.js';
+import type { StoredVariant } from '../../shared/responsive-image.js';
 import { quoted, type ReceivedFile, UploadError } from './upload-receive.js';
 
 type Prepared = { row: NewUploadedMedia; files: { key: string; data: Buffer }[] };

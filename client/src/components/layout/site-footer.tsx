@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
-import { paths } from '../../app/paths';
-import { useSiteSettings } from '../../features/site/use-site-settings';
+import { paths } from '../../lib/paths';
+import { useSiteSettings } from '../../lib/use-site-settings';
 
 const lastUpdatedFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 

@@ -1,7 +1,7 @@
 import { Link } from 'wouter';
-import { paths } from '../../app/paths';
-import { CartMenu } from '../../features/cart/cart-menu';
-import { useSiteSettings } from '../../features/site/use-site-settings';
+import { paths } from '../../lib/paths';
+import { useSiteSettings } from '../../lib/use-site-settings';
+import { CartMenu } from './cart-menu';
 
 export function SiteHeader() {
   const settings = useSiteSettings();

@@ -1,4 +1,4 @@
-import { useSiteSettings } from '../../features/site/use-site-settings';
+import { useSiteSettings } from '../../lib/use-site-settings';
 
 const updatedDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
 const updatedTime = new Intl.DateTimeFormat(undefined, {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Redirect } from 'wouter';
-import { paths } from '../../app/paths';
+import { paths } from '../../lib/paths';
 import { useAdminSession } from './use-admin-session';
 
 /** Renders its children only for a signed-in admin; nothing at all until the server has answered. */

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import { paths } from '../../app/paths';
-import { useSiteSettings } from '../site/use-site-settings';
+import { paths } from '../../lib/paths';
+import { useSiteSettings } from '../../lib/use-site-settings';
 import { AdminMenu } from './admin-menu';
 
 export function AdminLayout({ children }: { children: ReactNode }) {

@@ -1,7 +1,7 @@
 import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { Link } from 'wouter';
-import { paths } from '../../app/paths';
 import { Button } from '../../components/ui/button';
+import { paths } from '../../lib/paths';
 import { CatalogManagement } from './catalog/catalog-management';
 import { LogManagement } from './logs/log-management';
 import { PerformancePanel } from './logs/performance-panel';

@@ -1,5 +1,5 @@
+import { ORDER_STATUS_LABEL, ORDER_STATUSES, type OrderStatusName } from '@shared/orders';
 import { useState } from 'react';
-import { ORDER_STATUS_LABEL, ORDER_STATUSES, type OrderStatusName } from '../../../../src/shared/orders';
 import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/modal';
 import { formatMoney } from '../../lib/money';

@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { useLocation } from 'wouter';
-import { paths } from '../../app/paths';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/text-field';
+import { paths } from '../../lib/paths';
 import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
 import { formatLoginTime } from './session-time';

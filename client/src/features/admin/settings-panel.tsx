@@ -1,6 +1,6 @@
+import { type SettingsInput, settingsInput } from '@shared/settings-input';
 import { Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { type SettingsInput, settingsInput } from '../../../../src/shared/settings-input';
 import { Button } from '../../components/ui/button';
 import { ChipsInput } from '../../components/ui/chips-input';
 import { TextAreaField } from '../../components/ui/text-area-field';

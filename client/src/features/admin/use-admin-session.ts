@@ -1,5 +1,5 @@
 import { useLocation } from 'wouter';
-import { paths } from '../../app/paths';
+import { paths } from '../../lib/paths';
 import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
 

@@ -1,5 +1,5 @@
+import { LISTING_PARAMS } from '@shared/ssr-contract';
 import { describe, expect, it } from 'vitest';
-import { LISTING_PARAMS } from '../../../../src/shared/ssr-contract';
 import { parseView, serializeView } from './catalogue-url';
 
 describe('catalogue URL state', () => {

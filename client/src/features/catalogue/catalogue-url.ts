@@ -1,9 +1,9 @@
+import { CATALOGUE_SORTS, type CatalogueSort } from '@shared/catalogue';
+import type { CatalogueFilterInput } from '@shared/catalogue-input';
+import { minorToMajorString, parseMajorToMinor } from '@shared/money';
+import { LISTING_PARAM } from '@shared/ssr-contract';
 import { useCallback, useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { CATALOGUE_SORTS, type CatalogueSort } from '../../../../src/shared/catalogue';
-import type { CatalogueFilterInput } from '../../../../src/shared/catalogue-input';
-import { minorToMajorString, parseMajorToMinor } from '../../../../src/shared/money';
-import { LISTING_PARAM } from '../../../../src/shared/ssr-contract';
 
 /** Price filters are typed and shown in the store's currency (the demo and the original price in usd). */
 export const STORE_CURRENCY = 'usd';

@@ -1,6 +1,6 @@
+import type { CatalogueFacets, FacetOption } from '@shared/catalogue';
+import { minorToMajorString, parseMajorToMinor } from '@shared/money';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import type { CatalogueFacets, FacetOption } from '../../../../src/shared/catalogue';
-import { minorToMajorString, parseMajorToMinor } from '../../../../src/shared/money';
 import { Button } from '../../components/ui/button';
 import { type CatalogueView, STORE_CURRENCY } from './catalogue-url';
 

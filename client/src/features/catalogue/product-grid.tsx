@@ -1,16 +1,12 @@
+import { CATALOGUE_SORTS, type CatalogueSort, type ProductCard as ProductCardData } from '@shared/catalogue';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import {
-  CATALOGUE_SORTS,
-  type CatalogueSort,
-  type ProductCard as ProductCardData,
-} from '../../../../src/shared/catalogue';
+import { ProductCard, ProductCardSkeleton } from '../../components/catalogue/product-card';
 import { Button } from '../../components/ui/button';
 import { trpc } from '../../lib/trpc';
 import { type CatalogueView, hasFilters, toFilter, useCatalogueView } from './catalogue-url';
 import { FilterPanel } from './filter-panel';
 import { FiltersDrawer } from './filters-drawer';
-import { ProductCard, ProductCardSkeleton } from './product-card';
 import { SearchBox } from './search-box';
 
 const PAGE_SIZE = 24;

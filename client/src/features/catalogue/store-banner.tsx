@@ -1,4 +1,4 @@
-import { useSiteSettings } from '../site/use-site-settings';
+import { useSiteSettings } from '../../lib/use-site-settings';
 
 export function StoreBanner() {
   const { data, isPending, isError, error } = useSiteSettings();

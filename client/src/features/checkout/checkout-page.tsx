@@ -1,15 +1,15 @@
+import { MAX_LINE_QUANTITY, PROBLEM_TEXT } from '@shared/checkout';
 import { Trash2 } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
-import { MAX_LINE_QUANTITY, PROBLEM_TEXT } from '../../../../src/shared/checkout';
-import { paths } from '../../app/paths';
 import { Button, buttonClass } from '../../components/ui/button';
+import { cart, linesForQuote } from '../../lib/cart/cart-store';
+import { useCartQuote } from '../../lib/cart/use-cart-quote';
+import { useCheckout } from '../../lib/cart/use-checkout';
 import { formatMoney } from '../../lib/money';
+import { paths } from '../../lib/paths';
 import { toast } from '../../lib/toast';
 import { usePageTitle } from '../../lib/use-page-title';
-import { cart, linesForQuote } from '../cart/cart-store';
-import { useCartQuote } from '../cart/use-cart-quote';
-import { useCheckout } from './use-checkout';
 
 export function CheckoutPage() {
   usePageTitle('Review Your Order');

@@ -1,12 +1,12 @@
+import { ORDER_STATUS_LABEL } from '@shared/orders';
 import { useEffect } from 'react';
 import { Link, useSearch } from 'wouter';
-import { ORDER_STATUS_LABEL } from '../../../../src/shared/orders';
-import { paths } from '../../app/paths';
 import { buttonClass } from '../../components/ui/button';
+import { cart } from '../../lib/cart/cart-store';
 import { formatMoney } from '../../lib/money';
+import { paths } from '../../lib/paths';
 import { trpc } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';
-import { cart } from '../cart/cart-store';
 
 /** /checkout/success: the paid order, fetched by the session id Stripe (or the demo) sent back. */
 export function PaymentSuccessPage() {

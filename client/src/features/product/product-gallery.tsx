@@ -1,6 +1,6 @@
+import type { ProductMedia } from '@shared/catalogue';
+import { responsiveImage } from '@shared/responsive-image';
 import { useState } from 'react';
-import { responsiveImage } from '../../../../src/modules/media/responsive-image';
-import type { ProductMedia } from '../../../../src/shared/catalogue';
 import { useImageState } from '../../lib/use-image-state';
 
 const PLACEHOLDER = '/placeholder.svg';

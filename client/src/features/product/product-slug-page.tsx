@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation, useParams } from 'wouter';
-import { paths } from '../../app/paths';
+import { paths } from '../../lib/paths';
 import { trpc } from '../../lib/trpc';
 
 /** /products/:slug finds the product by slugified title or id and replaces itself with /product/:id. */

@@ -1,5 +1,5 @@
+import { ProductCard } from '../../components/catalogue/product-card';
 import { trpc } from '../../lib/trpc';
-import { ProductCard } from '../catalogue/product-card';
 
 export function RelatedProducts({ productId }: { productId: string }) {
   const related = trpc.catalogue.related.useQuery({ id: productId });

@@ -1,4 +1,4 @@
-import type { SizeDetail } from '../../../../src/shared/catalogue';
+import type { SizeDetail } from '@shared/catalogue';
 
 export function SizeDetailsTable({ sizes, detail }: { sizes: string[]; detail: SizeDetail }) {
   const rows = sizes.filter((s) => detail[s] && Object.keys(detail[s] ?? {}).length > 0);

@@ -1,53 +1,25 @@
-import { type FormEvent, useId, useState } from 'react';
-import { splitTags } from '../../../../../src/shared/catalog-input';
+import { useState } from 'react';
 import { Button, buttonClass } from '../../../components/ui/button';
-import { Modal } from '../../../components/ui/modal';
-import { TextField } from '../../../components/ui/text-field';
-import { toast } from '../../../lib/toast';
-import { trpc } from '../../../lib/trpc';
-import { postWithProgress } from '../../../lib/upload';
+import { paths } from '../../../lib/paths';
+import { ExportDialog, ImportDialog } from './catalog-dialogs';
+import {
+  type CatalogVersion,
+  useCatalogContent,
+  useCatalogVersions,
+  useRemoveVersion,
+  useSetActiveVersion,
+} from './use-catalog-versions';
 
 const created = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
-
-type ImportIssue = { position: number; id: string | null; reason: string };
-type ImportResult = {
-  message: string;
-  skipped: ImportIssue[];
-  skippedCount: number;
-  invalid: ImportIssue[];
-  invalidCount: number;
-};
 
 /** Export, import, publish and roll back catalogue versions (YAML). Used as a dashboard tab and a dialog. */
 export function CatalogManagement() {
   const [tab, setTab] = useState<'versions' | 'viewer'>('versions');
   const [selected, setSelected] = useState<string | null>(null);
   const [dialog, setDialog] = useState<'export' | 'import' | null>(null);
-  const utils = trpc.useUtils();
-  const versions = trpc.admin.catalog.versions.useQuery();
-  const afterCatalogChange = () => {
-    void utils.admin.catalog.versions.invalidate();
-    void utils.admin.products.invalidate();
-    void utils.catalogue.invalidate();
-  };
-  const setActive = trpc.admin.catalog.setActive.useMutation({
-    onSuccess() {
-      toast.success('Version set as active successfully');
-      afterCatalogChange();
-    },
-    onError(err) {
-      toast.error(err.message || 'Failed to set active version');
-    },
-  });
-  const remove = trpc.admin.catalog.remove.useMutation({
-    onSuccess() {
-      toast.success('Catalog version deleted successfully');
-      void utils.admin.catalog.versions.invalidate();
-    },
-    onError() {
-      toast.error('Failed to delete catalog version');
-    },
-  });
+  const { versions, refresh } = useCatalogVersions();
+  const setActive = useSetActiveVersion();
+  const remove = useRemoveVersion();
 
   return (
     <div>
@@ -57,13 +29,7 @@ export function CatalogManagement() {
           <p className="text-sm text-muted">Export, import, and manage your product catalog versions</p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <Button
-            variant="secondary"
-            onClick={async () => {
-              await versions.refetch();
-              toast.success('Catalog versions refreshed');
-            }}
-          >
+          <Button variant="secondary" onClick={() => void refresh()}>
             Refresh
           </Button>
           <Button variant="secondary" onClick={() => setDialog('export')}>
@@ -99,7 +65,7 @@ export function CatalogManagement() {
             </p>
           ) : (
             <ul className="divide-y divide-stone-line">
-              {versions.data.map((v) => (
+              {versions.data.map((v: CatalogVersion) => (
                 <li
                   key={v.id}
                   className="flex flex-wrap items-center justify-between gap-3 py-3"
@@ -159,7 +125,7 @@ export function CatalogManagement() {
                     ) : null}
                     <a
                       className={buttonClass('ghost', 'px-3 py-1.5')}
-                      href={`/api/admin/catalog/versions/${encodeURIComponent(v.id)}/download`}
+                      href={paths.adminCatalogDownload(v.id)}
                     >
                       Download
                     </a>
@@ -184,18 +150,14 @@ export function CatalogManagement() {
           {selected ? <YamlViewer id={selected} /> : null}
         </div>
       )}
-      {dialog === 'export' ? (
-        <ExportDialog onClose={() => setDialog(null)} onDone={afterCatalogChange} />
-      ) : null}
-      {dialog === 'import' ? (
-        <ImportDialog onClose={() => setDialog(null)} onDone={afterCatalogChange} />
-      ) : null}
+      {dialog === 'export' ? <ExportDialog onClose={() => setDialog(null)} /> : null}
+      {dialog === 'import' ? <ImportDialog onClose={() => setDialog(null)} /> : null}
     </div>
   );
 }
 
 function YamlViewer({ id }: { id: string }) {
-  const content = trpc.admin.catalog.content.useQuery({ id }, { retry: false });
+  const content = useCatalogContent(id);
   if (content.isPending) return <div className="skeleton h-64 rounded" aria-hidden="true" />;
   if (content.isError) {
     return (
@@ -212,171 +174,5 @@ function YamlViewer({ id }: { id: string }) {
       rows={24}
       className="w-full rounded-lg border border-stone-line bg-sand/30 p-3 font-mono text-xs"
     />
-  );
-}
-
-function ExportDialog({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
-  const [label, setLabel] = useState('');
-  const [tags, setTags] = useState('');
-  const exportCatalog = trpc.admin.catalog.export.useMutation({
-    onSuccess() {
-      toast.success('Catalog exported successfully');
-      onDone();
-      onClose();
-    },
-    onError() {
-      toast.error('Failed to export catalog');
-    },
-  });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    exportCatalog.mutate({ label: label.trim() || undefined, tags: splitTags(tags) });
-  };
-  return (
-    <Modal title="Export Catalog" onClose={onClose}>
-      <form onSubmit={submit} className="space-y-4">
-        <TextField
-          label="Label (optional)"
-          placeholder="Spring Collection 2025"
-          value={label}
-          onChange={(e) => setLabel(e.target.value)}
-        />
-        <TextField
-          label="Tags (comma-separated)"
-          placeholder="spring, eid"
-          value={tags}
-          onChange={(e) => setTags(e.target.value)}
-        />
-        <div className="flex justify-end gap-3">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={exportCatalog.isPending}>
-            {exportCatalog.isPending ? 'Exporting...' : 'Export'}
-          </Button>
-        </div>
-      </form>
-    </Modal>
-  );
-}
-
-function ImportDialog({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
-  const [file, setFile] = useState<File | null>(null);
-  const [mode, setMode] = useState<'add' | 'overwrite'>('add');
-  const [busy, setBusy] = useState(false);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [result, setResult] = useState<ImportResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const fileId = useId();
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!file) {
-      setError('Please select a file to import');
-      toast.error('Please select a file to import');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const form = new FormData();
-      // The mode goes first: the server reads the fields before the file.
-      form.append('mode', mode);
-      form.append('file', file, file.name);
-      setProgress(0);
-      const res = await postWithProgress('/api/admin/catalog/import', form, setProgress);
-      const body = (res.body ?? {}) as Partial<ImportResult> & { message?: string };
-      if (res.status < 200 || res.status >= 300) throw new Error(body.message ?? 'Failed to import catalog');
-      setResult(body as ImportResult);
-      toast.success(body.message ?? 'Catalog imported');
-      onDone();
-    } catch (err) {
-      const message = err instanceof Error ? err.message : 'Failed to import catalog';
-      setError(message);
-      toast.error(message);
-    } finally {
-      setBusy(false);
-      setProgress(null);
-    }
-  };
-
-  return (
-    <Modal title="Import Catalog" onClose={onClose}>
-      <form onSubmit={submit} className="space-y-4">
-        <div>
-          <label htmlFor={fileId} className="block text-sm font-medium">
-            YAML file
-          </label>
-          <input
-            id={fileId}
-            type="file"
-            accept=".yaml,.yml"
-            required
-            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-            className="mt-1 block text-sm"
-          />
-        </div>
-        <fieldset>
-          <legend className="text-sm font-medium">Mode</legend>
-          <label className="mt-2 flex items-center gap-2 text-sm">
-            <input
-              type="radio"
-              name="import-mode"
-              checked={mode === 'add'}
-              onChange={() => setMode('add')}
-              className="accent-maroon"
-            />
-            Add new products only
-          </label>
-          <label className="mt-1 flex items-center gap-2 text-sm">
-            <input
-              type="radio"
-              name="import-mode"
-              checked={mode === 'overwrite'}
-              onChange={() => setMode('overwrite')}
-              className="accent-maroon"
-            />
-            Overwrite existing products
-          </label>
-        </fieldset>
-        {busy && progress !== null ? (
-          <progress className="w-full" max={100} value={progress} aria-label="Upload progress" />
-        ) : null}
-        {error ? (
-          <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
-            {error}
-          </p>
-        ) : null}
-        {result ? (
-          <div
-            role="status"
-            className="rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900"
-            data-testid="import-result"
-          >
-            <p>{result.message}</p>
-            {result.skippedCount > 0 ? (
-              <p>{result.skippedCount} skipped (already in the catalogue).</p>
-            ) : null}
-            {result.invalidCount > 0 ? (
-              <ul className="mt-1 list-disc pl-5 text-red-800">
-                {result.invalid.map((i) => (
-                  <li key={`${i.position}-${i.id}`}>
-                    #{i.position} {i.id ?? ''}: {i.reason}
-                  </li>
-                ))}
-              </ul>
-            ) : null}
-          </div>
-        ) : null}
-        <div className="flex justify-end gap-3">
-          <Button variant="secondary" onClick={onClose}>
-            {result ? 'Done' : 'Cancel'}
-          </Button>
-          <Button type="submit" disabled={busy}>
-            {busy ? 'Importing...' : 'Import'}
-          </Button>
-        </div>
-      </form>
-    </Modal>
   );
 }

@@ -1,8 +1,8 @@
+import { LOG_LEVELS, type LogLevelName } from '@shared/logs';
 import { Download, RefreshCw, Trash2, X } from 'lucide-react';
 import { Fragment, useEffect, useId, useState } from 'react';
-import { LOG_LEVELS, type LogLevelName } from '../../../../../src/shared/logs';
-import { paths } from '../../../app/paths';
 import { Button, buttonClass } from '../../../components/ui/button';
+import { paths } from '../../../lib/paths';
 import { toast } from '../../../lib/toast';
 import { trpc } from '../../../lib/trpc';
 

@@ -1,11 +1,11 @@
-import { useState } from 'react';
 import {
   formatVital,
   VITAL_NAMES,
   VITAL_THRESHOLDS,
   type VitalName,
   type VitalRating,
-} from '../../../../../src/shared/web-vitals';
+} from '@shared/web-vitals';
+import { useState } from 'react';
 import { trpc } from '../../../lib/trpc';
 
 const RATING_LABEL: Record<VitalRating, string> = {

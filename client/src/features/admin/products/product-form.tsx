@@ -1,14 +1,16 @@
+import { defaultSku, type ProductFieldsInput, productFields } from '@shared/product-input';
+import { sortSizes } from '@shared/sizes';
+import { slugify } from '@shared/slug';
 import { Plus } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
-import { defaultSku, type ProductFieldsInput, productFields } from '../../../../../src/shared/product-input';
-import { sortSizes } from '../../../../../src/shared/sizes';
-import { slugify } from '../../../../../src/shared/slug';
 import { Button } from '../../../components/ui/button';
 import { ChipsInput } from '../../../components/ui/chips-input';
 import { TextAreaField } from '../../../components/ui/text-area-field';
 import { TextField } from '../../../components/ui/text-field';
+import { paths } from '../../../lib/paths';
+import { useZodForm } from '../../../lib/use-zod-form';
 
-export const IMAGE_FOLDER_BASE = '/media/images/product-catalog/';
+const IMAGE_FOLDER_BASE = paths.productImageFolderBase();
 const CURRENCIES = ['usd', 'eur', 'gbp', 'cad', 'aud', 'pkr', 'inr', 'aed', 'sar', 'jpy'];
 const DEFAULT_MEASUREMENTS = ['Chest (in)', 'Length (in)', 'Sleeve (in)'];
 
@@ -34,62 +36,62 @@ export function emptyForm(id: string): FormValues {
   };
 }
 
-type Errors = Partial<Record<keyof FormValues, string>>;
+/** What the server answered when it refused the product: its message, and field errors when it had some. */
+type Refusal = { message: string; data?: unknown };
 
-/** The same Zod schema as the server: the browser shows the messages per field before anything is sent. */
-export function validate(values: FormValues): Errors {
-  const result = productFields.safeParse(values);
-  if (result.success) return {};
-  const errors: Errors = {};
-  for (const issue of result.error.issues) {
-    const key = issue.path[0] as keyof FormValues | undefined;
-    if (key && !errors[key]) errors[key] = issue.message;
-  }
-  return errors;
+function isRefusal(error: unknown): error is Refusal {
+  return !!error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string';
 }
 
 export function ProductForm({
   productId,
   initial,
   mode,
-  submitting,
-  serverError,
   onSubmit,
   onCancel,
 }: {
   productId: string;
   initial: FormValues;
   mode: 'create' | 'edit';
-  submitting: boolean;
-  serverError: string | null;
-  onSubmit: (values: FormValues) => void;
+  /** Saves the product; a rejection carries the server's reason. */
+  onSubmit: (values: FormValues) => Promise<unknown>;
   onCancel: () => void;
 }) {
-  const [values, setValues] = useState<FormValues>(initial);
-  const [errors, setErrors] = useState<Errors>({});
-  const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) =>
-    setValues((v) => ({ ...v, [key]: value }));
+  const form = useZodForm(productFields, initial);
+  const { values, set, error } = form;
+  const [submitting, setSubmitting] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
 
-  // While creating, the image folder follows the title's slug, as the original did.
+  // While creating, the image folder follows the title's slug.
   // biome-ignore lint/correctness/useExhaustiveDependencies: it must rerun exactly when the title changes.
   useEffect(() => {
     if (mode !== 'create') return;
-    setValues((v) => ({
+    form.setValues((v) => ({
       ...v,
       imageFolder: `${IMAGE_FOLDER_BASE}${productId}/${slugify(v.title) || 'new-product'}`,
     }));
   }, [values.title, mode, productId]);
 
-  const submit = (e: FormEvent) => {
+  const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = validate(values);
-    setErrors(found);
-    if (Object.keys(found).length === 0) onSubmit(values);
+    if (form.validate() === null) return;
+    setSubmitting(true);
+    setServerError(null);
+    try {
+      await onSubmit(values);
+    } catch (refused) {
+      if (isRefusal(refused)) {
+        form.showServerErrors(refused.data);
+        setServerError(refused.message);
+      }
+    } finally {
+      setSubmitting(false);
+    }
   };
 
   return (
     <form
-      onSubmit={submit}
+      onSubmit={(e) => void submit(e)}
       noValidate
       className="space-y-5"
       aria-label={mode === 'create' ? 'New product' : 'Edit product'}
@@ -102,14 +104,14 @@ export function ProductForm({
           label="Title"
           value={values.title}
           onChange={(e) => set('title', e.target.value)}
-          error={errors.title}
+          error={error('title')}
           required
         />
         <TextField
           label="SKU"
           value={values.sku}
           onChange={(e) => set('sku', e.target.value)}
-          error={errors.sku}
+          error={error('sku')}
           required
         />
       </div>
@@ -117,7 +119,7 @@ export function ProductForm({
         label="Description"
         value={values.description}
         onChange={(v) => set('description', v)}
-        error={errors.description}
+        error={error('description')}
       />
       <div className="grid gap-4 sm:grid-cols-3">
         <TextField
@@ -128,7 +130,7 @@ export function ProductForm({
           inputMode="decimal"
           value={values.price}
           onChange={(e) => set('price', e.target.value)}
-          error={errors.price}
+          error={error('price')}
           required
         />
         <SelectField
@@ -136,7 +138,7 @@ export function ProductForm({
           value={values.currency}
           options={CURRENCIES}
           onChange={(v) => set('currency', v)}
-          error={errors.currency}
+          error={error('currency')}
         />
         <TextField
           label="Page order"
@@ -145,7 +147,7 @@ export function ProductForm({
           step={1}
           value={String(values.pageOrder)}
           onChange={(e) => set('pageOrder', e.target.value === '' ? 999 : Number(e.target.value))}
-          error={errors.pageOrder}
+          error={error('pageOrder')}
         />
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
@@ -153,21 +155,21 @@ export function ProductForm({
           label="Manufacturer"
           value={values.manufacturer}
           onChange={(e) => set('manufacturer', e.target.value)}
-          error={errors.manufacturer}
+          error={error('manufacturer')}
         />
         <TextField
           label="Manufacturer URL"
           type="url"
           value={values.manufacturerUrl}
           onChange={(e) => set('manufacturerUrl', e.target.value)}
-          error={errors.manufacturerUrl}
+          error={error('manufacturerUrl')}
         />
       </div>
       <ChipsInput
         label="Sizes"
         values={values.sizes}
         onChange={(v) => set('sizes', v)}
-        error={errors.sizes}
+        error={error('sizes')}
       />
       <SizeDetailEditor
         sizes={values.sizes}
@@ -175,12 +177,17 @@ export function ProductForm({
         onChange={(v) => set('sizeDetail', v)}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <ChipsInput label="Tags" values={values.tags} onChange={(v) => set('tags', v)} error={errors.tags} />
+        <ChipsInput
+          label="Tags"
+          values={values.tags}
+          onChange={(v) => set('tags', v)}
+          error={error('tags')}
+        />
         <ChipsInput
           label="Colours"
           values={values.colors}
           onChange={(v) => set('colors', v)}
-          error={errors.colors}
+          error={error('colors')}
         />
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
@@ -190,28 +197,28 @@ export function ProductForm({
           placeholder="https://buy.stripe.com/..."
           value={values.stripePaymentLink}
           onChange={(e) => set('stripePaymentLink', e.target.value)}
-          error={errors.stripePaymentLink}
+          error={error('stripePaymentLink')}
         />
         <TextField
           label="Product link"
           type="url"
           value={values.productLink}
           onChange={(e) => set('productLink', e.target.value)}
-          error={errors.productLink}
+          error={error('productLink')}
         />
       </div>
       <TextField
         label="Image folder"
         value={values.imageFolder}
         onChange={(e) => set('imageFolder', e.target.value)}
-        error={errors.imageFolder}
+        error={error('imageFolder')}
       />
       {serverError ? (
         <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
           {serverError}
         </p>
       ) : null}
-      {Object.keys(errors).length > 0 ? (
+      {form.hasErrors ? (
         <p role="alert" className="text-sm text-red-700">
           Please correct the highlighted fields.
         </p>

@@ -1,12 +1,12 @@
+import { PROBLEM_TEXT } from '@shared/checkout';
 import { ShoppingBag, Trash2 } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'wouter';
-import { PROBLEM_TEXT } from '../../../../src/shared/checkout';
-import { paths } from '../../app/paths';
-import { buttonClass } from '../../components/ui/button';
+import { cart, useCartCount } from '../../lib/cart/cart-store';
+import { useCartQuote } from '../../lib/cart/use-cart-quote';
 import { formatMoney } from '../../lib/money';
-import { cart, useCartCount } from './cart-store';
-import { useCartQuote } from './use-cart-quote';
+import { paths } from '../../lib/paths';
+import { buttonClass } from '../ui/button';
 
 /** The header's cart button and its dropdown. Escape or a click outside closes it; focus returns to the button. */
 export function CartMenu() {

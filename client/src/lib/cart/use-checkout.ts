@@ -1,5 +1,5 @@
-import { toast } from '../../lib/toast';
-import { trpc } from '../../lib/trpc';
+import { toast } from '../toast';
+import { trpc } from '../trpc';
 
 /** Starts a payment for some lines and sends the browser to the page the server returns. */
 export function useCheckout() {

@@ -1,5 +1,5 @@
+import { sizeKey } from '@shared/sizes';
 import { useSyncExternalStore } from 'react';
-import { sizeKey } from '../../../../src/shared/sizes';
 
 /** A cart line as the browser keeps it: only what identifies it, never a price (the server prices). */
 export type CartLine = { productId: string; size: string | null; quantity: number };

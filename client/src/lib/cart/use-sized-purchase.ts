@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { toast } from '../../lib/toast';
-import { cart } from '../cart/cart-store';
+import { toast } from '../toast';
+import { cart } from './cart-store';
 import { useCheckout } from './use-checkout';
 
 /**

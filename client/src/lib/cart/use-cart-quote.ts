@@ -1,5 +1,5 @@
 import { keepPreviousData } from '@tanstack/react-query';
-import { trpc } from '../../lib/trpc';
+import { trpc } from '../trpc';
 import { linesForQuote, useCartLines } from './cart-store';
 
 /** The cart priced by the server (never by the browser), refreshed whenever the cart changes. */

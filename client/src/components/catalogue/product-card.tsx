@@ -1,13 +1,13 @@
+import type { ProductCard as ProductCardData } from '@shared/catalogue';
+import { responsiveImage } from '@shared/responsive-image';
+import { sortSizes } from '@shared/sizes';
 import { type MouseEvent, useId } from 'react';
 import { useLocation } from 'wouter';
-import { responsiveImage } from '../../../../src/modules/media/responsive-image';
-import type { ProductCard as ProductCardData } from '../../../../src/shared/catalogue';
-import { sortSizes } from '../../../../src/shared/sizes';
-import { paths } from '../../app/paths';
-import { Button } from '../../components/ui/button';
+import { useSizedPurchase } from '../../lib/cart/use-sized-purchase';
 import { formatMoney } from '../../lib/money';
+import { paths } from '../../lib/paths';
 import { useImageState } from '../../lib/use-image-state';
-import { useSizedPurchase } from '../checkout/use-sized-purchase';
+import { Button } from '../ui/button';
 
 const PLACEHOLDER = '/placeholder.svg';
 /** Cards are one column on phones, two from md, three from lg (product-grid.tsx, related-products.tsx). */

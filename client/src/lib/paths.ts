@@ -1,0 +1,39 @@
+/** Every URL the client builds, pages and API routes, in one place. */
+export const paths = {
+  home: () => '/',
+  product: (id: string) => `/product/${encodeURIComponent(id)}`,
+  productBySlug: (slug: string) => `/products/${encodeURIComponent(slug)}`,
+  checkout: () => '/checkout',
+  checkoutSuccess: (sessionId: string) => `/checkout/success?session_id=${encodeURIComponent(sessionId)}`,
+  about: () => '/about',
+  notFound: () => '/not-found',
+  admin: () => '/admin',
+  adminDashboard: () => '/admin/dashboard',
+  adminProfile: () => '/admin/profile',
+  adminAbout: () => '/admin/about',
+  adminLogs: () => '/admin/logs',
+  /** The filtered application log as JSON lines (admin-only download). */
+  adminLogsExport: (filter: { level?: string; source?: string; q?: string }) => {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(filter)) if (value) query.set(key, value);
+    const qs = query.toString();
+    return `/api/admin/logs/export${qs ? `?${qs}` : ''}`;
+  },
+  /** Multipart: uploads files as media of a product (admin-only). */
+  adminProductMediaUpload: (productId: string) =>
+    `/api/admin/products/${encodeURIComponent(productId)}/media`,
+  /** Multipart: a banner picture, re-encoded by the server, which answers its URL (admin-only). */
+  adminBannerImageUpload: () => '/api/admin/settings/banner-image',
+  /** Multipart: a catalogue YAML file to import (admin-only). */
+  adminCatalogImport: () => '/api/admin/catalog/import',
+  /** A catalogue version as a YAML download (admin-only). */
+  adminCatalogDownload: (versionId: string) =>
+    `/api/admin/catalog/versions/${encodeURIComponent(versionId)}/download`,
+  /** Where new products' image folders start. */
+  productImageFolderBase: () => '/media/images/product-catalog/',
+  trpc: () => '/api/trpc',
+  /** Web-vitals beacons from shoppers' browsers. */
+  vitals: () => '/api/vitals',
+  /** Called without the tRPC client, so a broken client can still report that it broke. */
+  errorReport: () => '/api/trpc/telemetry.reportError',
+} as const;

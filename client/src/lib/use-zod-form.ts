@@ -1,0 +1,83 @@
+import { useCallback, useState } from 'react';
+import type { z } from 'zod';
+
+/** Field errors keyed by the dotted path of the value ('title', 'shippingOptions.0.amount'). */
+export type FieldErrors = Record<string, string>;
+
+/** The first message per path, so a field shows one clear error rather than a list. */
+export function zodFieldErrors(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>) {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const key = issue.path.map(String).join('.');
+    if (key && !(key in errors)) errors[key] = issue.message;
+  }
+  return errors;
+}
+
+/**
+ * The field errors the server sent with a BAD_REQUEST (its error formatter flattens the Zod error), or
+ * an empty map for any other failure.
+ */
+export function serverFieldErrors(data: unknown): FieldErrors {
+  const fieldErrors = (data as { zodError?: { fieldErrors?: Record<string, string[] | undefined> } | null })
+    ?.zodError?.fieldErrors;
+  const errors: FieldErrors = {};
+  for (const [key, messages] of Object.entries(fieldErrors ?? {})) {
+    const first = messages?.[0];
+    if (first) errors[key] = first;
+  }
+  return errors;
+}
+
+/** The error for a field, or for anything inside it ('sizes' answers for 'sizes.2'). */
+export function errorAt(errors: FieldErrors, key: string): string | undefined {
+  if (errors[key]) return errors[key];
+  const prefix = `${key}.`;
+  for (const [path, message] of Object.entries(errors)) if (path.startsWith(prefix)) return message;
+  return undefined;
+}
+
+/**
+ * Form state checked by the same Zod schema the server uses: the browser shows each message next to its
+ * field before anything is sent, and the server's own field errors land in the same places.
+ */
+export function useZodForm<Values extends object, Output>(
+  // Any schema that reads these values: its declared input may be wider (optional fields with defaults).
+  schema: Pick<z.ZodType<Output>, 'safeParse'>,
+  initial: Values,
+) {
+  const [values, setValues] = useState<Values>(initial);
+  const [errors, setErrors] = useState<FieldErrors>({});
+
+  const set = useCallback(<K extends keyof Values>(key: K, value: Values[K]) => {
+    setValues((v) => ({ ...v, [key]: value }));
+  }, []);
+
+  /** The parsed values when they pass, or null after showing what is wrong. */
+  const validate = (): Output | null => {
+    const result = schema.safeParse(values);
+    if (result.success) {
+      setErrors({});
+      return result.data;
+    }
+    setErrors(zodFieldErrors(result.error.issues));
+    return null;
+  };
+
+  return {
+    values,
+    setValues,
+    set,
+    errors,
+    setErrors,
+    error: (key: string) => errorAt(errors, key),
+    hasErrors: Object.keys(errors).length > 0,
+    validate,
+    /** Shows the server's field errors; true when there were any. */
+    showServerErrors(data: unknown): boolean {
+      const found = serverFieldErrors(data);
+      setErrors(found);
+      return Object.keys(found).length > 0;
+    },
+  };
+}
