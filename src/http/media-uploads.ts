@@ -8,7 +8,6 @@ import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
 import { MAX_FILE_BYTES } from '../modules/media/file-type.js';
 import { countProductMedia, productExists } from '../modules/media/media.repository.js';
-import { MAX_MEDIA_PER_PRODUCT, MEDIA_MESSAGES } from '../shared/media-rules.js';
 import {
   MAX_FILES_PER_REQUEST,
   MAX_REQUEST_BYTES,
@@ -17,6 +16,7 @@ import {
   UploadError,
 } from '../modules/media/upload-receive.js';
 import { saveUploads } from '../modules/media/upload-store.js';
+import { MAX_MEDIA_PER_PRODUCT, MEDIA_MESSAGES } from '../shared/media-rules.js';
 import type { FileStorage } from '../storage/file-storage.js';
 import { registerBannerUpload } from './banner-upload.js';
 import { requireAdmin } from './require-admin.js';

@@ -3,6 +3,12 @@ import yaml from 'js-yaml';
 import { z } from 'zod';
 import type { MediaType } from '../../db/database.js';
 import {
+  cleanFileName,
+  isValidMediaUrl,
+  MAX_MEDIA_PER_PRODUCT,
+  MEDIA_TYPES,
+} from '../../shared/media-rules.js';
+import {
   defaultSku,
   type ProductFields,
   productFields,
@@ -10,7 +16,6 @@ import {
   skuKey,
   skuTakenMessage,
 } from '../../shared/product-input.js';
-import { cleanFileName, isValidMediaUrl, MAX_MEDIA_PER_PRODUCT, MEDIA_TYPES } from '../../shared/media-rules.js';
 import { newProductId } from '../products/product-id.js';
 import type { ProductRecord } from '../products/products.repository.js';
 

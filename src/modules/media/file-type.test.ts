@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkText, sniff } from './file-type.js';
 import { cleanFileName, isValidMediaUrl } from '../../shared/media-rules.js';
 import { parseVariants, responsiveFields, responsiveImage } from '../../shared/responsive-image.js';
+import { checkText, sniff } from './file-type.js';
 
 const bytes = (...parts: (string | number[])[]) =>
   Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));

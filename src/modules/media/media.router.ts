@@ -1,4 +1,12 @@
 import { TRPCError } from '@trpc/server';
+import {
+  mediaAddUrlInput,
+  mediaListInput,
+  mediaRemoveInput,
+  mediaReorderInput,
+  mediaUpdateInput,
+} from '../../shared/media-input.js';
+import { MAX_MEDIA_PER_PRODUCT } from '../../shared/media-rules.js';
 import { adminProcedure, router } from '../../trpc/init.js';
 import { listProductMedia, productExists, toAdminMediaItem } from './media.repository.js';
 import {
@@ -9,14 +17,6 @@ import {
   reorderMedia,
   updateMedia,
 } from './media.service.js';
-import {
-  mediaAddUrlInput,
-  mediaListInput,
-  mediaRemoveInput,
-  mediaReorderInput,
-  mediaUpdateInput,
-} from '../../shared/media-input.js';
-import { MAX_MEDIA_PER_PRODUCT } from '../../shared/media-rules.js';
 
 function toTrpcError(err: unknown): never {
   if (err instanceof MediaError) {

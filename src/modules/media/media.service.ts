@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../core/clock.js';
 import type { Db, DbOrTx, MediaType } from '../../db/database.js';
+import { MAX_MEDIA_PER_PRODUCT, MEDIA_MESSAGES } from '../../shared/media-rules.js';
+import type { StoredVariant } from '../../shared/responsive-image.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import { UPLOADS_PREFIX } from '../../storage/storage-keys.js';
 import {
@@ -13,8 +15,6 @@ import {
   productExists,
   storageKeysOf,
 } from './media.repository.js';
-import { MAX_MEDIA_PER_PRODUCT, MEDIA_MESSAGES } from '../../shared/media-rules.js';
-import type { StoredVariant } from '../../shared/responsive-image.js';
 
 export type MediaErrorKind = 'not_found' | 'limit' | 'invalid';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { responsiveImage } from '../../shared/responsive-image.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
-import { responsiveImage } from '../../shared/responsive-image.js';
 
 const variant = (width: number, format: 'webp' | 'avif') => ({
   url: `/media/uploads/abc-${width}.${format}`,

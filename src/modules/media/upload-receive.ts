@@ -1,4 +1,5 @@
 import { open, readFile } from 'node:fs/promises';
+import { cleanFileName, MAX_MEDIA_PER_PRODUCT } from '../../shared/media-rules.js';
 import {
   ACCEPTED_TYPES_TEXT,
   checkText,
@@ -9,7 +10,6 @@ import {
   type Sniffed,
   sniff,
 } from './file-type.js';
-import { cleanFileName, MAX_MEDIA_PER_PRODUCT } from '../../shared/media-rules.js';
 
 /** Files in one request (never more than the product's free slots). */
 export const MAX_FILES_PER_REQUEST = MAX_MEDIA_PER_PRODUCT;

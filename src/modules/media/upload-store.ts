@@ -3,6 +3,8 @@ import { readFile, rm } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
+import { MEDIA_MESSAGES } from '../../shared/media-rules.js';
+import type { StoredVariant } from '../../shared/responsive-image.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import { UPLOADS_PREFIX } from '../../storage/storage-keys.js';
 import { sniff } from './file-type.js';
@@ -15,8 +17,6 @@ import {
   type NewUploadedMedia,
   removeStoredFiles,
 } from './media.service.js';
-import { MEDIA_MESSAGES } from '../../shared/media-rules.js';
-import type { StoredVariant } from '../../shared/responsive-image.js';
 import { quoted, type ReceivedFile, UploadError } from './upload-receive.js';
 
 type Prepared = { row: NewUploadedMedia; files: { key: string; data: Buffer }[] };
