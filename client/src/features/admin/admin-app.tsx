@@ -1,34 +1,35 @@
 import { Route, Switch } from 'wouter';
 import { AboutContent } from '../../components/site/about-content';
+import { paths } from '../../lib/paths';
+import { LoginPage } from './account/login-page';
+import { ProfilePage } from './account/profile-page';
 import { AdminGuard } from './admin-guard';
 import { AdminLayout } from './admin-layout';
 import { DashboardPage } from './dashboard-page';
-import { LoginPage } from './login-page';
 import { LogsPage } from './logs-page';
-import { ProfilePage } from './profile-page';
 
 /** Everything under /admin, loaded as its own chunk so shoppers never download it. */
 export default function AdminApp() {
   return (
     <AdminLayout>
       <Switch>
-        <Route path="/admin" component={LoginPage} />
-        <Route path="/admin/dashboard">
+        <Route path={paths.admin()} component={LoginPage} />
+        <Route path={paths.adminDashboard()}>
           <AdminGuard>
             <DashboardPage />
           </AdminGuard>
         </Route>
-        <Route path="/admin/profile">
+        <Route path={paths.adminProfile()}>
           <AdminGuard>
             <ProfilePage />
           </AdminGuard>
         </Route>
-        <Route path="/admin/about">
+        <Route path={paths.adminAbout()}>
           <AdminGuard>
             <AboutContent />
           </AdminGuard>
         </Route>
-        <Route path="/admin/logs">
+        <Route path={paths.adminLogs()}>
           <AdminGuard>
             <LogsPage />
           </AdminGuard>

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Redirect } from 'wouter';
 import { paths } from '../../lib/paths';
-import { useAdminSession } from './use-admin-session';
+import { useAdminSession } from './account/use-account';
 
 /** Renders its children only for a signed-in admin; nothing at all until the server has answered. */
 export function AdminGuard({ children }: { children: ReactNode }) {

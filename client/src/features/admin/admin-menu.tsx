@@ -2,8 +2,8 @@ import { Menu, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { paths } from '../../lib/paths';
-import { formatDuration, formatLoginTime } from './session-time';
-import { useAdminSession } from './use-admin-session';
+import { formatDuration, formatLoginTime } from './account/session-time';
+import { useAdminSession } from './account/use-account';
 
 /**
  * The admin menu: a side drawer built on the native <dialog>, which traps focus, closes on Escape and

@@ -2,15 +2,15 @@ import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { Button } from '../../components/ui/button';
 import { paths } from '../../lib/paths';
+import { useAdminSession, useLogout } from './account/use-account';
 import { CatalogManagement } from './catalog/catalog-management';
 import { LogManagement } from './logs/log-management';
 import { PerformancePanel } from './logs/performance-panel';
-import { OrdersPanel } from './orders-panel';
+import { OrdersPanel } from './orders/orders-panel';
 import { ProductsPanel } from './products/products-panel';
-import { SettingsPanel } from './settings-panel';
-import { useAdminSession, useLogout } from './use-admin-session';
+import { SettingsPanel } from './settings/settings-panel';
 
-/** The dashboard's sections, in the spec's order plus Orders, Settings and Logs. */
+/** The dashboard's sections: the catalogue work first, then Orders, Settings and Logs. */
 const TABS = [
   { id: 'products', label: 'Products' },
   { id: 'catalog', label: 'Catalog Management' },

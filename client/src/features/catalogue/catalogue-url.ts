@@ -5,7 +5,7 @@ import { LISTING_PARAM } from '@shared/ssr-contract';
 import { useCallback, useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
 
-/** Price filters are typed and shown in the store's currency (the demo and the original price in usd). */
+/** Price filters are typed and shown in the store's currency (the demo catalogue prices in usd). */
 export const STORE_CURRENCY = 'usd';
 
 export type CatalogueView = {

@@ -13,7 +13,7 @@ export function PaymentSuccessPage() {
   return <PaymentSuccess back="Continue Shopping" />;
 }
 
-/** /success, where payment links return: the same page, with the link the original offered there. */
+/** /success, where payment links return: the same page, whose link back reads 'Return to Shop'. */
 export function SuccessPage() {
   return <PaymentSuccess back="Return to Shop" />;
 }

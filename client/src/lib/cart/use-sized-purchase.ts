@@ -4,7 +4,7 @@ import { cart } from './cart-store';
 import { useCheckout } from './use-checkout';
 
 /**
- * Add to Cart and Buy Now for one product, with the spec's size rule: when the product has sizes, both need
+ * Add to Cart and Buy Now for one product, with one size rule: when the product has sizes, both need
  * one chosen, otherwise 'Please select a size' shows inline (missingSize) and as a toast, and nothing happens.
  */
 export function useSizedPurchase(product: { id: string; sizes: string[]; priceMinor: number }) {

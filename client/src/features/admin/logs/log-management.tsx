@@ -1,10 +1,10 @@
 import { LOG_LEVELS, type LogLevelName } from '@shared/logs';
 import { Download, RefreshCw, Trash2, X } from 'lucide-react';
-import { Fragment, useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { type Column, DataTable } from '../../../components/admin/data-table';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { paths } from '../../../lib/paths';
-import { toast } from '../../../lib/toast';
-import { trpc } from '../../../lib/trpc';
+import { type LogEntry, useClearLogs, useLogList, useLogSources } from './use-logs';
 
 const LEVEL_LABEL: Record<LogLevelName, string> = { info: 'Info', warning: 'Warning', error: 'Error' };
 const LEVEL_STYLE: Record<LogLevelName, string> = {
@@ -12,7 +12,6 @@ const LEVEL_STYLE: Record<LogLevelName, string> = {
   warning: 'bg-amber-100 text-amber-900',
   error: 'bg-red-100 text-red-900',
 };
-const LIVE_INTERVAL_MS = 5000;
 
 function timestamp(iso: string): string {
   const d = new Date(iso);
@@ -46,34 +45,10 @@ export function LogManagement({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
   const [open, setOpen] = useState<Set<number>>(() => new Set());
   const q = useDebounced(search.trim(), 300);
   const searchId = useId();
-  const utils = trpc.useUtils();
-
   const filter = { q: q || undefined, source: source || undefined, level: level || undefined };
-  const logs = trpc.admin.logs.list.useInfiniteQuery(
-    { ...filter, limit: 50 },
-    {
-      getNextPageParam: (last) => last.nextCursor ?? undefined,
-      staleTime: 0,
-      refetchInterval: live ? LIVE_INTERVAL_MS : false,
-    },
-  );
-  const sources = trpc.admin.logs.sources.useQuery(undefined, {
-    staleTime: 0,
-    refetchInterval: live ? LIVE_INTERVAL_MS : false,
-  });
-  const clear = trpc.admin.logs.clear.useMutation({
-    onSuccess() {
-      toast.success('All logs have been cleared');
-      setOpen(new Set());
-      void utils.admin.logs.invalidate();
-    },
-    onError() {
-      toast.error('Could not clear the logs. Please try again.');
-    },
-  });
-
-  const items = logs.data?.pages.flatMap((p) => p.items) ?? [];
-  const total = logs.data?.pages[0]?.total ?? null;
+  const { list: logs, items, total } = useLogList(filter, live);
+  const sources = useLogSources(live);
+  const clear = useClearLogs(() => setOpen(new Set()));
   const sourceOptions = [...new Set([...(sources.data?.sources ?? []), ...(source ? [source] : [])])].sort();
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
 
@@ -202,115 +177,111 @@ export function LogManagement({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
         </div>
       </div>
 
-      {logs.isPending ? (
-        <div className="mt-6 space-y-2" aria-hidden="true">
-          {[0, 1, 2].map((i) => (
-            <div key={i} className="skeleton h-10 rounded" />
-          ))}
-        </div>
-      ) : logs.isError ? (
-        <p className="mt-6 text-sm text-red-800" role="alert">
-          Could not load the logs.
-        </p>
-      ) : items.length === 0 ? (
-        <p className="mt-6 rounded-xl border border-dashed border-stone-line p-6 text-sm text-muted">
-          No logs found
-        </p>
-      ) : (
-        <div className="mt-6 overflow-x-auto">
-          {/* Fixed columns on phones: the message takes what is left and wraps, Details stays on screen. */}
-          <table className="w-full table-fixed text-left text-sm sm:table-auto" data-testid="log-table">
-            <thead>
-              <tr className="border-b border-stone-line text-muted">
-                <th
-                  scope="col"
-                  className="w-[5.5rem] py-2 pr-2 font-medium sm:w-auto sm:pr-4 sm:whitespace-nowrap"
-                >
-                  Timestamp
-                </th>
-                <th scope="col" className="w-[5rem] py-2 pr-2 font-medium sm:w-auto sm:pr-4">
-                  Level
-                </th>
-                {/* On phones the source goes under the message, so Details stays on the screen. */}
-                <th scope="col" className="hidden py-2 pr-4 font-medium sm:table-cell">
-                  Source
-                </th>
-                <th scope="col" className="py-2 pr-2 font-medium sm:pr-4">
-                  Message
-                </th>
-                <th scope="col" className="w-[3.75rem] py-2 font-medium sm:w-auto sm:pr-4">
-                  Details
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((entry) => {
-                const expanded = open.has(entry.id);
-                return (
-                  <Fragment key={entry.id}>
-                    <tr className="border-b border-stone-line/60 align-top" data-testid="log-row">
-                      <td className="py-2 pr-2 tabular-nums sm:pr-4 sm:whitespace-nowrap">
-                        <span className="block sm:inline">{timestamp(entry.time).slice(0, 10)}</span>{' '}
-                        <span className="block sm:inline">{timestamp(entry.time).slice(11)}</span>
-                      </td>
-                      <td className="py-2 pr-2 sm:pr-4">
-                        <span className={`rounded-full px-2 py-0.5 text-xs ${LEVEL_STYLE[entry.level]}`}>
-                          {LEVEL_LABEL[entry.level]}
-                        </span>
-                      </td>
-                      <td className="hidden py-2 pr-4 sm:table-cell">{entry.source}</td>
-                      <td className="py-2 pr-2 break-words sm:pr-4">
-                        {entry.message}
-                        {entry.repeatCount > 1 ? (
-                          <span
-                            className="ml-2 rounded-full bg-stone-200 px-2 py-0.5 text-xs"
-                            title={`Repeated until ${timestamp(entry.lastTime)}`}
-                          >
-                            ×{entry.repeatCount}
-                          </span>
-                        ) : null}
-                        <span className="block text-xs text-muted sm:hidden">{entry.source}</span>
-                      </td>
-                      <td className="py-2 sm:pr-4">
-                        <button
-                          type="button"
-                          className="text-maroon hover:underline"
-                          aria-expanded={expanded}
-                          onClick={() => toggle(entry.id)}
-                        >
-                          {expanded ? 'Hide' : 'Show'}
-                        </button>
-                      </td>
-                    </tr>
-                    {expanded ? (
-                      <tr className="border-b border-stone-line/60">
-                        <td colSpan={5} className="pb-3">
-                          {entry.requestId ? (
-                            <p className="mb-1 text-xs text-muted">Request id: {entry.requestId}</p>
-                          ) : null}
-                          <pre className="max-h-80 overflow-auto rounded-lg bg-sand p-3 text-xs">
-                            {prettyJson(entry.details)}
-                          </pre>
-                        </td>
-                      </tr>
-                    ) : null}
-                  </Fragment>
-                );
-              })}
-            </tbody>
-          </table>
-          {logs.hasNextPage ? (
-            <Button
-              variant="secondary"
-              className="mt-4"
-              disabled={logs.isFetchingNextPage}
-              onClick={() => void logs.fetchNextPage()}
-            >
-              Load more
-            </Button>
-          ) : null}
-        </div>
-      )}
+      <div className="mt-6">
+        {logs.isError ? (
+          <p className="text-sm text-red-800" role="alert">
+            Could not load the logs.
+          </p>
+        ) : (
+          <DataTable
+            label="Application log"
+            testId="log-table"
+            // Fixed columns on phones: the message takes what is left and wraps, Details stays on screen.
+            className="table-fixed sm:table-auto"
+            rowClassName="align-top"
+            columns={logColumns(open, toggle)}
+            rows={items}
+            rowKey={(entry) => entry.id}
+            rowTestId="log-row"
+            empty={<p className="text-muted">No logs found</p>}
+            detail={(entry) => (open.has(entry.id) ? <LogDetails entry={entry} /> : null)}
+            loadMore={{
+              hasMore: logs.hasNextPage,
+              loading: logs.isFetchingNextPage,
+              onLoadMore: () => void logs.fetchNextPage(),
+            }}
+          />
+        )}
+      </div>
     </div>
+  );
+}
+
+function logColumns(open: Set<number>, toggle: (id: number) => void): Array<Column<LogEntry>> {
+  return [
+    {
+      id: 'time',
+      header: 'Timestamp',
+      headerClassName: 'w-[5.5rem] sm:w-auto sm:whitespace-nowrap',
+      cellClassName: 'tabular-nums sm:whitespace-nowrap',
+      cell: (entry) => (
+        <>
+          <span className="block sm:inline">{timestamp(entry.time).slice(0, 10)}</span>{' '}
+          <span className="block sm:inline">{timestamp(entry.time).slice(11)}</span>
+        </>
+      ),
+    },
+    {
+      id: 'level',
+      header: 'Level',
+      headerClassName: 'w-[5rem] sm:w-auto',
+      cell: (entry) => (
+        <span className={`rounded-full px-2 py-0.5 text-xs ${LEVEL_STYLE[entry.level]}`}>
+          {LEVEL_LABEL[entry.level]}
+        </span>
+      ),
+    },
+    {
+      // On phones the source goes under the message, so Details stays on the screen.
+      id: 'source',
+      header: 'Source',
+      headerClassName: 'hidden sm:table-cell',
+      cellClassName: 'hidden sm:table-cell',
+      cell: (entry) => entry.source,
+    },
+    {
+      id: 'message',
+      header: 'Message',
+      headerClassName: '',
+      cellClassName: 'break-words',
+      cell: (entry) => (
+        <>
+          {entry.message}
+          {entry.repeatCount > 1 ? (
+            <span
+              className="ml-2 rounded-full bg-stone-200 px-2 py-0.5 text-xs"
+              title={`Repeated until ${timestamp(entry.lastTime)}`}
+            >
+              ×{entry.repeatCount}
+            </span>
+          ) : null}
+          <span className="block text-xs text-muted sm:hidden">{entry.source}</span>
+        </>
+      ),
+    },
+    {
+      id: 'details',
+      header: 'Details',
+      headerClassName: 'w-[3.75rem] sm:w-auto',
+      cell: (entry) => (
+        <button
+          type="button"
+          className="text-maroon hover:underline"
+          aria-expanded={open.has(entry.id)}
+          onClick={() => toggle(entry.id)}
+        >
+          {open.has(entry.id) ? 'Hide' : 'Show'}
+        </button>
+      ),
+    },
+  ];
+}
+
+function LogDetails({ entry }: { entry: LogEntry }) {
+  return (
+    <>
+      {entry.requestId ? <p className="mb-1 text-xs text-muted">Request id: {entry.requestId}</p> : null}
+      <pre className="max-h-80 overflow-auto rounded-lg bg-sand p-3 text-xs">{prettyJson(entry.details)}</pre>
+    </>
   );
 }

@@ -6,7 +6,8 @@ import {
   type VitalRating,
 } from '@shared/web-vitals';
 import { useState } from 'react';
-import { trpc } from '../../../lib/trpc';
+import { type Column, DataTable } from '../../../components/admin/data-table';
+import { usePerformanceSummary, type VitalRow } from './use-logs';
 
 const RATING_LABEL: Record<VitalRating, string> = {
   good: 'Good',
@@ -81,12 +82,61 @@ function TrendChart({ metric, days }: { metric: VitalName; days: DayPoint[] }) {
 }
 
 /** On phones the table keeps what decides (p75, samples, rating, trend) and drops the spread. */
-const PHONE_HIDDEN = new Set(['Average', 'Best', 'Worst']);
+const PHONE_HIDDEN = 'hidden sm:table-cell';
+
+function vitalColumns(metric: VitalName): Array<Column<VitalRow>> {
+  return [
+    {
+      id: 'route',
+      header: 'Route',
+      cellClassName: 'font-mono text-xs',
+      cell: (r) => r.route ?? 'All routes',
+    },
+    { id: 'p75', header: 'p75', cellClassName: 'tabular-nums', cell: (r) => formatVital(metric, r.p75) },
+    {
+      id: 'average',
+      header: 'Average',
+      headerClassName: PHONE_HIDDEN,
+      cellClassName: `${PHONE_HIDDEN} tabular-nums`,
+      cell: (r) => formatVital(metric, r.average),
+    },
+    {
+      id: 'best',
+      header: 'Best',
+      headerClassName: PHONE_HIDDEN,
+      cellClassName: `${PHONE_HIDDEN} tabular-nums`,
+      cell: (r) => formatVital(metric, r.best),
+    },
+    {
+      id: 'worst',
+      header: 'Worst',
+      headerClassName: PHONE_HIDDEN,
+      cellClassName: `${PHONE_HIDDEN} tabular-nums`,
+      cell: (r) => formatVital(metric, r.worst),
+    },
+    { id: 'samples', header: 'Samples', cellClassName: 'tabular-nums', cell: (r) => r.samples },
+    {
+      id: 'rating',
+      header: 'Rating',
+      cell: (r) => (
+        <span className={`rounded-full px-2 py-0.5 text-xs ${RATING_STYLE[r.rating]}`}>
+          {RATING_LABEL[r.rating]}
+        </span>
+      ),
+    },
+    {
+      id: 'trend',
+      header: 'Trend',
+      cellClassName: 'sm:whitespace-nowrap',
+      cell: (r) => (r.trend ? TREND_LABEL[r.trend] : <span className="text-muted">Not enough data</span>),
+    },
+  ];
+}
 
 /** Real-user performance from the storefront (web vitals): per metric and route pattern. */
 export function PerformancePanel() {
   const [days, setDays] = useState<7 | 30>(7);
-  const summary = trpc.admin.performance.summary.useQuery({ days }, { staleTime: 0 });
+  const summary = usePerformanceSummary(days);
   const rows = summary.data?.rows ?? [];
 
   return (
@@ -147,58 +197,15 @@ export function PerformancePanel() {
                   </div>
                   <TrendChart metric={metric} days={daily} />
                 </div>
-                <div className="mt-2 overflow-x-auto">
-                  <table className="w-full text-left text-sm">
-                    <thead>
-                      <tr className="border-b border-stone-line text-muted">
-                        {['Route', 'p75', 'Average', 'Best', 'Worst', 'Samples', 'Rating', 'Trend'].map(
-                          (h) => (
-                            <th
-                              key={h}
-                              scope="col"
-                              className={`py-2 pr-3 font-medium sm:pr-4 ${PHONE_HIDDEN.has(h) ? 'hidden sm:table-cell' : ''}`}
-                            >
-                              {h}
-                            </th>
-                          ),
-                        )}
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {ofMetric.map((r) => (
-                        <tr
-                          key={r.route ?? '*'}
-                          className="border-b border-stone-line/60"
-                          data-testid="vital-row"
-                        >
-                          <td className="py-2 pr-4 font-mono text-xs">{r.route ?? 'All routes'}</td>
-                          <td className="py-2 pr-4 tabular-nums">{formatVital(metric, r.p75)}</td>
-                          <td className="hidden py-2 pr-4 tabular-nums sm:table-cell">
-                            {formatVital(metric, r.average)}
-                          </td>
-                          <td className="hidden py-2 pr-4 tabular-nums sm:table-cell">
-                            {formatVital(metric, r.best)}
-                          </td>
-                          <td className="hidden py-2 pr-4 tabular-nums sm:table-cell">
-                            {formatVital(metric, r.worst)}
-                          </td>
-                          <td className="py-2 pr-4 tabular-nums">{r.samples}</td>
-                          <td className="py-2 pr-4">
-                            <span className={`rounded-full px-2 py-0.5 text-xs ${RATING_STYLE[r.rating]}`}>
-                              {RATING_LABEL[r.rating]}
-                            </span>
-                          </td>
-                          <td className="py-2 pr-4 sm:whitespace-nowrap">
-                            {r.trend ? (
-                              TREND_LABEL[r.trend]
-                            ) : (
-                              <span className="text-muted">Not enough data</span>
-                            )}
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                <div className="mt-2">
+                  <DataTable
+                    label={`${metric} by route`}
+                    columns={vitalColumns(metric)}
+                    rows={ofMetric}
+                    rowKey={(r) => r.route ?? '*'}
+                    rowTestId="vital-row"
+                    empty={null}
+                  />
                 </div>
               </div>
             );

@@ -1,32 +1,18 @@
 import { type FormEvent, useState } from 'react';
-import { Redirect, useLocation } from 'wouter';
-import { Button } from '../../components/ui/button';
-import { TextField } from '../../components/ui/text-field';
-import { paths } from '../../lib/paths';
-import { toast } from '../../lib/toast';
-import { trpc } from '../../lib/trpc';
-import { useAdminSession } from './use-admin-session';
+import { Redirect } from 'wouter';
+import { Button } from '../../../components/ui/button';
+import { TextField } from '../../../components/ui/text-field';
+import { paths } from '../../../lib/paths';
+import { useAdminSession, useLogin } from './use-account';
 
 export function LoginPage() {
   const session = useAdminSession();
-  const utils = trpc.useUtils();
-  const [, navigate] = useLocation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
-
-  const login = trpc.auth.login.useMutation({
-    async onSuccess() {
-      await utils.auth.me.invalidate();
-      toast.success('Login successful');
-      navigate(paths.adminDashboard(), { replace: true });
-    },
-    onError(err) {
-      const message = err.data?.code === 'TOO_MANY_REQUESTS' ? err.message : 'Invalid credentials';
-      setError(message);
-      toast.error(message);
-      setPassword('');
-    },
+  const login = useLogin((message) => {
+    setError(message);
+    setPassword('');
   });
 
   if (session.isPending) return null;

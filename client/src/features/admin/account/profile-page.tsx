@@ -1,42 +1,24 @@
 import { type FormEvent, useState } from 'react';
-import { useLocation } from 'wouter';
-import { Button } from '../../components/ui/button';
-import { TextField } from '../../components/ui/text-field';
-import { paths } from '../../lib/paths';
-import { toast } from '../../lib/toast';
-import { trpc } from '../../lib/trpc';
+import { Button } from '../../../components/ui/button';
+import { TextField } from '../../../components/ui/text-field';
 import { formatLoginTime } from './session-time';
+import { useChangePassword, useProfile, useSignOutEverywhere } from './use-account';
 
 export function ProfilePage() {
-  const profile = trpc.admin.account.profile.useQuery();
-  const utils = trpc.useUtils();
-  const [, navigate] = useLocation();
+  const profile = useProfile();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [repeat, setRepeat] = useState('');
   const [formError, setFormError] = useState<string | null>(null);
-
-  const changePassword = trpc.admin.account.changePassword.useMutation({
-    onSuccess() {
+  const changePassword = useChangePassword({
+    onDone() {
       setCurrent('');
       setNext('');
       setRepeat('');
-      toast.success('Password changed. Other sessions have been signed out.');
     },
-    onError(err) {
-      setFormError(err.message);
-    },
+    onRefused: setFormError,
   });
-  const signOutEverywhere = trpc.admin.account.signOutEverywhere.useMutation({
-    onSuccess() {
-      utils.auth.me.setData(undefined, null);
-      toast.success('Signed out on every device');
-      navigate(paths.admin(), { replace: true });
-    },
-    onError() {
-      toast.error('Could not sign out everywhere. Please try again.');
-    },
-  });
+  const signOutEverywhere = useSignOutEverywhere();
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -1,0 +1,76 @@
+import { useLocation } from 'wouter';
+import { paths } from '../../../lib/paths';
+import { toast } from '../../../lib/toast';
+import { trpc } from '../../../lib/trpc';
+
+/** The admin's own account: the session, signing in and out, the profile and the password. */
+
+/** The signed-in admin as the server sees the session (null when signed out). */
+export function useAdminSession() {
+  return trpc.auth.me.useQuery(undefined, { staleTime: 60_000, refetchOnWindowFocus: true });
+}
+
+export function useLogout() {
+  const utils = trpc.useUtils();
+  const [, navigate] = useLocation();
+  return trpc.auth.logout.useMutation({
+    onSuccess() {
+      utils.auth.me.setData(undefined, null);
+      utils.invalidate();
+      toast.success('Logged out successfully');
+      navigate(paths.admin(), { replace: true });
+    },
+    onError() {
+      toast.error('Could not log out. Please try again.');
+    },
+  });
+}
+
+/** Signs in; on a refusal the page shows the message (the server's own when it is a throttle). */
+export function useLogin(onRefused: (message: string) => void) {
+  const utils = trpc.useUtils();
+  const [, navigate] = useLocation();
+  return trpc.auth.login.useMutation({
+    async onSuccess() {
+      await utils.auth.me.invalidate();
+      toast.success('Login successful');
+      navigate(paths.adminDashboard(), { replace: true });
+    },
+    onError(err) {
+      const message = err.data?.code === 'TOO_MANY_REQUESTS' ? err.message : 'Invalid credentials';
+      onRefused(message);
+      toast.error(message);
+    },
+  });
+}
+
+export function useProfile() {
+  return trpc.admin.account.profile.useQuery();
+}
+
+export function useChangePassword(handlers: { onDone: () => void; onRefused: (message: string) => void }) {
+  return trpc.admin.account.changePassword.useMutation({
+    onSuccess() {
+      handlers.onDone();
+      toast.success('Password changed. Other sessions have been signed out.');
+    },
+    onError(err) {
+      handlers.onRefused(err.message);
+    },
+  });
+}
+
+export function useSignOutEverywhere() {
+  const utils = trpc.useUtils();
+  const [, navigate] = useLocation();
+  return trpc.admin.account.signOutEverywhere.useMutation({
+    onSuccess() {
+      utils.auth.me.setData(undefined, null);
+      toast.success('Signed out on every device');
+      navigate(paths.admin(), { replace: true });
+    },
+    onError() {
+      toast.error('Could not sign out everywhere. Please try again.');
+    },
+  });
+}

@@ -1,0 +1,141 @@
+import { type SettingsInput, settingsInput } from '@shared/settings-input';
+import { type FormEvent, useEffect } from 'react';
+import { Button } from '../../../components/ui/button';
+import { ChipsInput } from '../../../components/ui/chips-input';
+import { TextAreaField } from '../../../components/ui/text-area-field';
+import { TextField } from '../../../components/ui/text-field';
+import { useZodForm } from '../../../lib/use-zod-form';
+import { BannerUpload } from './banner-upload';
+import { Credits, ShippingOptions } from './settings-lists';
+import { useSaveSettings, useStoredSettings } from './use-settings';
+
+type Values = SettingsInput;
+
+export function SettingsPanel() {
+  const settings = useStoredSettings();
+  if (settings.isPending) return <div className="skeleton h-96 rounded" aria-hidden="true" />;
+  if (settings.isError) return <p role="alert">{settings.error.message}</p>;
+  return <SettingsForm initial={settings.data} />;
+}
+
+function SettingsForm({ initial }: { initial: Values }) {
+  const form = useZodForm(settingsInput, initial);
+  const { values, set, error, setValues } = form;
+  const save = useSaveSettings();
+  useEffect(() => setValues(initial), [initial, setValues]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (form.validate() === null) return;
+    try {
+      await save.mutateAsync(values);
+    } catch (refused) {
+      form.showServerErrors((refused as { data?: unknown }).data);
+    }
+  };
+
+  return (
+    <form
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      className="max-w-3xl space-y-6"
+      aria-label="Store settings"
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label="Store name"
+          value={values.storeName}
+          onChange={(e) => set('storeName', e.target.value)}
+          error={error('storeName')}
+        />
+        <TextField
+          label="Tagline"
+          value={values.tagline}
+          onChange={(e) => set('tagline', e.target.value)}
+          error={error('tagline')}
+        />
+      </div>
+      <TextAreaField
+        label="About text"
+        value={values.aboutText}
+        onChange={(v) => set('aboutText', v)}
+        error={error('aboutText')}
+      />
+      <TextAreaField
+        label="Footer disclaimer"
+        value={values.disclaimer}
+        onChange={(v) => set('disclaimer', v)}
+        error={error('disclaimer')}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label="Special order URL"
+          type="url"
+          value={values.specialOrderUrl}
+          onChange={(e) => set('specialOrderUrl', e.target.value)}
+          error={error('specialOrderUrl')}
+        />
+        <TextField
+          label="Contact URL"
+          type="url"
+          value={values.contactUrl}
+          onChange={(e) => set('contactUrl', e.target.value)}
+          error={error('contactUrl')}
+        />
+      </div>
+      <fieldset className="space-y-3 rounded-xl border border-stone-line p-4">
+        <legend className="px-1 text-sm font-medium">Banner</legend>
+        <TextField
+          label="Banner title"
+          value={values.bannerTitle}
+          onChange={(e) => set('bannerTitle', e.target.value)}
+          error={error('bannerTitle')}
+        />
+        <TextField
+          label="Banner description"
+          value={values.bannerDescription}
+          onChange={(e) => set('bannerDescription', e.target.value)}
+          error={error('bannerDescription')}
+        />
+        <TextField
+          label="Banner image URL"
+          hint="A full https URL, or a path of an uploaded file such as /media/uploads/…"
+          value={values.bannerImageUrl}
+          onChange={(e) => set('bannerImageUrl', e.target.value)}
+          error={error('bannerImageUrl')}
+        />
+        <BannerUpload onUploaded={(url) => set('bannerImageUrl', url)} />
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={values.bannerActive}
+            onChange={(e) => set('bannerActive', e.target.checked)}
+            className="h-4 w-4 accent-maroon"
+          />
+          Show the banner on the home page
+        </label>
+      </fieldset>
+      <Credits values={values.credits} onChange={(v) => set('credits', v)} />
+      <ChipsInput
+        label="Shipping countries"
+        values={values.shippingCountries}
+        onChange={(v) =>
+          set(
+            'shippingCountries',
+            v.map((c) => c.toUpperCase()),
+          )
+        }
+        placeholder="Two-letter code, then Enter"
+        error={error('shippingCountries')}
+      />
+      <ShippingOptions
+        values={values.shippingOptions}
+        onChange={(v) => set('shippingOptions', v)}
+        error={error}
+      />
+      <Button type="submit" disabled={save.isPending}>
+        {save.isPending ? 'Saving…' : 'Save settings'}
+      </Button>
+    </form>
+  );
+}
