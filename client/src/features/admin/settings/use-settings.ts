@@ -2,7 +2,6 @@ import { paths } from '../../../lib/paths';
 import { toast } from '../../../lib/toast';
 import { trpc } from '../../../lib/trpc';
 import { uploadWithProgress } from '../../../lib/upload';
-import { serverFieldErrors } from '../../../lib/use-zod-form';
 
 /** The settings area's queries and mutations. Saved settings show on the storefront at once. */
 export function useStoredSettings() {
