@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Toaster } from '../components/ui/toaster';
-import { AppRoutes } from './routes';
+import { AppRoutes } from './app-routes';
 import { ScrollToTop } from './scroll-to-top';
 
 /** The whole page tree, the same in the browser and in the server's render (entry-server.tsx). */

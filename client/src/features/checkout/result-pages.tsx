@@ -1,6 +1,7 @@
 import { ORDER_STATUS_LABEL } from '@shared/orders';
 import { useEffect } from 'react';
 import { Link, useSearch } from 'wouter';
+import { OrderLines } from '../../components/order-lines';
 import { buttonClass } from '../../components/ui/button';
 import { cart } from '../../lib/cart/cart-store';
 import { formatMoney } from '../../lib/money';
@@ -47,17 +48,7 @@ function PaymentSuccess({ back }: { back: 'Continue Shopping' | 'Return to Shop'
             {ORDER_STATUS_LABEL[order.data.status]}
             {order.data.paymentMode === 'demo' ? ' · demo payment, no money moved' : ''}
           </p>
-          <ul className="mt-4 divide-y divide-stone-line text-sm">
-            {order.data.lines.map((l) => (
-              <li key={`${l.productId}-${l.size}`} className="flex justify-between gap-4 py-2">
-                <span>
-                  {l.title}
-                  {l.size ? ` (${l.size})` : ''} × {l.quantity}
-                </span>
-                <span>{formatMoney(l.lineTotalMinor, order.data.currency)}</span>
-              </li>
-            ))}
-          </ul>
+          <OrderLines lines={order.data.lines} currency={order.data.currency} className="mt-4 text-sm" />
           <p className="mt-3 flex justify-between border-t border-stone-line pt-3 font-semibold">
             <span>Total</span>
             <span>{formatMoney(order.data.totalMinor ?? order.data.subtotalMinor, order.data.currency)}</span>

@@ -1,4 +1,5 @@
 import { ORDER_STATUS_LABEL } from '@shared/orders';
+import { OrderLines } from '../../../components/order-lines';
 import { Modal } from '../../../components/ui/modal';
 import { formatMoney } from '../../../lib/money';
 import { useOrder } from './use-orders';
@@ -37,17 +38,11 @@ export function OrderDialog({ id, onClose }: { id: string; onClose: () => void }
           <p>
             {order.data.customerName ?? ''} {order.data.customerEmail ? `<${order.data.customerEmail}>` : ''}
           </p>
-          <ul className="divide-y divide-stone-line border-y border-stone-line">
-            {order.data.lines.map((l) => (
-              <li key={`${l.productId}-${l.size}`} className="flex justify-between py-2">
-                <span>
-                  {l.title}
-                  {l.size ? ` (${l.size})` : ''} × {l.quantity}
-                </span>
-                <span>{formatMoney(l.lineTotalMinor, order.data.currency)}</span>
-              </li>
-            ))}
-          </ul>
+          <OrderLines
+            lines={order.data.lines}
+            currency={order.data.currency}
+            className="border-y border-stone-line"
+          />
           <p className="flex justify-between font-medium">
             <span>Subtotal {order.data.totalMinor !== null ? '/ charged' : ''}</span>
             <span>

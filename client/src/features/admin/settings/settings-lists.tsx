@@ -30,14 +30,10 @@ export function Credits({
             onChange={(e) => onChange(values.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))}
             className="flex-1 rounded-lg border border-stone-line px-3 py-1.5 text-sm"
           />
-          <button
-            type="button"
-            aria-label={`Remove credit ${i + 1}`}
+          <RemoveRow
+            label={`Remove credit ${i + 1}`}
             onClick={() => onChange(values.filter((_, j) => j !== i))}
-            className="rounded p-1.5 text-muted hover:text-red-700"
-          >
-            <Trash2 aria-hidden="true" className="h-4 w-4" />
-          </button>
+          />
         </div>
       ))}
       <Button
@@ -111,14 +107,10 @@ export function ShippingOptions({
             onChange={(e) => update(i, { maxDays: days(e.target.value) })}
             className="rounded-lg border border-stone-line px-2 py-1.5"
           />
-          <button
-            type="button"
-            aria-label={`Remove option ${i + 1}`}
+          <RemoveRow
+            label={`Remove option ${i + 1}`}
             onClick={() => onChange(values.filter((_, j) => j !== i))}
-            className="rounded p-1.5 text-muted hover:text-red-700"
-          >
-            <Trash2 aria-hidden="true" className="h-4 w-4" />
-          </button>
+          />
         </div>
       ))}
       <Button
@@ -132,5 +124,18 @@ export function ShippingOptions({
         <Plus aria-hidden="true" className="h-4 w-4" /> Add shipping option
       </Button>
     </fieldset>
+  );
+}
+
+function RemoveRow({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      onClick={onClick}
+      className="rounded p-1.5 text-muted hover:text-red-700"
+    >
+      <Trash2 aria-hidden="true" className="h-4 w-4" />
+    </button>
   );
 }
