@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { startServer } from '../scripts/launcher/server';
 import { ensureChromium } from './support/chromium';
-import { startServer } from './support/server';
 
 export default async function globalSetup() {
   process.env.CHROMIUM_PATH = ensureChromium();
@@ -9,16 +9,23 @@ export default async function globalSetup() {
   const adminPassword = randomBytes(18).toString('base64url');
   // Every test signs in from 127.0.0.1; the per-IP limit is raised so the suite never trips it.
   const server = await startServer({
-    ADMIN_EMAIL: adminEmail,
-    ADMIN_PASSWORD: adminPassword,
-    LOGIN_MAX_ATTEMPTS_PER_IP: '1000',
-    // Likewise the per-address query budget and checkouts: the suite's shoppers all share one address.
-    PUBLIC_QUERY_MS_PER_SECOND: '0',
-    CHECKOUTS_PER_IP: '1000',
+    entry: 'dist',
+    env: {
+      ADMIN_EMAIL: adminEmail,
+      ADMIN_PASSWORD: adminPassword,
+      LOGIN_MAX_ATTEMPTS_PER_IP: '1000',
+      // Likewise the per-address query budget and checkouts: the suite's shoppers all share one address.
+      PUBLIC_QUERY_MS_PER_SECOND: '0',
+      CHECKOUTS_PER_IP: '1000',
+    },
+    timeoutMs: 30_000,
   });
   process.env.E2E_BASE_URL = server.baseUrl;
   process.env.E2E_DATA_DIR = server.dataDir;
   process.env.E2E_ADMIN_EMAIL = adminEmail;
   process.env.E2E_ADMIN_PASSWORD = adminPassword;
-  return async () => server.stop();
+  // The data folder is the launcher's own: it goes with the process.
+  return async () => {
+    await server.stop(5_000);
+  };
 }

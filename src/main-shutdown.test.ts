@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { appRoot } from './app-root.js';
+import { launchServer } from '../scripts/launcher/server.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -14,29 +13,9 @@ afterEach(() => {
 it('on SIGTERM finishes a request in flight on a keep-alive connection, then exits 0 without waiting for the connection', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'store-shutdown-'));
   dirs.push(dataDir);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(appRoot, 'src/main.ts')], {
-    cwd: appRoot,
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      PORT: '0',
-      DEMO_CATALOGUE: 'false',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 20_000;
-  while (!/Store is running at http:\/\/127\.0\.0\.1:(\d+)/.test(out)) {
-    if (Date.now() > deadline) throw new Error(`no start-up line:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const port = Number(/127\.0\.0\.1:(\d+)/.exec(out)?.[1]);
+  const server = await launchServer({ entry: 'source', dataDir, env: { DEMO_CATALOGUE: 'false' } });
+  await server.waitForOutput(/Store is running at http:/, 20_000);
+  const port = server.port;
 
   // A browser-like connection: kept alive after its response, its body still arriving at the signal.
   const agent = new http.Agent({ keepAlive: true });
@@ -61,10 +40,10 @@ it('on SIGTERM finishes a request in flight on a keep-alive connection, then exi
     setTimeout(() => req.end(body.slice(10)), 600);
   });
   await new Promise((r) => setTimeout(r, 200));
-  child.kill('SIGTERM');
+  server.signal('SIGTERM');
   const status = await answered;
   const answeredAt = Date.now();
-  const code = await exited;
+  const { code } = await server.exited;
   agent.destroy();
 
   expect(status).toBe(401);

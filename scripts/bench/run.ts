@@ -6,9 +6,7 @@
  *   npm run bench                     10,000 products
  *   npm run bench -- --products 100000 --duration 10
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,7 +21,8 @@ import {
 } from '../../src/modules/catalog-versions/catalog-versions.service.js';
 import { facetCounts, searchProducts } from '../../src/modules/catalogue/catalogue-search.repository.js';
 import { LocalFileStorage } from '../../src/storage/local-file-storage.js';
-import { SERVER_NODE_FLAGS } from '../server-flags.js';
+import { spawnNode } from '../launcher/node-process.js';
+import { freePort, startServer, waitForHealthy } from '../launcher/server.js';
 import { bundleReport, printBundle } from './bundle-sizes.js';
 import { copyDemoImages, generateCatalogue } from './generate-catalogue.js';
 import { type LighthouseRow, printLighthouse, runLighthouse } from './lighthouse.js';
@@ -47,48 +46,6 @@ const { values: args } = parseArgs({
 const productCount = Number(args.products);
 const duration = Number(args.duration);
 const connectionLevels = String(args.connections).split(',').map(Number);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      srv.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
-async function waitFor(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`process exited:\n${output()}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${url}\n${output()}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-function start(
-  command: string[],
-  env: Record<string, string>,
-): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, command, {
-    cwd: appRoot,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  child.stderr?.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  return { child, output: () => out };
-}
 
 type Row = {
   scenario: string;
@@ -253,22 +210,21 @@ async function main() {
   const storePort = await freePort();
   const basePort = await freePort();
   const coldStart = performance.now();
-  const store = start([...SERVER_NODE_FLAGS, 'dist/server.js'], {
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    PORT: String(storePort),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    DEMO_CATALOGUE: 'false',
-    // The load comes from one address: a per-address budget would measure the limit, not the store.
-    PUBLIC_QUERY_MS_PER_SECOND: '0',
+  const store = await startServer({
+    entry: 'dist',
+    dataDir,
+    port: storePort,
+    env: {
+      DEMO_CATALOGUE: 'false',
+      // The load comes from one address: a per-address budget would measure the limit, not the store.
+      PUBLIC_QUERY_MS_PER_SECOND: '0',
+    },
   });
-  await waitFor(`http://127.0.0.1:${storePort}/healthz`, store.child, store.output);
   const coldStartMs = performance.now() - coldStart;
-  const baseline = start(['scripts/bench/baseline-server.mjs', databaseFile(dataDir), String(basePort)], {});
-  await waitFor(`http://127.0.0.1:${basePort}/baseline`, baseline.child, baseline.output);
+  const baseline = spawnNode(['scripts/bench/baseline-server.mjs', databaseFile(dataDir), String(basePort)]);
+  await waitForHealthy(`http://127.0.0.1:${basePort}/baseline`, baseline);
 
-  const storeUrl = `http://127.0.0.1:${storePort}`;
+  const storeUrl = store.baseUrl;
   const productId = ids[Math.floor(ids.length / 2)] ?? '';
   const filter = { sizes: ['M'], tags: ['women'], manufacturers: [], colors: [] };
   const scenarios: Array<[string, string]> = [
@@ -300,7 +256,7 @@ async function main() {
       for (const [name, url] of scenarios)
         rows.push({ scenario: name, connections, ...(await load(url, connections, duration)) });
     }
-    rssKb = Number(readFileSync(`/proc/${store.child.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
+    rssKb = store.rssKb() ?? 0;
     if (args.lighthouse) {
       console.log('\nLighthouse (mobile emulation, simulated throttling) …');
       lighthouse = await runLighthouse(
@@ -313,8 +269,7 @@ async function main() {
       );
     }
   } finally {
-    store.child.kill('SIGTERM');
-    baseline.child.kill('SIGTERM');
+    await Promise.all([store.stop(), baseline.stop()]);
     const report = {
       at: new Date().toISOString(),
       products: productCount,

@@ -1,5 +1,5 @@
 // Deterministic SVG "product photo" renderer for the demo catalogue.
-// Pure functions: given a product spec and a seeded PRNG, return SVG markup strings.
+// Pure functions: given a demo product (garment, colours, embroidery) and a seeded PRNG, return SVG strings.
 // No external references, scripts, fonts or text elements.
 
 // ---------------------------------------------------------------- utilities

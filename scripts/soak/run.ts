@@ -17,9 +17,10 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { appRoot } from '../../src/app-root.js';
+import { freePort } from '../launcher/server.js';
 import { seedFolder } from './fixtures.js';
 import { writeReport } from './report.js';
-import { freePort, startServer } from './server.js';
+import { startSoakServer } from './server.js';
 import type { Soak, StepResult } from './step.js';
 import { diskFullStep } from './steps/disk-full.js';
 import { importKillStep } from './steps/import-kill.js';
@@ -84,11 +85,11 @@ async function main(): Promise<number> {
     ci,
     dataDir,
     port,
-    server: await startServer({ dataDir, port }),
+    server: await startSoakServer({ dataDir, port }),
     paidSessions: [],
     catalogue: { name: 'generated', state: await withDb(dataDir, catalogueState) },
     async restart(env) {
-      soak.server = await startServer({ dataDir, port, ...(env ? { env } : {}) });
+      soak.server = await startSoakServer({ dataDir, port, ...(env ? { env } : {}) });
       return soak.server;
     },
   };
@@ -136,7 +137,7 @@ async function main(): Promise<number> {
           ms: performance.now() - stepStart,
         };
         // A step that died may have left the server down; the next one needs it.
-        if (soak.server.child.exitCode !== null || soak.server.child.signalCode !== null) {
+        if (!soak.server.running()) {
           await soak.restart().catch(() => undefined);
         }
       }

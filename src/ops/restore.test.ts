@@ -1,10 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appRoot } from '../app-root.js';
+import { startServer } from '../../scripts/launcher/server.js';
 import { databaseFile, openDatabase } from '../db/connect.js';
 import { insertProducts } from '../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../test-support/test-store.js';
@@ -148,15 +147,18 @@ describe('npm run restore', () => {
       kind: 'manual',
     });
     await store.handle.close();
-    const server = startMain(store.dir);
+    // Up means it holds the data folder's lock: the lock is taken before the server listens.
+    const server = await startServer({
+      entry: 'source',
+      dataDir: store.dir,
+      env: { DEMO_CATALOGUE: 'false' },
+    });
     try {
-      await server.ready;
       await expect(restoreBackup({ backupDir: backup.dir, dataDir: store.dir })).rejects.toThrow(
         /A store server \(or a backup\) is running on/,
       );
     } finally {
-      server.child.kill('SIGKILL'); // no clean shutdown: the OS drops the lock with the process
-      await server.exit;
+      await server.kill(); // no clean shutdown: the OS drops the lock with the process
     }
     await expect(restoreBackup({ backupDir: backup.dir, dataDir: store.dir })).resolves.toBeTruthy();
   }, 40_000);
@@ -185,31 +187,3 @@ describe('npm run restore', () => {
     expect(await productIds(databaseFile(store.dir))).toEqual(['kept']);
   });
 });
-
-/** The real entry point in its own process (through tsx, as npm run dev does). */
-function startMain(dataDir: string): { child: ChildProcess; ready: Promise<void>; exit: Promise<unknown> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(appRoot, 'src/main.ts')], {
-    cwd: appRoot,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      DEMO_CATALOGUE: 'false',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const exit = new Promise((resolve) => child.once('exit', resolve));
-  const ready = new Promise<void>((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('Store is running at')) resolve();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    void exit.then(() => reject(new Error(`server exited:\n${out}`)));
-  });
-  return { child, ready, exit };
-}

@@ -19,9 +19,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../launcher/server.js';
 import { importYaml, photo, seedFolder } from '../fixtures.js';
 import { errorMessage, multipart, type Reply, send, signIn } from '../http.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, freePort, type RunningServer, startServer } from '../server.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, type RunningServer, startSoakServer } from '../server.js';
 import { Checks, type StepResult } from '../step.js';
 import { catalogueState, verifyFolder, withDb } from '../store-checks.js';
 
@@ -156,7 +157,7 @@ export async function diskFullStep(opts: {
   try {
     await seedFolder(dataDir, opts.ci ? 100 : 300);
     const port = await freePort();
-    server = await startServer({ dataDir, port });
+    server = await startSoakServer({ dataDir, port });
     const cookie = await signIn(port, ADMIN_EMAIL, ADMIN_PASSWORD);
     const productId = await withDb(dataDir, async (db) => {
       const row = await db.selectFrom('products').select('id').orderBy('id').executeTakeFirstOrThrow();
@@ -234,7 +235,7 @@ export async function diskFullStep(opts: {
     // The refused writes must have cleaned up after themselves: no crash happened, so no sweep is due.
     checks.add(await verifyFolder(dataDir, { paidSessions: [] }));
   } finally {
-    await server?.kill9();
+    await server?.kill();
     if (disk) disk.release();
     else rmSync(root, { recursive: true, force: true });
   }

@@ -87,7 +87,7 @@ export async function importKillStep(soak: Soak): Promise<StepResult> {
       await sleep(moment.afterBackupMs);
       killedAfter = `${moment.afterBackupMs} ms after the backup version was committed (${Math.round(performance.now() - sentAt)} ms in)`;
     }
-    await soak.server.kill9();
+    await soak.server.kill();
     watching.abort();
     await backup;
     const answer = await request;

@@ -133,8 +133,7 @@ export async function lockedDbStep(soak: Soak): Promise<StepResult> {
   }
   judgeProbes(checks, 'while the lock was held past the budget', long.probes);
 
-  const alive = soak.server.child.exitCode === null && soak.server.child.signalCode === null;
-  checks.check(alive, 'the server is still running');
+  checks.check(soak.server.running(), 'the server is still running');
   for (const [what, write] of writes) {
     const after = await attempt(write());
     checks.check(after.status === 200, `${what} after the release: ${after.status} in ${fmtMs(after.ms)}`);

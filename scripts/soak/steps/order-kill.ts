@@ -22,7 +22,7 @@ export async function orderKillStep(soak: Soak): Promise<StepResult> {
   const killAt = (soak.ci ? 1500 : 2500) + Math.floor(Math.random() * 1000);
   await sleep(killAt);
   controller.abort(); // from here on, failures are the kill's doing
-  const exit = await soak.server.kill9();
+  const exit = await soak.server.kill();
   const stats = await load;
   soak.paidSessions.push(...stats.paidSessions);
   checks.check(exit.signal === 'SIGKILL', `server killed with SIGKILL after ${killAt} ms of checkouts`);

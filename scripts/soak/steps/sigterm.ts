@@ -66,7 +66,7 @@ export async function sigtermStep(soak: Soak): Promise<StepResult> {
 
   await sleep(500);
   const signalledAt = performance.now();
-  soak.server.child.kill('SIGTERM');
+  soak.server.signal('SIGTERM');
   await sleep(200);
   const freshConnection = await describe(
     send({ port: soak.port, path: trpcGetPath(['catalogue.search'], [{ limit: 24 }]), timeoutMs: 5000 }),
@@ -105,7 +105,7 @@ export async function sigtermStep(soak: Soak): Promise<StepResult> {
       ? `the process exited with code ${exit.code ?? exit.signal} ${Math.round(exitMs)} ms after SIGTERM`
       : 'the process had not exited 20 s after SIGTERM',
   );
-  if (!exit) await soak.server.kill9();
+  if (!exit) await soak.server.kill();
   const wal = walBytes(soak.dataDir);
   checks.check(
     wal === null || wal === 0,

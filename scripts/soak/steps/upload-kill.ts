@@ -53,7 +53,7 @@ export async function uploadKillStep(soak: Soak): Promise<StepResult> {
     let killed: Promise<unknown> | null = null;
     let seen = '';
     const killNow = () => {
-      killed ??= soak.server.kill9();
+      killed ??= soak.server.kill();
     };
     if (moment.kill !== 'midway') {
       watcher = watch(uploads, (_event, name) => {
