@@ -9,6 +9,7 @@ import {
   slotsUsedText,
 } from '../../../../../src/modules/media/media-rules';
 import { Button, buttonClass } from '../../../components/ui/button';
+import { keepFocusInside } from '../../../components/ui/modal';
 import { TextField } from '../../../components/ui/text-field';
 import { toast } from '../../../lib/toast';
 import { queryClient, trpc } from '../../../lib/trpc';
@@ -477,6 +478,7 @@ function EditMediaDialog(props: { item: AdminMediaItem; onClose: () => void; onS
         if (e.target === e.currentTarget) props.onClose();
       }}
       aria-labelledby={titleId}
+      onKeyDown={keepFocusInside}
       className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-2xl bg-white p-6 text-ink shadow-xl backdrop:bg-ink/40"
     >
       <h2 id={titleId} className="font-serif text-2xl">
