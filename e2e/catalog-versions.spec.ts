@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { signIn } from './support/admin';
+import { adminEmail, adminPassword, signIn } from './support/admin';
+import { expectNoAxeViolations } from './support/axe';
+import { expectFocusTrappedIn, expectVisibleFocus, tabTo } from './support/keyboard';
 import { expect, test } from './support/test';
 
 // These tests replace the whole live catalogue, so they run one after the other, never beside others'.
@@ -77,4 +79,100 @@ test('export with a label and tags, view it, change a product, import it back in
   await expect(row).toContainText('Active');
   await page.goto('/');
   await expect(page.getByTestId('product-card').first()).toBeVisible();
+});
+
+test('axe finds no problem in the list of catalogue versions or the YAML viewer', async ({ page }) => {
+  test.setTimeout(60_000);
+  await signIn(page);
+  await page.getByRole('tab', { name: 'Catalog Management' }).click();
+  const version = page.getByTestId('catalog-version').first();
+  await expect(version).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await expectNoAxeViolations(page, 'the list of catalogue versions');
+  await version.getByRole('button', { name: 'View' }).click();
+  await expect(page.getByRole('textbox', { name: 'Catalog YAML' })).toHaveValue(/products:/);
+  await expectNoAxeViolations(page, 'the YAML viewer');
+});
+
+// Keyboard alone, no click and no fill, as an operator without a mouse works.
+test('an operator with only a keyboard signs in, adds a product, exports a catalogue version and publishes it', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto('/admin');
+  await tabTo(page, page.getByLabel('Email'));
+  await page.keyboard.type(adminEmail());
+  await tabTo(page, page.getByLabel('Password'));
+  await page.keyboard.type(adminPassword());
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+
+  // The add product dialog: focus goes in, stays in, and Escape gives it back to the button that opened it.
+  const addButton = page.getByRole('button', { name: 'Add Product' });
+  await tabTo(page, addButton);
+  await page.keyboard.press('Enter');
+  const form = page.getByRole('dialog', { name: 'Add New Product' });
+  await expect(form.getByLabel('SKU')).toHaveValue(/^SKU-/);
+  await expectFocusTrappedIn(page, form);
+  await page.keyboard.press('Escape');
+  await expect(form).toBeHidden();
+  await expect(addButton).toBeFocused();
+  await expectVisibleFocus(page);
+
+  const title = `Keyboard Kurta ${Date.now()}`;
+  await page.keyboard.press('Enter');
+  await expect(form.getByLabel('SKU')).toHaveValue(/^SKU-/);
+  await tabTo(page, form.getByLabel('Title'));
+  await page.keyboard.type(title);
+  await tabTo(page, form.getByLabel('Description'));
+  await page.keyboard.type('Cotton kurta added without a mouse.');
+  await tabTo(page, form.getByLabel('Price'));
+  await page.keyboard.type('64.50');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('toast').filter({ hasText: 'Product added successfully' })).toBeVisible();
+  await expect(form).toBeHidden();
+  await expect(addButton).toBeFocused();
+
+  await tabTo(page, page.getByRole('searchbox', { name: 'Search products' }), { backwards: true });
+  await page.keyboard.type(title);
+  await expect(page.getByTestId('product-row').filter({ hasText: title })).toHaveCount(1);
+
+  // The dashboard's tabs: arrow keys move between them.
+  await tabTo(page, page.getByRole('tab', { name: 'Products' }), { backwards: true });
+  await page.keyboard.press('ArrowRight');
+  const catalogTab = page.getByRole('tab', { name: 'Catalog Management' });
+  await expect(catalogTab).toBeFocused();
+  await expect(catalogTab).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('heading', { name: 'Catalog Management' })).toBeVisible();
+
+  // Export a version, in a dialog that keeps focus and gives it back.
+  const exportButton = page.getByRole('button', { name: 'Export Catalog' });
+  await tabTo(page, exportButton);
+  await page.keyboard.press('Enter');
+  const exportDialog = page.getByRole('dialog', { name: 'Export Catalog' });
+  await expect(exportDialog).toBeVisible();
+  await expectFocusTrappedIn(page, exportDialog);
+  const label = `Keyboard release ${Date.now()}`;
+  await tabTo(page, exportDialog.getByLabel('Label (optional)'));
+  await page.keyboard.type(label);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('toast').filter({ hasText: 'Catalog exported successfully' })).toBeVisible();
+  await expect(exportDialog).toBeHidden();
+  await expect(exportButton).toBeFocused();
+
+  // Publish it.
+  const row = page.getByTestId('catalog-version').filter({ hasText: label, hasNotText: /backup/i });
+  await expect(row).toContainText(/\d+ products/);
+  await tabTo(page, row.getByRole('button', { name: 'Set Active' }));
+  page.once('dialog', (d) => void d.accept());
+  await page.keyboard.press('Enter');
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'Version set as active successfully' }),
+  ).toBeVisible();
+  await expect(row).toContainText('Active');
+
+  // The published catalogue has the product added above.
+  await page.goto(`/?q=${encodeURIComponent(title)}`);
+  await expect(page.getByTestId('product-card').filter({ hasText: title })).toBeVisible();
 });

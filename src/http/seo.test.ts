@@ -96,12 +96,23 @@ describe('pages for crawlers and link previews', () => {
     expect((await app.inject('/not-found')).statusCode).toBe(404);
   });
 
-  it('lists the home page, About and every product in /sitemap.xml', async () => {
+  it('serves the accessibility statement with its own title, description and canonical link', async () => {
+    const res = await app.inject('/accessibility');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<title>Accessibility statement · My Store</title>');
+    expect(res.body).toContain('<link rel="canonical" href="https://shop.example/accessibility">');
+    expect(res.body).toContain(
+      '<meta name="description" content="The accessibility standard this store aims for (WCAG 2.2 level AA),',
+    );
+  });
+
+  it('lists the home page, About, the accessibility statement and every product in /sitemap.xml', async () => {
     const res = await app.inject('/sitemap.xml');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('application/xml');
     expect(res.body).toContain('<loc>https://shop.example/</loc>');
     expect(res.body).toContain('<loc>https://shop.example/about</loc>');
+    expect(res.body).toContain('<loc>https://shop.example/accessibility</loc>');
     expect(res.body).toContain('<loc>https://shop.example/product/plink_1</loc>');
     expect(res.body).toContain(
       '<url><loc>https://shop.example/product/plink_2</loc><lastmod>2026-05-06</lastmod></url>',

@@ -10,10 +10,18 @@ import { readSiteSettings } from '../modules/settings/settings.repository.js';
 import { clipDescription } from '../shared/clip-text.js';
 import { minorToMajorString } from '../shared/money.js';
 import { isClientRoute } from '../shared/routes.js';
+import { ACCESSIBILITY_PAGE } from '../shared/site.js';
 
 export type PageHead = { title: string; description: string; tags: string; status?: number };
 
 const SITEMAP_CHUNK = 45_000;
+
+/** Pages with a canonical address besides products: the part their title adds, and their own description. */
+const STORE_PAGES: Record<string, { section: string; description?: string }> = {
+  '/': { section: '' },
+  '/about': { section: 'About' },
+  '/accessibility': { section: ACCESSIBILITY_PAGE.title, description: ACCESSIBILITY_PAGE.description },
+};
 
 export function escapeHtml(text: string): string {
   return text
@@ -101,15 +109,17 @@ export async function pageHead(db: Db, publicUrl: string, pathname: string): Pro
     ].join('');
     return { title, description, tags };
   }
-  const canonicalPaths: Record<string, string> = { '/': '', '/about': 'About' };
-  if (pathname in canonicalPaths) {
-    const section = canonicalPaths[pathname];
+  const page = Object.hasOwn(STORE_PAGES, pathname) ? STORE_PAGES[pathname] : undefined;
+  if (page) {
+    const { section } = page;
     const title = section
       ? `${section} · ${settings.storeName}`
       : settings.tagline
         ? `${settings.storeName} · ${settings.tagline}`
         : settings.storeName;
-    const description = clipDescription(settings.tagline || settings.aboutText || settings.storeName);
+    const description = clipDescription(
+      page.description ?? (settings.tagline || settings.aboutText || settings.storeName),
+    );
     const url = `${publicUrl}${pathname}`;
     const tags = [
       `<link rel="canonical" href="${escapeHtml(url)}">`,
@@ -156,6 +166,8 @@ export function registerSeo(app: FastifyInstance, opts: { db: Db; publicUrl: str
   );
 
   const productCount = () => countProducts(db);
+  const pageEntries = () =>
+    Object.keys(STORE_PAGES).map((pathname) => `<url><loc>${xml(`${publicUrl}${pathname}`)}</loc></url>`);
 
   const urlset = (entries: string[]) =>
     `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</urlset>\n`;
@@ -170,10 +182,7 @@ export function registerSeo(app: FastifyInstance, opts: { db: Db; publicUrl: str
   app.get('/sitemap.xml', async (_req, reply) => {
     reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=3600');
     const count = await productCount();
-    const pages = [
-      `<url><loc>${xml(`${publicUrl}/`)}</loc></url>`,
-      `<url><loc>${xml(`${publicUrl}/about`)}</loc></url>`,
-    ];
+    const pages = pageEntries();
     if (count <= SITEMAP_CHUNK)
       return reply.send(urlset([...pages, ...(await productEntries(0, SITEMAP_CHUNK))]));
     const chunks = Math.ceil(count / SITEMAP_CHUNK);
@@ -188,14 +197,7 @@ export function registerSeo(app: FastifyInstance, opts: { db: Db; publicUrl: str
     );
   });
   app.get('/sitemap-pages.xml', async (_req, reply) =>
-    reply
-      .type('application/xml; charset=utf-8')
-      .send(
-        urlset([
-          `<url><loc>${xml(`${publicUrl}/`)}</loc></url>`,
-          `<url><loc>${xml(`${publicUrl}/about`)}</loc></url>`,
-        ]),
-      ),
+    reply.type('application/xml; charset=utf-8').send(urlset(pageEntries())),
   );
   app.get<{ Params: { n: string } }>('/sitemap-products-:n.xml', async (req, reply) => {
     const n = Number(req.params.n);

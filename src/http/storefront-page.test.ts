@@ -13,6 +13,7 @@ describe('storefront page HTML', () => {
     expect(isRenderedPage('/')).toBe(true);
     expect(isRenderedPage('/product/plink_abc')).toBe(true);
     expect(isRenderedPage('/about')).toBe(true);
+    expect(isRenderedPage('/accessibility')).toBe(true);
     for (const p of ['/checkout', '/admin', '/admin/dashboard', '/testpayment', '/success', '/nope'])
       expect(isRenderedPage(p)).toBe(false);
   });

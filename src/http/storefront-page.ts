@@ -6,7 +6,7 @@ import { LISTING_PARAMS, QUERY_STATE_ID, type RenderPage, type ServerQuery } fro
 import { injectHead, type PageHead } from './seo.js';
 
 /** Pages rendered on the server: the ones a shopper lands on from a search engine or a shared link. */
-const RENDERED = [/^\/$/, /^\/product\/[^/]+\/?$/, /^\/about\/?$/];
+const RENDERED = [/^\/$/, /^\/product\/[^/]+\/?$/, /^\/about\/?$/, /^\/accessibility\/?$/];
 
 export function isRenderedPage(pathname: string): boolean {
   return RENDERED.some((r) => r.test(pathname));

@@ -6,6 +6,7 @@ describe('isClientRoute', () => {
     expect(isClientRoute('/')).toBe(true);
     expect(isClientRoute('/product/plink_abc')).toBe(true);
     expect(isClientRoute('/product/plink_abc/')).toBe(true);
+    expect(isClientRoute('/accessibility')).toBe(true);
   });
 
   it('does not match anything else', () => {

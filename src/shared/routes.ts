@@ -8,6 +8,7 @@ export const clientRoutes = [
   '/product/:id',
   '/products/:slug',
   '/about',
+  '/accessibility',
   '/checkout',
   '/checkout/success',
   '/checkout/cancel',

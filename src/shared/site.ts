@@ -16,3 +16,10 @@ export type SiteSettings = {
   banner: (Banner & { active: boolean }) | null;
   version: VersionRecord | null;
 };
+
+/** The accessibility statement's title and description: the server's head and the client's must agree. */
+export const ACCESSIBILITY_PAGE = {
+  title: 'Accessibility statement',
+  description:
+    'The accessibility standard this store aims for (WCAG 2.2 level AA), how it is tested, what is known to fall short and how to report a problem.',
+} as const;

@@ -3,6 +3,7 @@ import { type ComponentType, lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { SiteLayout } from '../components/layout/site-layout';
 import { AboutPage } from '../features/about/about-page';
+import { AccessibilityPage } from '../features/accessibility/accessibility-page';
 import { HomePage } from '../features/catalogue/home-page';
 // Not lazy: the server renders it for unknown addresses (with status 404), which needs it at once.
 import { NotFoundPage } from '../features/not-found/not-found-page';
@@ -47,6 +48,7 @@ const pages: Record<ClientRoute, Page> = {
   '/product/:id': { component: ProductPage, layout: 'store' },
   '/products/:slug': { component: ProductSlugPage, layout: 'store' },
   '/about': { component: AboutPage, layout: 'store' },
+  '/accessibility': { component: AccessibilityPage, layout: 'store' },
   '/checkout': { component: CheckoutPage, layout: 'store' },
   '/checkout/success': { component: PaymentSuccessPage, layout: 'store' },
   '/checkout/cancel': { component: CheckoutCancelPage, layout: 'store' },

@@ -6,6 +6,7 @@ export const paths = {
   checkout: () => '/checkout',
   checkoutSuccess: (sessionId: string) => `/checkout/success?session_id=${encodeURIComponent(sessionId)}`,
   about: () => '/about',
+  accessibility: () => '/accessibility',
   notFound: () => '/not-found',
   admin: () => '/admin',
   adminDashboard: () => '/admin/dashboard',

@@ -23,6 +23,11 @@ export function SiteFooter() {
                 About
               </Link>
             </li>
+            <li>
+              <Link href={paths.accessibility()} className="hover:text-ink hover:underline">
+                Accessibility
+              </Link>
+            </li>
             {data?.contactUrl ? (
               <li>
                 <a

@@ -57,7 +57,7 @@ export function ChipsInput({
           }}
           onBlur={commit}
           placeholder={placeholder ?? 'Type and press Enter'}
-          className="min-w-32 flex-1 bg-transparent px-1 py-0.5 text-sm outline-none"
+          className="min-w-32 flex-1 bg-transparent px-1 py-0.5 text-sm"
           aria-describedby={error ? `${id}-error` : undefined}
         />
       </div>

@@ -1,6 +1,7 @@
 import { Menu, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
+import { keepFocusInside } from '../../components/ui/modal';
 import { paths } from '../../lib/paths';
 import { formatDuration, formatLoginTime } from './account/session-time';
 import { useAdminSession } from './account/use-account';
@@ -31,10 +32,10 @@ export function AdminMenu() {
       >
         <Menu aria-hidden="true" className="h-5 w-5" />
       </button>
-      {/* biome-ignore lint/a11y/useKeyWithClickEvents: Escape already closes a modal dialog; the click is for the backdrop. */}
       <dialog
         ref={dialog}
         onClose={() => setOpen(false)}
+        onKeyDown={keepFocusInside}
         onClick={(e) => {
           // A click on the backdrop (the dialog element itself, outside its panel) closes it.
           if (e.target === dialog.current) close();

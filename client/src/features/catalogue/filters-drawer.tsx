@@ -1,6 +1,7 @@
 import { SlidersHorizontal, X } from 'lucide-react';
 import { type ReactNode, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
+import { keepFocusInside } from '../../components/ui/modal';
 
 /** Small screens: the filters slide in from the side in a native modal dialog (focus trapped, Escape closes). */
 export function FiltersDrawer({
@@ -31,14 +32,15 @@ export function FiltersDrawer({
         <SlidersHorizontal aria-hidden="true" className="h-4 w-4" />
         Filters{active > 0 ? ` (${active})` : ''}
       </Button>
-      {/* biome-ignore lint/a11y/useKeyWithClickEvents: Escape already closes a modal dialog; the click is for the backdrop. */}
       <dialog
         ref={dialog}
         aria-labelledby="filters-title"
+        onKeyDown={keepFocusInside}
         onClose={(e) => {
           if (e.target === e.currentTarget) setOpen(false);
         }}
         onClick={(e) => {
+          // A click on the backdrop (the dialog element itself, outside its panel) closes it.
           if (e.target === dialog.current) close();
         }}
         className="fixed inset-y-0 right-0 left-auto m-0 h-full max-h-none w-80 max-w-[90vw] bg-ivory p-0 text-ink shadow-xl backdrop:bg-ink/40"
