@@ -65,4 +65,26 @@ describe('loadConfig secrets', () => {
       password: 'long enough password',
     });
   });
+
+  it('uses SQLite unless DATABASE_URL names a PostgreSQL server, whose pool size is configurable', () => {
+    expect(loadConfig({}).database).toEqual({ kind: 'sqlite' });
+    const secret = 'x'.repeat(32);
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://store@127.0.0.1:5432/shop', SESSION_SECRET: secret }).database,
+    ).toEqual({ kind: 'postgres', url: 'postgres://store@127.0.0.1:5432/shop', poolSize: 10 });
+    expect(
+      loadConfig({ DATABASE_URL: 'postgresql://h/db', DATABASE_POOL_SIZE: '25', SESSION_SECRET: secret })
+        .database,
+    ).toMatchObject({ poolSize: 25 });
+    // The URL carries a password: it is never echoed back.
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://root:hunter2@h/db' })).toThrowError(
+      /^Invalid environment variable DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL$/,
+    );
+  });
+
+  it('refuses PostgreSQL without SESSION_SECRET, saying why', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://h/db' })).toThrowError(
+      /SESSION_SECRET is required with DATABASE_URL: every store process must sign admin sessions with the same key/,
+    );
+  });
 });

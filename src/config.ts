@@ -39,6 +39,17 @@ const envSchema = z.object({
   LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   TRUST_PROXY: trustProxy.default(false),
   DEMO_CATALOGUE: booleanish.default(true),
+  /**
+   * PostgreSQL instead of the embedded SQLite file, for several store processes on one database:
+   * postgres://user:password@host:5432/name (postgresql:// too). Without it the store uses DATA_DIR/store.db.
+   */
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^postgres(ql)?:\/\/[^\s]+$/.test(v), 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  /** Connections one process keeps open to PostgreSQL. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SESSION_SECRET_PREVIOUS: z.string().optional(),
   SESSION_TTL_HOURS: z.coerce
@@ -105,6 +116,7 @@ const SECRET_VARIABLES = new Set([
   'ADMIN_PASSWORD',
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',
+  'DATABASE_URL',
 ]);
 
 export type Config = {
@@ -119,6 +131,8 @@ export type Config = {
   logs: { maxEntries: number; retentionDays: number };
   trustProxy: boolean | number | string[];
   loadDemoCatalogue: boolean;
+  /** Embedded SQLite under DATA_DIR (the default), or a PostgreSQL server shared by several processes. */
+  database: { kind: 'sqlite' } | { kind: 'postgres'; url: string; poolSize: number };
   session: {
     /** Secrets from the environment; when absent the key file under DATA_DIR is used. */
     secret: string | null;
@@ -164,6 +178,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const e = parsed.data;
+  if (e.DATABASE_URL && !e.SESSION_SECRET) {
+    // Each machine would make its own key file, and an admin moving between processes would be signed out.
+    throw new ConfigError(
+      'SESSION_SECRET is required with DATABASE_URL: every store process must sign admin sessions with the same key (at least 32 characters; e.g. openssl rand -base64 48)',
+    );
+  }
   const shownHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   const dataDir = path.resolve(e.DATA_DIR);
   return {
@@ -177,6 +197,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logs: { maxEntries: e.LOG_MAX_ENTRIES, retentionDays: e.LOG_RETENTION_DAYS },
     trustProxy: e.TRUST_PROXY,
     loadDemoCatalogue: e.DEMO_CATALOGUE,
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }
+      : { kind: 'sqlite' },
     session: {
       secret: e.SESSION_SECRET ?? null,
       previousSecrets: (e.SESSION_SECRET_PREVIOUS ?? '')

@@ -20,6 +20,21 @@ describe('main', () => {
     expect(run.output().trim()).toMatch(/^Invalid environment variable PORT: .*"not-a-port"\)$/);
   });
 
+  it('refuses DATABASE_URL without SESSION_SECRET, and says it does not run on PostgreSQL yet rather than use a local file', async () => {
+    const noSecret = await runMain({ env: { DATABASE_URL: 'postgres://127.0.0.1:5432/shop' } });
+    expect((await noSecret.exited).code).toBe(1);
+    expect(noSecret.output()).toMatch(/SESSION_SECRET is required with DATABASE_URL/);
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'store-main-'));
+    dirs.push(dataDir);
+    const run = await runMain({
+      dataDir,
+      env: { DATABASE_URL: 'postgres://127.0.0.1:5432/shop', SESSION_SECRET: 'x'.repeat(40) },
+    });
+    expect((await run.exited).code).toBe(1);
+    expect(run.output()).toMatch(/does not run on it yet\. Unset DATABASE_URL to start the store\.$/m);
+    expect(existsSync(path.join(dataDir, 'store.db'))).toBe(false);
+  });
+
   it('starts, says where the store is, and on SIGTERM closes cleanly with the database closed', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'store-main-'));
     dirs.push(dataDir);

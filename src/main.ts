@@ -28,6 +28,15 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  if (config.database.kind === 'postgres') {
+    // Better no store than one that silently keeps its data in a local file while the operator believes it
+    // is shared: the PostgreSQL data layer is not finished (decision 0015 says what is).
+    console.error(
+      'DATABASE_URL is set, but this version of the store runs on its embedded SQLite database only: the PostgreSQL schema can be created (npm run db:migrate) and is tested, the store itself does not run on it yet. Unset DATABASE_URL to start the store.',
+    );
+    process.exit(1);
+  }
+
   // Held until exit: restore refuses while it is (ops/data-lock.ts); finishes a restore a crash interrupted.
   const dataLock = await claimDataDir(config.dataDir, (note) => console.log(note));
   const handle = openDatabase(databaseFile(config.dataDir));

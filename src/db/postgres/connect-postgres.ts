@@ -1,0 +1,74 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from '../database.js';
+
+/**
+ * The driver hands the app the same shapes on PostgreSQL as on SQLite, so repositories read one kind of row
+ * on both: the columns have their proper types in PostgreSQL (bigint, boolean, timestamptz, jsonb) and come
+ * back as numbers, 0/1, ISO-8601 text and JSON text. Written values need no conversion: PostgreSQL reads
+ * '1', an ISO string or JSON text into the column's type. See decision 0015.
+ */
+const { types } = pg;
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+const PG_BOOL = 16;
+const PG_TIMESTAMPTZ = 1184;
+const PG_JSONB = 3802;
+const PG_JSON = 114;
+
+function typeParsers(): pg.CustomTypesConfig {
+  const parse = (oid: number, text: string): unknown => {
+    switch (oid) {
+      case PG_INT8: {
+        const n = Number(text);
+        // Row counts and ids stay far below 2^53; anything past it is a bug worth hearing about.
+        if (!Number.isSafeInteger(n)) throw new Error(`bigint out of the safe integer range: ${text}`);
+        return n;
+      }
+      case PG_NUMERIC:
+        return Number(text);
+      case PG_BOOL:
+        return text === 't' ? 1 : 0;
+      case PG_TIMESTAMPTZ:
+        return new Date(text).toISOString();
+      case PG_JSONB:
+      case PG_JSON:
+        return text;
+      default:
+        return types.getTypeParser(oid, 'text')(text);
+    }
+  };
+  return {
+    getTypeParser: ((oid: number) => (text: string) =>
+      parse(oid, text)) as pg.CustomTypesConfig['getTypeParser'],
+  };
+}
+
+export type PostgresHandle = {
+  db: Kysely<Database>;
+  pool: pg.Pool;
+  close(): Promise<void>;
+};
+
+/** Opens a pool of `poolSize` connections; every session runs in UTC so dates read back alike everywhere. */
+export function openPostgres(url: string, poolSize: number): PostgresHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    types: typeParsers(),
+    options: '-c TimeZone=UTC',
+    // A dead server is reported within seconds instead of hanging start-up.
+    connectionTimeoutMillis: 10_000,
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  return {
+    db,
+    pool,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}
