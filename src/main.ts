@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     timer.unref();
     try {
       sweepAbort.abort();
-      stopMaintenance();
+      await stopMaintenance();
       // Fastify closes the connections that are idle when the close starts; a keep-alive connection whose
       // request was still running would hold the close open for the keep-alive timeout (72 s), past the
       // 10 s above, so each is closed as soon as its last response is out.

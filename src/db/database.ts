@@ -244,6 +244,14 @@ export interface AdminSessionsTable {
   last_seen_ip: string | null;
 }
 
+export interface JobLeasesTable {
+  name: string;
+  /** The process holding it (host, pid and a random part). */
+  holder: string;
+  /** ISO-8601; after it, any process may take the lease. */
+  expires_at: string;
+}
+
 export interface Database {
   products: ProductsTable;
   media: MediaTable;
@@ -264,6 +272,7 @@ export interface Database {
   logs: LogsTable;
   web_vitals: WebVitalsTable;
   catalog_versions: CatalogVersionsTable;
+  job_leases: JobLeasesTable;
 }
 
 export type Db = Kysely<Database>;

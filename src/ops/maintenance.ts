@@ -5,31 +5,43 @@ import type { LogService } from '../modules/logs/log-service.js';
 import { startPeriodic } from '../modules/logs/periodic.js';
 import { expireAbandonedDemoOrders } from '../modules/orders/abandoned-orders.js';
 import { pruneVitals } from '../modules/telemetry/vitals.repository.js';
+import { releaseLease, thisProcess, whileHoldingLease } from './job-lease.js';
+
+type MaintenanceDeps = { db: Db; clock: Clock; logs: LogService; log: FastifyBaseLogger };
+
+const INTERVAL_MS = 10 * 60_000;
+/** Outlives the interval, so the process that runs the housekeeping keeps it while it lives. */
+const LEASE = { name: 'maintenance', ttlMs: 15 * 60_000 };
+
+/**
+ * One round of housekeeping, on the process holding its lease: when several processes share the database,
+ * one of them prunes and expires, the others skip the round. True when this process did the work.
+ */
+export async function runMaintenance(deps: MaintenanceDeps, holder: string = thisProcess): Promise<boolean> {
+  const now = deps.clock.now();
+  return whileHoldingLease(deps.db, { ...LEASE, holder, now }, async () => {
+    await deps.logs.prune(now);
+    await pruneVitals(deps.db, now);
+    const expired = await expireAbandonedDemoOrders(deps.db, now);
+    if (expired > 0)
+      deps.log.info({ event: 'orders.expired', count: expired }, 'abandoned demo checkouts expired');
+  });
+}
 
 /**
  * The housekeeping a running store does in the background, never in a request: retention of the
  * application log and the vitals, and the expiry of abandoned demo checkouts. Every 10 minutes, the first
- * run 30 s after start. Returns the stop function.
+ * run 30 s after start, on one process at a time (runMaintenance). Returns the stop function.
  */
-export function startMaintenance(deps: {
-  db: Db;
-  clock: Clock;
-  logs: LogService;
-  log: FastifyBaseLogger;
-}): () => void {
-  return startPeriodic(
-    async () => {
-      const now = deps.clock.now();
-      await deps.logs.prune(now);
-      await pruneVitals(deps.db, now);
-      const expired = await expireAbandonedDemoOrders(deps.db, now);
-      if (expired > 0)
-        deps.log.info({ event: 'orders.expired', count: expired }, 'abandoned demo checkouts expired');
-    },
-    {
-      intervalMs: 10 * 60_000,
-      firstDelayMs: 30_000,
-      onError: (err) => deps.log.warn({ err }, 'background maintenance failed'),
-    },
-  );
+export function startMaintenance(deps: MaintenanceDeps): () => Promise<void> {
+  const stop = startPeriodic(() => runMaintenance(deps).then(() => undefined), {
+    intervalMs: INTERVAL_MS,
+    firstDelayMs: 30_000,
+    onError: (err) => deps.log.warn({ err }, 'background maintenance failed'),
+  });
+  return async () => {
+    stop();
+    // Another process may take the housekeeping over at once instead of waiting for the lease to run out.
+    await releaseLease(deps.db, { name: LEASE.name, holder: thisProcess }).catch(() => undefined);
+  };
 }

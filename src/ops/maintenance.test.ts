@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { type DatabaseHandle, openDatabase } from '../db/connect.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { LogService } from '../modules/logs/log-service.js';
+import { takeLease } from './job-lease.js';
+import { runMaintenance } from './maintenance.js';
+
+describe('background maintenance across processes', () => {
+  let dir: string;
+  let handle: DatabaseHandle;
+  beforeEach(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'store-maint-'));
+    handle = openDatabase(path.join(dir, 'store.db'));
+    await migrateToLatest(handle.db);
+  });
+  afterEach(async () => {
+    await handle.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs on the process holding the lease; another process skips the round', async () => {
+    const now = new Date('2026-11-25T10:00:00.000Z');
+    const old = new Date(now.getTime() - 100 * 86_400_000).toISOString();
+    await handle.db
+      .insertInto('web_vitals')
+      .values({ time: old, metric: 'LCP', value: 1000, route: '/', navigation_type: null })
+      .execute();
+    const deps = {
+      db: handle.db,
+      clock: { now: () => now },
+      logs: new LogService({ db: handle.db, limits: { maxEntries: 1000, retentionDays: 30 } }),
+      log: Fastify({ logger: false }).log,
+    };
+    const vitals = async () => (await handle.db.selectFrom('web_vitals').select('id').execute()).length;
+
+    expect(await takeLease(handle.db, { name: 'maintenance', holder: 'process A', ttlMs: 60_000, now })).toBe(
+      true,
+    );
+    expect(await runMaintenance(deps, 'process B')).toBe(false);
+    expect(await vitals()).toBe(1);
+    expect(await runMaintenance(deps, 'process A')).toBe(true);
+    expect(await vitals()).toBe(0);
+  });
+});
