@@ -39,8 +39,8 @@ describe('migrations', () => {
       sku: 'SKU-1',
       price_minor: 100,
       currency: 'usd',
-      created_at: 'x',
-      updated_at: 'x',
+      created_at: '2026-11-22T10:00:00.000Z',
+      updated_at: '2026-11-22T10:00:00.000Z',
       description: '',
       manufacturer: '',
       manufacturer_url: null,
@@ -74,8 +74,8 @@ describe('migrations', () => {
           media_type: 'image',
           display_order: 0,
           alt_text: null,
-          created_at: 'x',
-          updated_at: 'x',
+          created_at: '2026-11-22T10:00:00.000Z',
+          updated_at: '2026-11-22T10:00:00.000Z',
         })
         .execute(),
     ).rejects.toThrow(/FOREIGN KEY/);

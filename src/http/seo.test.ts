@@ -34,8 +34,8 @@ describe('pages for crawlers and link previews', () => {
         media_type: 'image',
         display_order: 0,
         alt_text: null,
-        created_at: 'x',
-        updated_at: 'x',
+        created_at: '2026-11-22T10:00:00.000Z',
+        updated_at: '2026-11-22T10:00:00.000Z',
       })
       .execute();
     const clientDir = path.join(store.dir, 'client');

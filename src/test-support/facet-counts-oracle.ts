@@ -1,7 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { DbOrTx, FacetKind } from '../db/database.js';
 import type { RawFacetCounts } from '../modules/catalogue/facet-snapshot.js';
-import { facetKey, toFtsQuery } from '../modules/catalogue/search-query.js';
+import { fullText } from '../modules/catalogue/full-text.js';
+import { facetKey } from '../modules/catalogue/search-query.js';
 import type { CatalogueFilter } from '../shared/catalogue-input.js';
 
 const GROUPS = [
@@ -17,11 +18,11 @@ const GROUPS = [
  */
 export async function facetCountsBySql(db: DbOrTx, f: CatalogueFilter): Promise<RawFacetCounts> {
   const conditions = (except?: FacetKind | 'price'): RawBuilder<unknown> => {
-    const parts: RawBuilder<unknown>[] = [sql`1`];
-    const match = toFtsQuery(f.q);
-    if (match) {
-      parts.push(sql`p.id IN (SELECT s.product_id FROM products_fts
-        JOIN product_search_ids s ON s.rowid = products_fts.rowid WHERE products_fts MATCH ${match})`);
+    const parts: RawBuilder<unknown>[] = [sql`1 = 1`];
+    const text = fullText(db, f.q);
+    if (text) {
+      parts.push(sql`p.id IN (SELECT s.product_id FROM ${text.table}
+        JOIN product_search_ids s ON s.rowid = ${text.rowid} WHERE ${text.match})`);
     }
     for (const [kind, field] of GROUPS) {
       const keys = [...new Set(f[field].map((v) => facetKey(kind, v)).filter((k) => k !== ''))];

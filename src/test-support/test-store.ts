@@ -9,6 +9,8 @@ import { type Config, loadConfig } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import { type DatabaseHandle, databaseFile, openDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { openPostgresStore, type StoreDatabase } from '../db/store-database.js';
+import type { RevisionReader } from '../db/store-revision.js';
 import { revisionReader } from '../db/store-revision.js';
 import { insertAdmin } from '../modules/auth/admins.repository.js';
 import { LoginThrottle } from '../modules/auth/login-throttle.js';
@@ -24,6 +26,7 @@ import { LocalFileStorage } from '../storage/local-file-storage.js';
 import type { InnerContext } from '../trpc/context.js';
 import { createCallerFactory } from '../trpc/init.js';
 import { appRouter } from '../trpc/router.js';
+import { createThrowawayDatabase } from './postgres.js';
 
 const createCaller = createCallerFactory(appRouter);
 
@@ -32,7 +35,14 @@ export const fixedClock: Clock = { now: () => new Date('2026-11-22T10:00:00.000Z
 export type TestStore = {
   dir: string;
   config: Config;
+  /** Which engine this run tests: TEST_DATABASE=postgres runs the suite on PostgreSQL. */
+  engine: 'sqlite' | 'postgres';
+  /**
+   * The database; on PostgreSQL its SQLite-only parts (the file's connections, lock waits) throw, so a test
+   * of SQLite's own behaviour says so rather than passing by accident.
+   */
   handle: DatabaseHandle;
+  revision: RevisionReader;
   storage: LocalFileStorage;
   context(overrides?: Partial<InnerContext>): InnerContext;
   caller(overrides?: Partial<InnerContext>): ReturnType<typeof createCaller>;
@@ -45,8 +55,7 @@ export async function createTestStore(
 ): Promise<TestStore> {
   const dir = mkdtempSync(path.join(tmpdir(), 'store-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, LOG_LEVEL: 'silent', ...opts.env });
-  const handle = openDatabase(databaseFile(dir));
-  await migrateToLatest(handle.db);
+  const { handle, revision, close } = await openTestDatabase(dir);
   const storage = new LocalFileStorage(dir);
   if (opts.demo) await loadDemoCatalogueIfEmpty({ db: handle.db, storage, demoDir, clock: fixedClock });
   const context = (overrides: Partial<InnerContext> = {}): InnerContext => ({
@@ -70,13 +79,64 @@ export async function createTestStore(
   return {
     dir,
     config,
+    engine: testEngine,
     handle,
+    revision,
     storage,
     context,
     caller: (overrides) => createCaller(context(overrides)),
     async cleanup() {
-      await handle.close();
+      await close();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const testEngine: 'sqlite' | 'postgres' =
+  process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
+
+function sqliteOnly(db: DatabaseHandle['db']): DatabaseHandle {
+  const refuse = (): never => {
+    throw new Error('SQLite only: this part of the test checks what the SQLite file does');
+  };
+  return {
+    db,
+    get sqlite() {
+      return refuse();
+    },
+    get reader() {
+      return refuse();
+    },
+    get lockWait() {
+      return refuse();
+    },
+    close: async () => undefined,
+  };
+}
+
+/** A migrated database of the engine under test: a SQLite file in `dir`, or a throwaway PostgreSQL one. */
+async function openTestDatabase(
+  dir: string,
+): Promise<{ handle: DatabaseHandle; revision: RevisionReader; close(): Promise<void> }> {
+  if (testEngine === 'sqlite') {
+    const handle = openDatabase(databaseFile(dir));
+    await migrateToLatest(handle.db);
+    return { handle, revision: revisionReader(handle.sqlite), close: () => handle.close() };
+  }
+  const database = await createThrowawayDatabase();
+  let store: StoreDatabase;
+  try {
+    store = await openPostgresStore(database.url, 4);
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  return {
+    handle: sqliteOnly(store.db),
+    revision: store.revision,
+    async close() {
+      await store.close();
+      await database.drop();
     },
   };
 }
@@ -100,7 +160,7 @@ export async function buildTestApp(
     config: opts.config ?? store.config,
     payments: opts.payments ?? new DemoGateway(),
     db: store.handle.db,
-    revision: revisionReader(store.handle.sqlite),
+    revision: store.revision,
     storage: store.storage,
     clock: opts.clock ?? fixedClock,
     clientDir: opts.clientDir ?? null,

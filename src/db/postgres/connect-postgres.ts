@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../database.js';
+import { textWithoutNul } from './text-without-nul.js';
 
 /**
  * The driver hands the app the same shapes on PostgreSQL as on SQLite, so repositories read one kind of row
@@ -60,7 +61,7 @@ export function openPostgres(url: string, poolSize: number): PostgresHandle {
     // A dead server is reported within seconds instead of hanging start-up.
     connectionTimeoutMillis: 10_000,
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [textWithoutNul] });
   let closed = false;
   return {
     db,

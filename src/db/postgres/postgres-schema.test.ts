@@ -146,8 +146,9 @@ describe('the PostgreSQL schema, on a real server', () => {
     // Prefix matching, accents and compatibility forms folded away, as FTS5 does on SQLite.
     const find = async (query: string) =>
       (
-        await sql<{ product_id: string }>`SELECT product_id FROM product_search
-          WHERE document @@ to_tsquery('simple', ${query})`.execute(store.db)
+        await sql<{ product_id: string }>`SELECT i.product_id FROM product_search s
+          JOIN product_search_ids i ON i.rowid = s.rowid
+          WHERE s.document @@ to_tsquery('simple', ${query})`.execute(store.db)
       ).rows.map((r) => r.product_id);
     expect(await find('kurt:*')).toEqual(['p1']);
     expect(await find('elan & lawn')).toEqual(['p1']);

@@ -1,5 +1,6 @@
 import { type Expression, type ExpressionBuilder, expressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, DbOrTx, FacetKind, ProductsTable } from '../../db/database.js';
+import { engineOf } from '../../db/engine-sql.js';
 import { STOREFRONT_REVISION_KEY } from '../../db/store-revision.js';
 import type {
   CatalogueFacets,
@@ -18,17 +19,18 @@ import {
   type RawFacetCounts,
   refreshFacetSnapshot,
 } from './facet-snapshot.js';
-import { FACET_GROUPS, facetKey, facetKeys, toFtsQuery } from './search-query.js';
+import { type FullText, fullText } from './full-text.js';
+import { FACET_GROUPS, facetKey, facetKeys, searchTerms } from './search-query.js';
 
 type Eb = ExpressionBuilder<Database & { p: ProductsTable }, 'p'>;
 type FilterPart = FacetKind | 'price';
 
 const FACET_OPTION_LIMIT = 60;
 
-/** Products whose text matches the shopper's words (an empty list when nothing searchable was typed). */
-function matchingIds(match: string) {
-  return sql<string>`(SELECT s.product_id FROM products_fts JOIN product_search_ids s ON s.rowid = products_fts.rowid
-    WHERE products_fts MATCH ${match})`;
+/** Products whose text matches the shopper's words. */
+function matchingIds(text: FullText) {
+  return sql<string>`(SELECT s.product_id FROM ${text.table} JOIN product_search_ids s ON s.rowid = ${text.rowid}
+    WHERE ${text.match})`;
 }
 
 /**
@@ -41,12 +43,12 @@ function matchingIds(match: string) {
 function conditions(
   eb: Eb,
   f: CatalogueFilter,
+  text: FullText | null,
   except?: FilterPart | 'text',
   facets: 'set' | 'lookup' = 'set',
 ): Expression<SqlBool>[] {
   const out: Expression<SqlBool>[] = [];
-  const match = except === 'text' ? null : toFtsQuery(f.q);
-  if (match) out.push(eb('p.id', 'in', matchingIds(match)));
+  if (text && except !== 'text') out.push(eb('p.id', 'in', matchingIds(text)));
   for (const { kind, field } of FACET_GROUPS) {
     if (kind === except) continue;
     const keys = facetKeys(kind, f[field]);
@@ -70,7 +72,7 @@ function conditions(
 
 /** Whether the filter narrows anything once `except` is left out (mirrors conditions()). */
 function hasConditions(f: CatalogueFilter, except?: FilterPart): boolean {
-  if (toFtsQuery(f.q)) return true;
+  if (searchTerms(f.q)) return true;
   if (FACET_GROUPS.some((g) => g.kind !== except && facetKeys(g.kind, f[g.field]).length > 0)) return true;
   return except !== 'price' && (f.priceMin !== undefined || f.priceMax !== undefined);
 }
@@ -78,15 +80,13 @@ function hasConditions(f: CatalogueFilter, except?: FilterPart): boolean {
 function where(
   eb: Eb,
   f: CatalogueFilter,
+  text: FullText | null,
   except?: FilterPart | 'text',
   facets: 'set' | 'lookup' = 'set',
 ): Expression<SqlBool> {
-  const parts = conditions(eb, f, except, facets);
-  return parts.length === 0 ? sql<SqlBool>`1` : eb.and(parts);
+  const parts = conditions(eb, f, text, except, facets);
+  return parts.length === 0 ? sql<SqlBool>`1 = 1` : eb.and(parts);
 }
-
-/** bm25 weights: a word in the title counts most, then tags and maker, then the description. */
-const RANK = sql.raw('bm25(products_fts, 10.0, 1.0, 4.0, 6.0)');
 
 /**
  * How many matches relevance ranking scores: the most recently indexed ones (a product is indexed when it
@@ -103,12 +103,14 @@ export const RANK_WINDOW = 5_000;
  * CROSS JOIN keeps the full-text index as the outer loop, so rows come in its rowid order and a LIMIT
  * stops the scan early. The product id is looked up only for the rows a page keeps.
  */
-function matchSource(f: CatalogueFilter, match: string, textOnly: boolean) {
-  if (textOnly) return sql`FROM products_fts WHERE products_fts MATCH ${match}`;
-  const filters = where(expressionBuilder<Database & { p: ProductsTable }, 'p'>(), f, 'text', 'lookup');
-  return sql`FROM products_fts CROSS JOIN product_search_ids AS s ON s.rowid = products_fts.rowid
-      CROSS JOIN products AS p ON p.id = s.product_id
-      WHERE products_fts MATCH ${match} AND ${filters}`;
+function matchSource(db: DbOrTx, f: CatalogueFilter, text: FullText, textOnly: boolean) {
+  if (textOnly) return sql`FROM ${text.table} WHERE ${text.match}`;
+  const filters = where(expressionBuilder<Database & { p: ProductsTable }, 'p'>(), f, text, 'text', 'lookup');
+  // SQLite joins in the order written after CROSS JOIN; PostgreSQL plans the order itself.
+  const join = sql.raw(engineOf(db) === 'postgres' ? 'JOIN' : 'CROSS JOIN');
+  return sql`FROM ${text.table} ${join} product_search_ids AS s ON s.rowid = ${text.rowid}
+      ${join} products AS p ON p.id = s.product_id
+      WHERE ${text.match} AND ${filters}`;
 }
 
 /**
@@ -117,6 +119,7 @@ function matchSource(f: CatalogueFilter, match: string, textOnly: boolean) {
  */
 async function rankedIds(
   db: DbOrTx,
+  text: FullText,
   source: ReturnType<typeof matchSource>,
   opts: { offset: number; limit: number; window: number },
 ): Promise<string[]> {
@@ -124,8 +127,8 @@ async function rankedIds(
   if (opts.offset < opts.window) {
     const take = Math.min(opts.limit, opts.window - opts.offset);
     const ranked = await sql<{ rowid: number }>`SELECT w.rowid FROM (
-        SELECT products_fts.rowid AS rowid, ${RANK} AS rank ${source}
-        ORDER BY products_fts.rowid DESC LIMIT ${opts.window}
+        SELECT ${text.rowid} AS rowid, ${text.rank} AS rank ${source}
+        ORDER BY ${text.rowid} DESC LIMIT ${opts.window}
       ) w ORDER BY w.rank, w.rowid LIMIT ${take} OFFSET ${opts.offset}`.execute(db);
     rowids.push(...ranked.rows.map((r) => r.rowid));
     // A window that is not full holds every match: nothing older is left to list.
@@ -133,10 +136,8 @@ async function rankedIds(
   }
   const rest = opts.limit - rowids.length;
   if (rest > 0) {
-    const older = await sql<{ rowid: number }>`SELECT products_fts.rowid AS rowid ${source}
-      ORDER BY products_fts.rowid DESC LIMIT ${rest} OFFSET ${Math.max(opts.offset, opts.window)}`.execute(
-      db,
-    );
+    const older = await sql<{ rowid: number }>`SELECT ${text.rowid} AS rowid ${source}
+      ORDER BY ${text.rowid} DESC LIMIT ${rest} OFFSET ${Math.max(opts.offset, opts.window)}`.execute(db);
     rowids.push(...older.rows.map((r) => r.rowid));
   }
   return productIds(db, rowids);
@@ -163,17 +164,17 @@ export async function searchProducts(
   f: CatalogueFilter,
   opts: { sort?: CatalogueSort | undefined; offset: number; limit: number; rankWindow?: number },
 ): Promise<SearchPage> {
-  const match = toFtsQuery(f.q);
+  const text = fullText(db, f.q);
   const sort: CatalogueSort =
-    opts.sort === 'relevance' && !match ? 'featured' : (opts.sort ?? (match ? 'relevance' : 'featured'));
+    opts.sort === 'relevance' && !text ? 'featured' : (opts.sort ?? (text ? 'relevance' : 'featured'));
   // Only words typed, no other filter: the full-text index alone answers the page and the count.
-  const textOnly = match !== null && !hasConditions({ ...f, q: undefined });
+  const textOnly = text !== null && !hasConditions({ ...f, q: undefined });
 
   // With words typed the full-text index drives the page (when ranked) and the count.
-  const source = match ? matchSource(f, match, textOnly) : null;
+  const source = text ? matchSource(db, f, text, textOnly) : null;
   let ids: string[];
-  if (sort === 'relevance' && source) {
-    ids = await rankedIds(db, source, {
+  if (sort === 'relevance' && source && text) {
+    ids = await rankedIds(db, text, source, {
       offset: opts.offset,
       limit: opts.limit,
       window: opts.rankWindow ?? RANK_WINDOW,
@@ -182,7 +183,7 @@ export async function searchProducts(
     let query = db
       .selectFrom('products as p')
       .select('p.id')
-      .where((eb) => where(eb, f));
+      .where((eb) => where(eb, f, text));
     if (sort === 'newest') query = query.orderBy('p.created_at', 'desc');
     else if (sort === 'price-asc') query = query.orderBy('p.price_minor', 'asc');
     else if (sort === 'price-desc') query = query.orderBy('p.price_minor', 'desc');
@@ -205,7 +206,7 @@ export async function searchProducts(
           await db
             .selectFrom('products as p')
             .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where((eb) => where(eb, f))
+            .where((eb) => where(eb, f, text))
             .executeTakeFirstOrThrow()
         ).n,
       );
@@ -317,8 +318,8 @@ export async function relatedProducts(db: DbOrTx, id: string, limit = 3): Promis
     )
     .select([
       'f.product_id',
-      sql<number>`sum(f.kind = 'tag')`.as('tags'),
-      sql<number>`sum(f.kind = 'color')`.as('colors'),
+      sql<number>`sum(CASE WHEN f.kind = 'tag' THEN 1 ELSE 0 END)`.as('tags'),
+      sql<number>`sum(CASE WHEN f.kind = 'color' THEN 1 ELSE 0 END)`.as('colors'),
     ])
     .where('mine.product_id', '=', id)
     .where('mine.kind', 'in', ['tag', 'color'])

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
+import { engineOf, jsonArrayText, jsonFirst } from '../../db/engine-sql.js';
 import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
 import type { ProductCard, ProductDetail, ProductMedia, SizeDetail } from '../../shared/catalogue.js';
 import { parseVariants, responsiveFields, responsiveImage } from '../../shared/responsive-image.js';
@@ -25,15 +26,15 @@ function normaliseSizeDetail(raw: Record<string, Record<string, string>>): SizeD
 }
 
 /** The first image of a product: its first image media row, else the legacy images list. */
-const firstImageUrl = sql<string | null>`coalesce(
+const firstImageUrl = (db: DbOrTx) => sql<string | null>`coalesce(
   (SELECT m.url FROM media m WHERE m.product_id = p.id AND m.media_type = 'image'
      ORDER BY m.display_order, m.id LIMIT 1),
-  json_extract(p.images, '$[0]'))`;
+  ${jsonFirst(db, sql.ref('p.images'))})`;
 const firstImageAlt = sql<string | null>`(SELECT m.alt_text FROM media m
   WHERE m.product_id = p.id AND m.media_type = 'image' ORDER BY m.display_order, m.id LIMIT 1)`;
 /** Web variants of that first image, as JSON [width, height, variants], or null when it has none. */
-const firstImageMeta = sql<string | null>`(SELECT CASE WHEN m.variants = '[]' THEN NULL
-    ELSE json_array(m.width, m.height, json(m.variants)) END
+const firstImageMeta = (db: DbOrTx) => sql<string | null>`(SELECT CASE WHEN m.variants = '[]' THEN NULL
+    ELSE ${jsonArrayText(db, [sql.ref('m.width'), sql.ref('m.height'), engineOf(db) === 'postgres' ? sql.ref('m.variants') : sql`json(m.variants)`])} END
   FROM media m WHERE m.product_id = p.id AND m.media_type = 'image' ORDER BY m.display_order, m.id LIMIT 1)`;
 
 export function cardColumns(db: DbOrTx) {
@@ -48,9 +49,9 @@ export function cardColumns(db: DbOrTx) {
       'p.currency',
       'p.sizes',
       'p.page_order',
-      firstImageUrl.as('image_url'),
+      firstImageUrl(db).as('image_url'),
       firstImageAlt.as('image_alt'),
-      firstImageMeta.as('image_meta'),
+      firstImageMeta(db).as('image_meta'),
       sql<number>`p.stripe_payment_link IS NOT NULL AND p.stripe_payment_link <> ''`.as('has_payment_link'),
     ]);
 }

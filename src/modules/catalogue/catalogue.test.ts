@@ -60,8 +60,8 @@ describe('catalogue procedures', () => {
           media_type: 'image',
           display_order: 1,
           alt_text: 'Back',
-          created_at: 'x',
-          updated_at: 'x',
+          created_at: '2026-11-22T10:00:00.000Z',
+          updated_at: '2026-11-22T10:00:00.000Z',
         },
         {
           id: 'm1',
@@ -71,8 +71,8 @@ describe('catalogue procedures', () => {
           media_type: 'image',
           display_order: 0,
           alt_text: 'Front',
-          created_at: 'x',
-          updated_at: 'x',
+          created_at: '2026-11-22T10:00:00.000Z',
+          updated_at: '2026-11-22T10:00:00.000Z',
         },
       ])
       .execute();

@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import type { DbOrTx, FacetKind } from '../../db/database.js';
+import { groupConcat } from '../../db/engine-sql.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
-import { FACET_GROUPS, facetKeys, toFtsQuery } from './search-query.js';
+import { fullText } from './full-text.js';
+import { FACET_GROUPS, facetKeys } from './search-query.js';
 
 /**
  * Every product's facet values and price in memory, as sets of product slots, for one storefront revision.
@@ -74,7 +76,7 @@ export async function loadFacetSnapshot(db: DbOrTx, revision: string): Promise<F
   // One row per distinct value, with its products joined by a separator ids cannot contain (ids are
   // trimmed printable text): a few hundred rows instead of one per product and value.
   const values = await sql<{ kind: FacetKind; key: string; value: string; ids: string }>`
-    SELECT kind, value_key AS key, value, group_concat(product_id, ${SEPARATOR}) AS ids
+    SELECT kind, value_key AS key, value, ${groupConcat(db, sql.ref('product_id'), SEPARATOR)} AS ids
     FROM product_facets GROUP BY kind, value_key, value`.execute(db);
   for (const v of values.rows) {
     const slots: number[] = [];
@@ -260,12 +262,12 @@ export async function countFacets(
   snap: FacetSnapshot,
   f: CatalogueFilter,
 ): Promise<RawFacetCounts> {
-  const match = toFtsQuery(f.q);
-  const matched = match
+  const text = fullText(db, f.q);
+  const matched = text
     ? (
         await sql<{
           rowid: number;
-        }>`SELECT rowid FROM products_fts WHERE products_fts MATCH ${match}`.execute(db)
+        }>`SELECT ${text.rowid} AS rowid FROM ${text.table} WHERE ${text.match}`.execute(db)
       ).rows
     : null;
   // From here on synchronous: a refresh cannot change the snapshot halfway through a count.

@@ -7,11 +7,25 @@ import { foldForSearch } from '../../shared/search-fold.js';
  * The text is folded as the index is (foldForSearch, migration 0011), so 'fine' finds 'ﬁne'.
  */
 export function toFtsQuery(input: string | undefined): string | null {
+  const terms = searchTerms(input);
+  return terms ? terms.map((t) => `"${t}"*`).join(' ') : null;
+}
+
+/** The words of a search: folded runs of letters and digits, at most 8 of at most 40 characters each. */
+export function searchTerms(input: string | undefined): string[] | null {
   if (!input) return null;
   const tokens = foldForSearch(input).match(/[\p{L}\p{N}]+/gu) ?? [];
   const terms = [...new Set(tokens.map((t) => t.slice(0, 40)))].slice(0, 8);
-  if (terms.length === 0) return null;
-  return terms.map((t) => `"${t}"*`).join(' ');
+  return terms.length === 0 ? null : terms;
+}
+
+/**
+ * The same words as a PostgreSQL tsquery: each a prefix term, ANDed. Only letters and digits reach it, so
+ * no operator a shopper types can change its meaning.
+ */
+export function toTsQuery(input: string | undefined): string | null {
+  const terms = searchTerms(input);
+  return terms ? terms.map((t) => `${t}:*`).join(' & ') : null;
 }
 
 /**

@@ -116,8 +116,8 @@ describe('admin products', () => {
         media_type: 'image',
         display_order: 0,
         alt_text: null,
-        created_at: 'x',
-        updated_at: 'x',
+        created_at: '2026-11-22T10:00:00.000Z',
+        updated_at: '2026-11-22T10:00:00.000Z',
         storage_key: 'media/uploads/a.webp',
       })
       .execute();

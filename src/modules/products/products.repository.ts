@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTx, ProductsTable } from '../../db/database.js';
+import { jsonArrayValues } from '../../db/engine-sql.js';
 import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
 import { MAJOR_AMOUNT_SQL_FUNCTION } from '../../db/sql-functions.js';
 import { minorToMajorString } from '../../shared/money.js';
@@ -60,7 +61,7 @@ export async function listAdminProducts(
         sql<boolean>`lower(p.title) LIKE ${pattern} ESCAPE '\\'`,
         sql<boolean>`lower(p.sku) LIKE ${pattern} ESCAPE '\\'`,
         sql<boolean>`${sql.raw(MAJOR_AMOUNT_SQL_FUNCTION)}(p.price_minor, p.currency) LIKE ${pattern} ESCAPE '\\'`,
-        sql<boolean>`EXISTS (SELECT 1 FROM json_each(p.tags) t WHERE lower(t.value) LIKE ${pattern} ESCAPE '\\')`,
+        sql<boolean>`EXISTS (SELECT 1 FROM ${jsonArrayValues(db, sql.ref('p.tags'))} WHERE lower(t.value) LIKE ${pattern} ESCAPE '\\')`,
       ]),
     );
   }

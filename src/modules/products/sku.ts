@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
+import { equalsNoCase, isUniqueViolation } from '../../db/engine-sql.js';
 import { skuKey } from '../../shared/product-input.js';
 
 /**
@@ -19,7 +20,7 @@ export async function findSkuOwner(
     .selectFrom('products')
     .select(['id', 'title', 'sku'])
     // The same terms as the partial index, so SQLite answers from it.
-    .where(sql<boolean>`sku = ${sku} COLLATE NOCASE`)
+    .where(equalsNoCase(db, sql.ref('sku'), sku))
     .where(sql<boolean>`trim(sku) <> ''`);
   if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
   return query.executeTakeFirst();
@@ -40,9 +41,5 @@ export async function skuOwners(db: DbOrTx): Promise<Map<string, SkuOwner>> {
  * between the check and the write. Callers answer it with the same message as the check.
  */
 export function isSkuConflict(err: unknown): boolean {
-  return (
-    err instanceof Error &&
-    (err as Error & { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE' &&
-    /\bproducts\.sku\b/.test(err.message)
-  );
+  return isUniqueViolation(err, { postgres: 'products_sku_unique', sqlite: /\bproducts\.sku\b/ });
 }

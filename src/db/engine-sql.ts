@@ -1,0 +1,56 @@
+import { type Expression, PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import type { DbOrTx } from './database.js';
+
+/**
+ * The few places where SQLite and PostgreSQL spell a query differently, in one file. Everything else the
+ * store writes through Kysely reads the same on both.
+ */
+export type Engine = 'sqlite' | 'postgres';
+
+export function engineOf(db: DbOrTx): Engine {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** `a = b` ignoring the case of A-Z only, as SQLite's NOCASE (and the unique indexes) compare. */
+export function equalsNoCase(db: DbOrTx, column: RawBuilder<unknown> | Expression<unknown>, value: string) {
+  return engineOf(db) === 'postgres'
+    ? sql<boolean>`ascii_lower(${column}) = ascii_lower(${value})`
+    : sql<boolean>`${column} = ${value} COLLATE NOCASE`;
+}
+
+/** The elements of a JSON array column as rows with a `value` column, for EXISTS (SELECT … FROM …). */
+export function jsonArrayValues(db: DbOrTx, column: RawBuilder<unknown>) {
+  return engineOf(db) === 'postgres'
+    ? sql`jsonb_array_elements_text(${column}) AS t(value)`
+    : sql`json_each(${column}) t`;
+}
+
+/** The values of a group joined by `separator`. */
+export function groupConcat(db: DbOrTx, column: RawBuilder<unknown>, separator: string) {
+  return engineOf(db) === 'postgres'
+    ? sql<string>`string_agg(${column}, ${separator})`
+    : sql<string>`group_concat(${column}, ${separator})`;
+}
+
+/** The first element of a JSON array column, as text (null when there is none). */
+export function jsonFirst(db: DbOrTx, column: RawBuilder<unknown>) {
+  return engineOf(db) === 'postgres'
+    ? sql<string | null>`(${column} ->> 0)`
+    : sql<string | null>`json_extract(${column}, '$[0]')`;
+}
+
+/** A JSON array text of the given values, where a value may itself be a JSON column (kept as JSON). */
+export function jsonArrayText(db: DbOrTx, values: RawBuilder<unknown>[]) {
+  const list = sql.join(values);
+  return engineOf(db) === 'postgres'
+    ? sql<string>`jsonb_build_array(${list})::text`
+    : sql<string>`json_array(${list})`;
+}
+
+/** Whether `err` is a unique index refusing a write; `index` names the index (PostgreSQL) or its columns. */
+export function isUniqueViolation(err: unknown, index: { postgres: string; sqlite: RegExp }): boolean {
+  if (!(err instanceof Error)) return false;
+  const e = err as Error & { code?: unknown; constraint?: unknown };
+  if (e.code === '23505') return e.constraint === index.postgres;
+  return e.code === 'SQLITE_CONSTRAINT_UNIQUE' && index.sqlite.test(e.message);
+}

@@ -1,0 +1,54 @@
+import pg from 'pg';
+import { type RevisionReader, STOREFRONT_REVISION_KEY } from '../store-revision.js';
+
+/**
+ * The storefront revision on PostgreSQL, for caches that ask for it on every request (synchronously): kept in
+ * memory and brought up to date by the notification the revision trigger sends at commit (LISTEN), with a
+ * read every `pollMs` as well, in case a notification is lost while the listening connection reconnects.
+ * So an edit made through any process reaches every process's caches well within a second.
+ */
+export type RevisionWatch = { read: RevisionReader; refresh(): Promise<void>; stop(): Promise<void> };
+
+export async function watchRevision(
+  pool: pg.Pool,
+  opts: { url: string; pollMs?: number },
+): Promise<RevisionWatch> {
+  let value = '0';
+  let stopped = false;
+  const refresh = async () => {
+    const result = await pool.query<{ value: string }>('SELECT value FROM app_meta WHERE key = $1', [
+      STOREFRONT_REVISION_KEY,
+    ]);
+    value = result.rows[0]?.value ?? '0';
+  };
+  await refresh();
+
+  let listener: pg.Client | null = null;
+  const listen = async () => {
+    const client = new pg.Client({ connectionString: opts.url });
+    client.on('notification', (message) => {
+      if (message.channel === 'storefront_revision' && message.payload) value = message.payload;
+    });
+    client.on('error', () => {
+      // The poll keeps the value right; listen again shortly.
+      listener = null;
+      if (!stopped) setTimeout(() => void listen().catch(() => undefined), 1000).unref();
+    });
+    await client.connect();
+    await client.query('LISTEN storefront_revision');
+    listener = client;
+  };
+  await listen();
+
+  const timer = setInterval(() => void refresh().catch(() => undefined), opts.pollMs ?? 500);
+  timer.unref();
+  return {
+    read: () => value,
+    refresh,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await listener?.end().catch(() => undefined);
+    },
+  };
+}

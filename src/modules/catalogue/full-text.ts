@@ -1,0 +1,44 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { DbOrTx } from '../../db/database.js';
+import { engineOf } from '../../db/engine-sql.js';
+import { toFtsQuery, toTsQuery } from './search-query.js';
+
+/**
+ * A shopper's words against the full-text index of the engine in use: FTS5's products_fts on SQLite, the
+ * tsvector table product_search on PostgreSQL. Both are keyed by product_search_ids.rowid, which a product
+ * gets anew each time it is indexed, so "newest indexed first" means the same on both.
+ */
+export type FullText = {
+  /** The index table, for FROM. */
+  table: RawBuilder<unknown>;
+  /** The condition that a row of it matches. */
+  match: RawBuilder<boolean>;
+  /** Relevance, lower is better: a word in the title counts most, then tags and maker, then the description. */
+  rank: RawBuilder<number>;
+  /** The row's key in product_search_ids. */
+  rowid: RawBuilder<number>;
+};
+
+export function fullText(db: DbOrTx, input: string | undefined): FullText | null {
+  if (engineOf(db) === 'postgres') {
+    const query = toTsQuery(input);
+    if (!query) return null;
+    // unaccent as the index was built (accents dropped like FTS5's remove_diacritics).
+    const tsquery = sql`to_tsquery('simple', unaccent(${query}))`;
+    return {
+      table: sql`product_search`,
+      match: sql<boolean>`product_search.document @@ ${tsquery}`,
+      // Weights D, C (description), B (tags, maker), A (title); ts_rank is higher for better matches.
+      rank: sql<number>`-ts_rank('{0, 0.1, 0.5, 1}', product_search.document, ${tsquery})`,
+      rowid: sql<number>`product_search.rowid`,
+    };
+  }
+  const match = toFtsQuery(input);
+  if (!match) return null;
+  return {
+    table: sql`products_fts`,
+    match: sql<boolean>`products_fts MATCH ${match}`,
+    rank: sql<number>`bm25(products_fts, 10.0, 1.0, 4.0, 6.0)`,
+    rowid: sql<number>`products_fts.rowid`,
+  };
+}
