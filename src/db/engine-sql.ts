@@ -25,6 +25,13 @@ export function jsonArrayValues(db: DbOrTx, column: RawBuilder<unknown>) {
     : sql`json_each(${column}) t`;
 }
 
+/** The later of a timestamp column and an ISO time (SQLite's two-argument max compares the ISO text). */
+export function later(db: DbOrTx, column: RawBuilder<unknown>, iso: string) {
+  return engineOf(db) === 'postgres'
+    ? sql<string>`greatest(${column}, ${iso}::timestamptz)`
+    : sql<string>`max(${column}, ${iso})`;
+}
+
 /** The values of a group joined by `separator`. */
 export function groupConcat(db: DbOrTx, column: RawBuilder<unknown>, separator: string) {
   return engineOf(db) === 'postgres'

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, LogLevel } from '../../db/database.js';
+import { later } from '../../db/engine-sql.js';
 import { cleanMessage, detailsJson } from './log-details.js';
 
 export type LogEntry = {
@@ -128,7 +129,7 @@ export class LogService {
             .updateTable('logs')
             .set({
               repeat_count: sql<number>`repeat_count + 1`,
-              last_time: sql<string>`max(last_time, ${e.time.toISOString()})`,
+              last_time: later(trx, sql.ref('last_time'), e.time.toISOString()),
             })
             .where('id', '=', seen.id)
             .executeTakeFirst();
@@ -148,8 +149,9 @@ export class LogService {
             details: e.details,
             request_id: e.requestId,
           })
+          .returning('id')
           .executeTakeFirstOrThrow();
-        this.recent.set(key, { id: Number(inserted.insertId), lastMs: ms });
+        this.recent.set(key, { id: Number(inserted.id), lastMs: ms });
       }
     });
   }
