@@ -15,8 +15,8 @@ import {
  * sequence"), where SQLite stores it. Text the store is given (a product title, a search, a log line) is never
  * meant to contain it, so on PostgreSQL it is written as U+FFFD, the character for what cannot be shown.
  */
-const NUL = /\u0000/g;
-const clean = (value: unknown): unknown => (typeof value === 'string' ? value.replace(NUL, '\uFFFD') : value);
+const clean = (value: unknown): unknown =>
+  typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
 
 class WithoutNul extends OperationNodeTransformer {
   protected override transformValue(node: ValueNode): ValueNode {
