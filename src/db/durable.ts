@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database, Db } from './database.js';
+import { engineOf } from './engine-sql.js';
 
 /** SQLite's numeric synchronous levels (PRAGMA synchronous answers with these). */
 const FULL = 2;
@@ -21,6 +22,8 @@ export async function durableTransaction<T>(
   db: Db,
   fn: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
+  // PostgreSQL's commits are durable already (synchronous_commit is on unless the server says otherwise).
+  if (engineOf(db) === 'postgres') return db.transaction().execute(fn);
   return db.connection().execute(async (conn) => {
     const before = await synchronousLevel(conn);
     // Never lower a level that is already at least FULL (EXTRA = 3).

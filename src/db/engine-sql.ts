@@ -32,6 +32,15 @@ export function later(db: DbOrTx, column: RawBuilder<unknown>, iso: string) {
     : sql<string>`max(${column}, ${iso})`;
 }
 
+/**
+ * Makes the rest of the current transaction run alone among those that ask for the same `key`: SQLite runs
+ * one write transaction at a time anyway; PostgreSQL takes a transaction-scoped advisory lock, so a
+ * read-then-write (the next order number) cannot interleave with another process's.
+ */
+export async function oneAtATime(trx: DbOrTx, key: string): Promise<void> {
+  if (engineOf(trx) === 'postgres') await sql`SELECT pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
+}
+
 /** The values of a group joined by `separator`. */
 export function groupConcat(db: DbOrTx, column: RawBuilder<unknown>, separator: string) {
   return engineOf(db) === 'postgres'

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DbOrTx, OrderStatus } from '../../db/database.js';
+import { oneAtATime } from '../../db/engine-sql.js';
 import type { OrderSummary } from '../../shared/checkout.js';
 import type { PaymentEvent, SessionOutcome } from '../payments/payment-gateway.js';
 import { canMove } from './order-status.js';
@@ -23,6 +24,7 @@ export async function insertPendingOrder(
   trx: DbOrTx,
   order: { id: string; currency: string; paymentMode: 'stripe' | 'demo'; lines: NewOrderLine[]; now: Date },
 ): Promise<{ number: number; subtotalMinor: number }> {
+  await oneAtATime(trx, 'orders.number');
   const last = await trx
     .selectFrom('orders')
     .select(sql<number | null>`max(number)`.as('n'))
