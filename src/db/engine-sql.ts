@@ -41,6 +41,16 @@ export async function oneAtATime(trx: DbOrTx, key: string): Promise<void> {
   if (engineOf(trx) === 'postgres') await sql`SELECT pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
 }
 
+/**
+ * `column LIKE pattern` ignoring case (SQLite's LIKE already ignores ASCII case; PostgreSQL's ILIKE), with
+ * backslash escaping the wildcards. JSON columns are matched as their text.
+ */
+export function likeNoCase(db: DbOrTx, column: RawBuilder<unknown>, pattern: string) {
+  return engineOf(db) === 'postgres'
+    ? sql<boolean>`${column}::text ILIKE ${pattern} ESCAPE '\\'`
+    : sql<boolean>`${column} LIKE ${pattern} ESCAPE '\\'`;
+}
+
 /** The values of a group joined by `separator`. */
 export function groupConcat(db: DbOrTx, column: RawBuilder<unknown>, separator: string) {
   return engineOf(db) === 'postgres'

@@ -1,5 +1,6 @@
-import { type SqlBool, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { DbOrTx, LogLevel } from '../../db/database.js';
+import { likeNoCase } from '../../db/engine-sql.js';
 import type { LogFilter } from '../../shared/logs.js';
 
 export type LogItem = {
@@ -26,9 +27,9 @@ function filtered(db: DbOrTx, filter: LogFilter) {
   if (filter.source) query = query.where('source', '=', filter.source);
   if (filter.q) {
     const pattern = `%${escapeLike(filter.q)}%`;
-    // SQLite's LIKE is case-insensitive for ASCII, which is what a log search wants.
-    query = query.where(
-      sql<SqlBool>`(message LIKE ${pattern} ESCAPE '\\' OR details LIKE ${pattern} ESCAPE '\\' OR request_id LIKE ${pattern} ESCAPE '\\')`,
+    // Case-insensitive, which is what a log search wants.
+    query = query.where((eb) =>
+      eb.or(['message', 'details', 'request_id'].map((c) => likeNoCase(db, sql.ref(c), pattern))),
     );
   }
   return query;
