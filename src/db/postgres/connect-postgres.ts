@@ -61,6 +61,9 @@ export function openPostgres(url: string, poolSize: number): PostgresHandle {
     // A dead server is reported within seconds instead of hanging start-up.
     connectionTimeoutMillis: 10_000,
   });
+  // An idle connection the server drops (a restart, a failover, the database dropped) must not take the
+  // process down: the pool discards it and opens another for the next query, which reports its own error.
+  pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [textWithoutNul] });
   let closed = false;
   return {

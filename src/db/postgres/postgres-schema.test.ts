@@ -180,6 +180,27 @@ describe('the PostgreSQL schema, on a real server', () => {
   });
 });
 
+describe('the pool when the server drops its idle connections', () => {
+  it('keeps the process up and answers the next query on a new connection', async () => {
+    const database = await createThrowawayDatabase();
+    const store = openPostgres(database.url, 2);
+    try {
+      await sql`SELECT 1`.execute(store.db);
+      // What a server restart or failover does to the pool's idle connections.
+      const admin = openPostgres(database.url.replace(/\/[^/]+$/, '/postgres'), 1);
+      await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = ${database.name} AND pid <> pg_backend_pid()`.execute(admin.db);
+      await admin.close();
+      await new Promise((r) => setTimeout(r, 200));
+      const again = await sql<{ one: number }>`SELECT 1 AS one`.execute(store.db);
+      expect(again.rows[0]?.one).toBe(1);
+    } finally {
+      await store.close();
+      await database.drop();
+    }
+  });
+});
+
 describe('two store processes starting together on an empty PostgreSQL database', () => {
   it('migrate it once: one applies the migrations, the other finds them done', async () => {
     const database = await createThrowawayDatabase();
