@@ -2,7 +2,7 @@ import { chmodSync, renameSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LogService } from '../modules/logs/log-service.js';
-import { knownMigrations } from '../ops/schema.js';
+import { knownMigrationNames } from '../ops/schema.js';
 import { buildTestApp, createTestStore, type TestStore } from '../test-support/test-store.js';
 
 describe('/healthz and /readyz', () => {
@@ -33,7 +33,7 @@ describe('/healthz and /readyz', () => {
   it('/readyz is 503 naming the migrations when one is missing, while /healthz stays 200', async () => {
     store = await createTestStore();
     app = await buildTestApp(store);
-    const last = knownMigrations.at(-1) ?? '';
+    const last = knownMigrationNames(store.engine).at(-1) ?? '';
     await store.handle.db
       .deleteFrom('kysely_migration' as never)
       .where('name' as never, '=', last as never)

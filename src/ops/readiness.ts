@@ -3,6 +3,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { engineOf } from '../db/engine-sql.js';
 import { compareSchema } from './schema.js';
 
 export type ReadinessCheck = 'database' | 'migrations' | 'dataDir';
@@ -15,11 +16,16 @@ export type Readiness = { ready: true } | { ready: false; check: ReadinessCheck;
  */
 export async function checkReadiness(deps: { db: Db; dataDir: string }): Promise<Readiness> {
   let applied: string[];
+  const engine = engineOf(deps.db);
   try {
-    const table = await sql<{ n: number }>`
-      SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name = 'kysely_migration'`.execute(
-      deps.db,
-    );
+    const table =
+      engine === 'postgres'
+        ? await sql<{ n: number }>`SELECT count(*) AS n FROM information_schema.tables
+            WHERE table_schema = current_schema() AND table_name = 'kysely_migration'`.execute(deps.db)
+        : await sql<{ n: number }>`
+            SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name = 'kysely_migration'`.execute(
+            deps.db,
+          );
     applied =
       Number(table.rows[0]?.n ?? 0) === 0
         ? []
@@ -27,10 +33,10 @@ export async function checkReadiness(deps: { db: Db; dataDir: string }): Promise
             (r) => r.name,
           );
   } catch (error) {
-    // Only the SQLite code goes out (the answer is public); the log line has the whole error.
+    // Only the driver's error code goes out (the answer is public); the log line has the whole error.
     return { ready: false, check: 'database', detail: errorCode(error) };
   }
-  const { pending, unknown } = compareSchema(applied);
+  const { pending, unknown } = compareSchema(applied, engine);
   if (pending.length > 0)
     return { ready: false, check: 'migrations', detail: `not applied: ${pending.join(', ')}` };
   if (unknown.length > 0)

@@ -1,8 +1,15 @@
 import type SQLite from 'better-sqlite3';
 import { migrations } from '../../migrations/index.js';
+import { postgresMigrations } from '../../migrations/postgres/index.js';
 
 /** The migrations this build knows, in the order they run (the bundled list, as the server uses). */
 export const knownMigrations: readonly string[] = Object.keys(migrations).sort();
+const knownPostgresMigrations: readonly string[] = Object.keys(postgresMigrations).sort();
+
+/** The migrations this build knows for an engine. */
+export function knownMigrationNames(engine: 'sqlite' | 'postgres'): readonly string[] {
+  return engine === 'postgres' ? knownPostgresMigrations : knownMigrations;
+}
 
 /** Migrations recorded in a database (Kysely's table); none when it was never migrated. */
 export function appliedMigrations(sqlite: SQLite.Database): string[] {
@@ -20,11 +27,15 @@ export type SchemaComparison = {
   unknown: string[];
 };
 
-export function compareSchema(applied: readonly string[]): SchemaComparison {
-  const known = new Set(knownMigrations);
+export function compareSchema(
+  applied: readonly string[],
+  engine: 'sqlite' | 'postgres' = 'sqlite',
+): SchemaComparison {
+  const list = knownMigrationNames(engine);
+  const known = new Set(list);
   const done = new Set(applied);
   return {
-    pending: knownMigrations.filter((m) => !done.has(m)),
+    pending: list.filter((m) => !done.has(m)),
     unknown: applied.filter((m) => !known.has(m)),
   };
 }
