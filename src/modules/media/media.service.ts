@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../core/clock.js';
 import type { Db, DbOrTx, MediaType } from '../../db/database.js';
+import { oneAtATime } from '../../db/engine-sql.js';
 import { MAX_MEDIA_PER_PRODUCT, MEDIA_MESSAGES } from '../../shared/media-rules.js';
 import type { StoredVariant } from '../../shared/responsive-image.js';
 import type { FileStorage } from '../../storage/file-storage.js';
@@ -76,6 +77,8 @@ async function insertWithinLimit(
 ): Promise<MediaRow[]> {
   const now = clock.now().toISOString();
   return db.transaction().execute(async (trx) => {
+    // Count and insert as one step, so racing uploads cannot pass the limit together.
+    await oneAtATime(trx, `media:${productId}`);
     if (!(await productExists(trx, productId))) throw productNotFound();
     const count = await countProductMedia(trx, productId);
     if (count + rows.length > MAX_MEDIA_PER_PRODUCT)
