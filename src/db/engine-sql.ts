@@ -65,7 +65,12 @@ export function jsonFirst(db: DbOrTx, column: RawBuilder<unknown>) {
     : sql<string | null>`json_extract(${column}, '$[0]')`;
 }
 
-/** A JSON array text of the given values, where a value may itself be a JSON column (kept as JSON). */
+/** A JSON column as a JSON value inside other JSON (SQLite keeps JSON as text and must be told). */
+export function jsonColumn(db: DbOrTx, column: RawBuilder<unknown>) {
+  return engineOf(db) === 'postgres' ? column : sql`json(${column})`;
+}
+
+/** A JSON array text of the given values (a JSON column among them through jsonColumn). */
 export function jsonArrayText(db: DbOrTx, values: RawBuilder<unknown>[]) {
   const list = sql.join(values);
   return engineOf(db) === 'postgres'

@@ -1,6 +1,5 @@
 import { type Expression, type ExpressionBuilder, expressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, DbOrTx, FacetKind, ProductsTable } from '../../db/database.js';
-import { engineOf } from '../../db/engine-sql.js';
 import { STOREFRONT_REVISION_KEY } from '../../db/store-revision.js';
 import type {
   CatalogueFacets,
@@ -103,13 +102,11 @@ export const RANK_WINDOW = 5_000;
  * CROSS JOIN keeps the full-text index as the outer loop, so rows come in its rowid order and a LIMIT
  * stops the scan early. The product id is looked up only for the rows a page keeps.
  */
-function matchSource(db: DbOrTx, f: CatalogueFilter, text: FullText, textOnly: boolean) {
+function matchSource(f: CatalogueFilter, text: FullText, textOnly: boolean) {
   if (textOnly) return sql`FROM ${text.table} WHERE ${text.match}`;
   const filters = where(expressionBuilder<Database & { p: ProductsTable }, 'p'>(), f, text, 'text', 'lookup');
-  // SQLite joins in the order written after CROSS JOIN; PostgreSQL plans the order itself.
-  const join = sql.raw(engineOf(db) === 'postgres' ? 'JOIN' : 'CROSS JOIN');
-  return sql`FROM ${text.table} ${join} product_search_ids AS s ON s.rowid = ${text.rowid}
-      ${join} products AS p ON p.id = s.product_id
+  return sql`FROM ${text.table} ${text.join} product_search_ids AS s ON s.rowid = ${text.rowid}
+      ${text.join} products AS p ON p.id = s.product_id
       WHERE ${text.match} AND ${filters}`;
 }
 
@@ -171,7 +168,7 @@ export async function searchProducts(
   const textOnly = text !== null && !hasConditions({ ...f, q: undefined });
 
   // With words typed the full-text index drives the page (when ranked) and the count.
-  const source = text ? matchSource(db, f, text, textOnly) : null;
+  const source = text ? matchSource(f, text, textOnly) : null;
   let ids: string[];
   if (sort === 'relevance' && source && text) {
     ids = await rankedIds(db, text, source, {

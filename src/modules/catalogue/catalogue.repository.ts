@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
-import { engineOf, jsonArrayText, jsonFirst } from '../../db/engine-sql.js';
+import { jsonArrayText, jsonColumn, jsonFirst } from '../../db/engine-sql.js';
 import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
 import type { ProductCard, ProductDetail, ProductMedia, SizeDetail } from '../../shared/catalogue.js';
 import { parseVariants, responsiveFields, responsiveImage } from '../../shared/responsive-image.js';
@@ -34,7 +34,7 @@ const firstImageAlt = sql<string | null>`(SELECT m.alt_text FROM media m
   WHERE m.product_id = p.id AND m.media_type = 'image' ORDER BY m.display_order, m.id LIMIT 1)`;
 /** Web variants of that first image, as JSON [width, height, variants], or null when it has none. */
 const firstImageMeta = (db: DbOrTx) => sql<string | null>`(SELECT CASE WHEN m.variants = '[]' THEN NULL
-    ELSE ${jsonArrayText(db, [sql.ref('m.width'), sql.ref('m.height'), engineOf(db) === 'postgres' ? sql.ref('m.variants') : sql`json(m.variants)`])} END
+    ELSE ${jsonArrayText(db, [sql.ref('m.width'), sql.ref('m.height'), jsonColumn(db, sql.ref('m.variants'))])} END
   FROM media m WHERE m.product_id = p.id AND m.media_type = 'image' ORDER BY m.display_order, m.id LIMIT 1)`;
 
 export function cardColumns(db: DbOrTx) {

@@ -17,6 +17,11 @@ export type FullText = {
   rank: RawBuilder<number>;
   /** The row's key in product_search_ids. */
   rowid: RawBuilder<number>;
+  /**
+   * The join that keeps the index as the outer loop: SQLite joins in the order written after CROSS JOIN;
+   * PostgreSQL plans the order itself and allows no ON after CROSS JOIN.
+   */
+  join: RawBuilder<unknown>;
 };
 
 export function fullText(db: DbOrTx, input: string | undefined): FullText | null {
@@ -31,6 +36,7 @@ export function fullText(db: DbOrTx, input: string | undefined): FullText | null
       // Weights D, C (description), B (tags, maker), A (title); ts_rank is higher for better matches.
       rank: sql<number>`-ts_rank('{0, 0.1, 0.5, 1}', product_search.document, ${tsquery})`,
       rowid: sql<number>`product_search.rowid`,
+      join: sql.raw('JOIN'),
     };
   }
   const match = toFtsQuery(input);
@@ -40,5 +46,6 @@ export function fullText(db: DbOrTx, input: string | undefined): FullText | null
     match: sql<boolean>`products_fts MATCH ${match}`,
     rank: sql<number>`bm25(products_fts, 10.0, 1.0, 4.0, 6.0)`,
     rowid: sql<number>`products_fts.rowid`,
+    join: sql.raw('CROSS JOIN'),
   };
 }
