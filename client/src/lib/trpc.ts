@@ -10,12 +10,17 @@ export function isUnauthorized(error: unknown): boolean {
   return error instanceof TRPCClientError && error.data?.code === 'UNAUTHORIZED';
 }
 
+/** Forgets who the client thought was signed in; the admin guard then shows the sign-in page. */
+export function forgetSession(): void {
+  queryClient.setQueriesData({ queryKey: [['auth', 'me']] }, null);
+}
+
 export const queryClient: QueryClient = new QueryClient({
   queryCache: new QueryCache({
     // A session that ended (expired, signed out elsewhere) shows up as UNAUTHORIZED on some admin query:
     // forget who we thought was signed in, and the admin guard sends the browser to the sign-in page.
     onError(error) {
-      if (isUnauthorized(error)) queryClient.setQueriesData({ queryKey: [['auth', 'me']] }, null);
+      if (isUnauthorized(error)) forgetSession();
     },
   }),
   defaultOptions: {

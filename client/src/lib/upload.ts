@@ -1,4 +1,4 @@
-import { queryClient } from './trpc';
+import { forgetSession } from './trpc';
 
 /** One file under its form field name; several entries may share a name. */
 export type UploadPart = { field: string; file: File } | { field: string; value: string };
@@ -37,7 +37,7 @@ export function uploadWithProgress<Body>(
         resolve({ ok: true, status: xhr.status, body: body as Body });
         return;
       }
-      if (xhr.status === 401) queryClient.setQueriesData({ queryKey: [['auth', 'me']] }, null);
+      if (xhr.status === 401) forgetSession();
       const message =
         body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string'
           ? (body as { message: string }).message

@@ -29,6 +29,21 @@ export function serverFieldErrors(data: unknown): FieldErrors {
   return errors;
 }
 
+/** Why the server refused a save: its message, and its code (CONFLICT, BAD_REQUEST…) when it sent one. */
+export type Refusal = { message: string; code: string | undefined };
+
+function refusalOf(error: unknown): { refusal: Refusal; data: unknown } {
+  const e = (error ?? {}) as { message?: unknown; data?: { code?: unknown } | null };
+  const data = e.data ?? null;
+  return {
+    data,
+    refusal: {
+      message: typeof e.message === 'string' ? e.message : 'The server refused the change',
+      code: typeof data?.code === 'string' ? data.code : undefined,
+    },
+  };
+}
+
 /** The error for a field, or for anything inside it ('sizes' answers for 'sizes.2'). */
 export function errorAt(errors: FieldErrors, key: string): string | undefined {
   if (errors[key]) return errors[key];
@@ -73,11 +88,20 @@ export function useZodForm<Values extends object, Output>(
     error: (key: string) => errorAt(errors, key),
     hasErrors: Object.keys(errors).length > 0,
     validate,
-    /** Shows the server's field errors; true when there were any. */
-    showServerErrors(data: unknown): boolean {
-      const found = serverFieldErrors(data);
-      setErrors(found);
-      return Object.keys(found).length > 0;
+    /**
+     * Checks the values, then hands them to `send` (a mutateAsync). 'invalid' when the browser stopped it,
+     * 'saved' when the server took it, else the server's refusal, whose field errors are then shown.
+     */
+    async save(send: (values: Values) => Promise<unknown>): Promise<'invalid' | 'saved' | Refusal> {
+      if (validate() === null) return 'invalid';
+      try {
+        await send(values);
+        return 'saved';
+      } catch (error) {
+        const { refusal, data } = refusalOf(error);
+        setErrors(serverFieldErrors(data));
+        return refusal;
+      }
     },
   };
 }

@@ -18,18 +18,15 @@ export function EditMediaDialog(props: { productId: string; item: MediaItem; onC
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    if (form.validate() === null) return;
-    const changedUrl = values.url.trim() !== item.url;
-    try {
-      await update.mutateAsync({
+    const result = await form.save((fields) => {
+      const changedUrl = fields.url.trim() !== item.url;
+      return update.mutateAsync({
         id: item.id,
-        ...(changedUrl ? { url: values.url.trim() } : {}),
-        altText: values.altText,
+        ...(changedUrl ? { url: fields.url.trim() } : {}),
+        altText: fields.altText,
       });
-      props.onClose();
-    } catch (refused) {
-      form.showServerErrors((refused as { data?: unknown }).data);
-    }
+    });
+    if (result === 'saved') props.onClose();
   };
 
   return (

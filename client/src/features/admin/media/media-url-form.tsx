@@ -28,15 +28,15 @@ export function MediaUrlForm(props: { productId: string; used: number; disabled:
     e.preventDefault();
     const full = props.used >= MAX_MEDIA_PER_PRODUCT;
     setLimit(full ? MEDIA_MESSAGES.limitReached : null);
-    if (form.validate() === null || full) return;
-    try {
-      await add.mutateAsync({ productId: props.productId, ...values, url: values.url.trim() });
-      form.setValues(blank);
-    } catch (refused) {
-      const data = (refused as { data?: { code?: string } | null; message?: string }).data;
-      form.showServerErrors(data);
-      if (data?.code === 'CONFLICT') setLimit((refused as { message: string }).message);
+    if (full) {
+      form.validate();
+      return;
     }
+    const result = await form.save((fields) =>
+      add.mutateAsync({ productId: props.productId, ...fields, url: fields.url.trim() }),
+    );
+    if (result === 'saved') form.setValues(blank);
+    else if (typeof result === 'object' && result.code === 'CONFLICT') setLimit(result.message);
   };
 
   return (

@@ -36,13 +36,6 @@ export function emptyForm(id: string): FormValues {
   };
 }
 
-/** What the server answered when it refused the product: its message, and field errors when it had some. */
-type Refusal = { message: string; data?: unknown };
-
-function isRefusal(error: unknown): error is Refusal {
-  return !!error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string';
-}
-
 export function ProductForm({
   productId,
   initial,
@@ -74,19 +67,16 @@ export function ProductForm({
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (form.validate() === null) return;
-    setSubmitting(true);
-    setServerError(null);
-    try {
-      await onSubmit(values);
-    } catch (refused) {
-      if (isRefusal(refused)) {
-        form.showServerErrors(refused.data);
-        setServerError(refused.message);
+    const result = await form.save(async (fields) => {
+      setSubmitting(true);
+      setServerError(null);
+      try {
+        await onSubmit(fields);
+      } finally {
+        setSubmitting(false);
       }
-    } finally {
-      setSubmitting(false);
-    }
+    });
+    if (typeof result === 'object') setServerError(result.message);
   };
 
   return (

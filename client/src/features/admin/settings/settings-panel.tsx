@@ -26,12 +26,7 @@ function SettingsForm({ initial }: { initial: Values }) {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (form.validate() === null) return;
-    try {
-      await save.mutateAsync(values);
-    } catch (refused) {
-      form.showServerErrors((refused as { data?: unknown }).data);
-    }
+    await form.save((fields) => save.mutateAsync(fields));
   };
 
   return (
