@@ -108,7 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerVitals(app, { db: deps.db, clock: deps.clock, limiter: telemetry.vitals });
   registerLogsExport(app, { db: deps.db, clock: deps.clock, policy: sessionPolicy, logs: logService });
   await registerStripeWebhook(app, { db: deps.db, clock: deps.clock, payments: deps.payments });
-  await registerMedia(app, { mediaRoot: path.join(config.dataDir, 'media') });
+  await registerMedia(app, { storage: deps.storage });
   await registerCatalogFiles(app, {
     db: deps.db,
     storage: deps.storage,

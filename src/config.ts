@@ -107,6 +107,26 @@ const envSchema = z.object({
     ])
     .default(0),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(14),
+  /**
+   * Media and catalogue files in this S3-compatible bucket instead of DATA_DIR (several store processes
+   * share it). Credentials come through the AWS SDK's own variables (AWS_ACCESS_KEY_ID,
+   * AWS_SECRET_ACCESS_KEY, AWS_PROFILE…), never through the store's.
+   */
+  S3_BUCKET: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3-63 of a-z, 0-9, "." and "-")')
+    .optional(),
+  /** An S3-compatible server instead of AWS: https://minio.internal:9000, https://<account>.r2.cloudflarestorage.com */
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** The bucket's region; AWS_REGION when unset, else us-east-1 (what most S3-compatible servers expect). */
+  S3_REGION: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9-]{2,40}$/, 'must be a region name such as eu-west-1')
+    .optional(),
+  /** Address the bucket as a path (http://host/bucket/key) rather than a host name: MinIO and most self-hosted servers. */
+  S3_FORCE_PATH_STYLE: booleanish.default(false),
 });
 
 /** Never echoed back in an error message: they end up in terminals and logs. */
@@ -154,6 +174,10 @@ export type Config = {
    * (0 = off), keeping the newest `keep` scheduled backups (manual ones are never pruned).
    */
   backups: { dir: string; intervalHours: number; keep: number };
+  /** Where media and catalogue files live: DATA_DIR (the default), or an S3-compatible bucket. */
+  storage:
+    | { kind: 'local'; root: string }
+    | { kind: 's3'; bucket: string; endpoint: string | null; region: string; forcePathStyle: boolean };
 };
 
 export class ConfigError extends Error {
@@ -183,6 +207,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'SESSION_SECRET is required with DATABASE_URL: every store process must sign admin sessions with the same key (at least 32 characters; e.g. openssl rand -base64 48)',
     );
+  }
+  if (!e.S3_BUCKET && (e.S3_ENDPOINT || e.S3_REGION || input.S3_FORCE_PATH_STYLE)) {
+    // Half a configuration would keep the files on this machine while the operator believes they are shared.
+    throw new ConfigError('S3_ENDPOINT, S3_REGION and S3_FORCE_PATH_STYLE need S3_BUCKET, the bucket to use');
   }
   const shownHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   const dataDir = path.resolve(e.DATA_DIR);
@@ -226,5 +254,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intervalHours: e.BACKUP_INTERVAL_HOURS,
       keep: e.BACKUP_KEEP,
     },
+    storage: e.S3_BUCKET
+      ? {
+          kind: 's3',
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT ?? null,
+          region: e.S3_REGION ?? (env.AWS_REGION?.trim() || 'us-east-1'),
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+        }
+      : { kind: 'local', root: dataDir },
   };
 }

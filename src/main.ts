@@ -14,7 +14,7 @@ import { startMaintenance } from './ops/maintenance.js';
 import { startScheduledBackups } from './ops/scheduled-backups.js';
 import { claimDataDir } from './ops/start-up.js';
 import { startUpBanner } from './ops/start-up-banner.js';
-import { LocalFileStorage } from './storage/local-file-storage.js';
+import { openFileStorage } from './storage/open-file-storage.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -41,9 +41,9 @@ async function main(): Promise<void> {
   const dataLock = await claimDataDir(config.dataDir, (note) => console.log(note));
   const handle = openDatabase(databaseFile(config.dataDir));
   await migrateToLatest(handle.db);
-  const storage = new LocalFileStorage(config.dataDir);
+  const storage = await openFileStorage(config);
   // Listed before the server takes requests, so the sweep after listen never sees an upload in progress.
-  const uploads = await snapshotUploads(storage.localRoot);
+  const uploads = await snapshotUploads(storage);
   const demo = config.loadDemoCatalogue
     ? await loadDemoCatalogueIfEmpty({ db: handle.db, storage, demoDir, clock: systemClock })
     : null;

@@ -85,3 +85,10 @@ export function isUniqueViolation(err: unknown, index: { postgres: string; sqlit
   if (e.code === '23505') return e.constraint === index.postgres;
   return e.code === 'SQLITE_CONSTRAINT_UNIQUE' && index.sqlite.test(e.message);
 }
+
+/** Whether a text or JSON column's text contains `value` literally (no wildcards, case counts). */
+export function containsText(db: DbOrTx, column: RawBuilder<unknown>, value: string) {
+  return engineOf(db) === 'postgres'
+    ? sql<boolean>`strpos(${column}::text, ${value}) > 0`
+    : sql<boolean>`instr(${column}, ${value}) > 0`;
+}

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../core/clock.js';
@@ -10,7 +11,7 @@ import {
   importCatalog,
 } from '../modules/catalog-versions/catalog-versions.service.js';
 import { IMPORT_MODES, type ImportModeName } from '../shared/catalog-input.js';
-import type { FileStorage } from '../storage/file-storage.js';
+import { type FileStorage, StoredFileMissing } from '../storage/file-storage.js';
 import { requireAdmin } from './require-admin.js';
 
 export const CATALOG_IMPORT_ROUTE = '/api/admin/catalog/import';
@@ -39,7 +40,12 @@ export async function registerCatalogFiles(
           return reply.code(404).send({ error: 'Not Found', message: err.message });
         throw err;
       }
-      if (!(await deps.storage.exists(version.storageKey))) {
+      let file: Readable;
+      try {
+        // Opened before any header is set: a file missing from storage is a clear 404, not a cut download.
+        file = await deps.storage.stream(version.storageKey);
+      } catch (err) {
+        if (!(err instanceof StoredFileMissing)) throw err;
         return reply
           .code(404)
           .send({ error: 'Not Found', message: 'The file of this version is missing from storage.' });
@@ -48,7 +54,7 @@ export async function registerCatalogFiles(
         .header('content-type', 'application/yaml; charset=utf-8')
         .header('content-disposition', `attachment; filename="${version.fileName}"`)
         .header('cache-control', 'no-store')
-        .send(deps.storage.stream(version.storageKey));
+        .send(file);
     },
   );
 

@@ -1,30 +1,41 @@
-import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { FileStorage } from './file-storage.js';
+import {
+  type ByteRange,
+  type FileStorage,
+  type StoredFile,
+  type StoredFileInfo,
+  StoredFileMissing,
+} from './file-storage.js';
+import { checkKey, checkPrefix, isSafeKey } from './storage-keys.js';
 
-const SAFE_KEY = /^[a-zA-Z0-9][a-zA-Z0-9._-]*(\/[a-zA-Z0-9][a-zA-Z0-9._-]*)*$/;
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
+}
 
+/** The default storage: files under DATA_DIR, for one store process on one machine. */
 export class LocalFileStorage implements FileStorage {
-  readonly localRoot: string;
+  readonly root: string;
+  readonly shared = false;
+  readonly description: string;
 
   constructor(root: string) {
-    this.localRoot = path.resolve(root);
+    this.root = path.resolve(root);
+    this.description = `local folder ${this.root}`;
   }
 
-  /** Keys come from our own code, but a bad one must never escape the root folder. */
   private resolve(key: string): string {
-    if (!SAFE_KEY.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {
-      throw new Error(`Unsafe storage key: ${JSON.stringify(key)}`);
-    }
-    return path.join(this.localRoot, key);
+    return path.join(this.root, checkKey(key));
   }
 
   async put(key: string, data: Buffer | Uint8Array): Promise<void> {
     const file = this.resolve(key);
     await mkdir(path.dirname(file), { recursive: true });
     // Write then rename, so a reader never sees half a file and a crash leaves no torn file behind.
+    // The orphan sweep knows this temporary name (orphan-sweep.ts TEMP_FILE) and removes leftovers.
     const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
     try {
       await writeFile(temp, data);
@@ -36,23 +47,70 @@ export class LocalFileStorage implements FileStorage {
     }
   }
 
-  read(key: string): Promise<Buffer> {
-    return readFile(this.resolve(key));
+  async read(key: string): Promise<Buffer> {
+    try {
+      return await readFile(this.resolve(key));
+    } catch (error) {
+      if (isMissing(error)) throw new StoredFileMissing(key);
+      throw error;
+    }
   }
 
-  stream(key: string): Readable {
-    return createReadStream(this.resolve(key));
+  async stream(key: string, range?: ByteRange): Promise<Readable> {
+    // Opened before the stream is handed out, so a missing file is this promise's error rather than a
+    // stream that fails after the caller has already sent its headers.
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(this.resolve(key), 'r');
+    } catch (error) {
+      if (isMissing(error)) throw new StoredFileMissing(key);
+      throw error;
+    }
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  async stat(key: string): Promise<StoredFileInfo | null> {
+    const file = this.resolve(key);
+    try {
+      const info = await stat(file);
+      if (!info.isFile()) return null;
+      // Size and modification time, as a strong validator: files are only ever replaced whole, by rename
+      // (put), so new bytes always come with a new mtime.
+      const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+      return { size: info.size, etag, lastModified: info.mtime };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
   }
 
   async exists(key: string): Promise<boolean> {
-    try {
-      return (await stat(this.resolve(key))).isFile();
-    } catch {
-      return false;
-    }
+    return (await this.stat(key)) !== null;
   }
 
   async remove(key: string): Promise<void> {
     await rm(this.resolve(key), { force: true });
+  }
+
+  async *list(prefix: string): AsyncIterable<StoredFile> {
+    checkPrefix(prefix);
+    // Walk the deepest folder the prefix names; the rest of the prefix filters names inside it.
+    const folder = prefix.slice(0, prefix.lastIndexOf('/') + 1);
+    let entries: Dirent[];
+    try {
+      entries = await readdir(path.join(this.root, folder), { recursive: true, withFileTypes: true });
+    } catch (error) {
+      if (isMissing(error)) return;
+      throw error;
+    }
+    const keys = entries
+      .filter((e) => e.isFile()) // symlinks are not files the store made
+      .map((e) => path.relative(this.root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+      .filter((key) => key.startsWith(prefix) && isSafeKey(key))
+      .sort();
+    for (const key of keys) {
+      const info = await stat(path.join(this.root, key)).catch(() => null);
+      if (info?.isFile()) yield { key, size: info.size, lastModified: info.mtime };
+    }
   }
 }

@@ -22,6 +22,7 @@ import { LogService } from '../modules/logs/log-service.js';
 import { DemoGateway } from '../modules/payments/demo-gateway.js';
 import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
 import { createTelemetryLimits } from '../modules/telemetry/rate-limiter.js';
+import type { FileStorage } from '../storage/file-storage.js';
 import { LocalFileStorage } from '../storage/local-file-storage.js';
 import type { InnerContext } from '../trpc/context.js';
 import { createCallerFactory } from '../trpc/init.js';
@@ -43,20 +44,25 @@ export type TestStore = {
    */
   handle: DatabaseHandle;
   revision: RevisionReader;
-  storage: LocalFileStorage;
+  /** The data folder's LocalFileStorage, or the storage the test passed (an S3 bucket). */
+  storage: FileStorage;
   context(overrides?: Partial<InnerContext>): InnerContext;
   caller(overrides?: Partial<InnerContext>): ReturnType<typeof createCaller>;
   cleanup(): Promise<void>;
 };
 
-/** A real, migrated SQLite file in its own temporary data folder; optionally with the demo catalogue. */
+/**
+ * A real, migrated database of the engine under test (see openTestDatabase) with its own temporary data
+ * folder; optionally with the demo catalogue, and with another file storage than the folder (an S3 bucket
+ * from test-support/s3.ts).
+ */
 export async function createTestStore(
-  opts: { demo?: boolean; env?: Record<string, string> } = {},
+  opts: { demo?: boolean; env?: Record<string, string>; storage?: FileStorage } = {},
 ): Promise<TestStore> {
   const dir = mkdtempSync(path.join(tmpdir(), 'store-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, LOG_LEVEL: 'silent', ...opts.env });
   const { handle, revision, close } = await openTestDatabase(dir);
-  const storage = new LocalFileStorage(dir);
+  const storage = opts.storage ?? new LocalFileStorage(dir);
   if (opts.demo) await loadDemoCatalogueIfEmpty({ db: handle.db, storage, demoDir, clock: fixedClock });
   const context = (overrides: Partial<InnerContext> = {}): InnerContext => ({
     db: handle.db,

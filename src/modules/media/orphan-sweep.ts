@@ -1,7 +1,9 @@
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
+import { containsText, likeNoCase } from '../../db/engine-sql.js';
+import { type FileStorage, StoredFileMissing } from '../../storage/file-storage.js';
 import { CATALOG_PREFIX, UPLOADS_PREFIX } from '../../storage/storage-keys.js';
 import { readBannerImageUrl } from '../settings/settings.repository.js';
 import { storageKeysOf } from './media.repository.js';
@@ -15,6 +17,8 @@ import { storageKeysOf } from './media.repository.js';
  * Safety rules, since deleting a file someone still needs is far worse than keeping an orphan:
  * - Only files listed before the server accepted its first request are considered (`snapshotUploads`),
  *   so a file an upload of this process is writing right now is never touched, whatever the clock says.
+ * - On storage other processes write to as well (an S3 bucket shared by several store processes), their
+ *   uploads in progress are in that listing too: there a file must also be SHARED_GRACE_MS old.
  * - A file counts as used when any media row names it, or when the settings banner, a product's legacy
  *   image list, an order line or any catalogue file on disk mentions it (versions can restore uploads).
  * - Banner pictures are saved in the settings only when the admin clicks Save after uploading, which
@@ -24,6 +28,11 @@ import { storageKeysOf } from './media.repository.js';
 
 /** How long an uploaded banner picture may wait for the settings form to be saved. */
 export const BANNER_GRACE_MS = 24 * 60 * 60_000;
+/**
+ * How old a file in shared storage must be before it can count as an orphan: far longer than an upload
+ * takes from its first file to its row (seconds to minutes), with room for the bucket's clock to differ.
+ */
+export const SHARED_GRACE_MS = 60 * 60_000;
 /** LocalFileStorage.put's temporary name: `<file>.<pid>.<ms>.tmp`. */
 const TEMP_FILE = /\.\d+\.\d+\.tmp$/;
 /** An upload key inside any text (the prefix has no regular-expression characters). */
@@ -31,38 +40,40 @@ const UPLOAD_KEY = new RegExp(`${UPLOADS_PREFIX}[A-Za-z0-9][A-Za-z0-9._-]*`, 'g'
 /** Where LocalFileStorage.put writes, hence where its temporary files can be left. */
 const TEMP_DIRS = [UPLOADS_PREFIX, 'media/demo/', CATALOG_PREFIX];
 
+/** A file the snapshot found, with when it was last written (ms since the epoch, the storage's clock). */
+export type SnapshotFile = { key: string; writtenAt: number };
+
 export type UploadSnapshot = {
-  root: string;
-  /** Keys under media/uploads/ that existed when the snapshot was taken. */
-  uploads: string[];
+  storage: FileStorage;
+  /** Files directly under media/uploads/ that existed when the snapshot was taken. */
+  uploads: SnapshotFile[];
   /** Temporary files of interrupted writes, in any folder storage writes to. */
-  temps: string[];
+  temps: SnapshotFile[];
 };
 
 export type SweepResult = { removed: string[]; temps: number; kept: number };
 
-async function fileNames(dir: string): Promise<string[]> {
-  try {
-    const entries = await readdir(dir, { withFileTypes: true });
-    return entries.filter((e) => e.isFile()).map((e) => e.name);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
+/** The files directly in a folder of the storage (not in folders below it). */
+async function filesIn(storage: FileStorage, prefix: string): Promise<SnapshotFile[]> {
+  const files: SnapshotFile[] = [];
+  for await (const file of storage.list(prefix)) {
+    if (!file.key.slice(prefix.length).includes('/'))
+      files.push({ key: file.key, writtenAt: file.lastModified.getTime() });
   }
+  return files;
 }
 
 /** Lists the candidates; call it before the server listens (see the rules above). */
-export async function snapshotUploads(root: string): Promise<UploadSnapshot> {
-  const uploads: string[] = [];
-  const temps: string[] = [];
+export async function snapshotUploads(storage: FileStorage): Promise<UploadSnapshot> {
+  const uploads: SnapshotFile[] = [];
+  const temps: SnapshotFile[] = [];
   for (const prefix of TEMP_DIRS) {
-    for (const name of await fileNames(path.join(root, prefix))) {
-      const key = `${prefix}${name}`;
-      if (TEMP_FILE.test(name)) temps.push(key);
-      else if (prefix === UPLOADS_PREFIX) uploads.push(key);
+    for (const file of await filesIn(storage, prefix)) {
+      if (TEMP_FILE.test(file.key)) temps.push(file);
+      else if (prefix === UPLOADS_PREFIX) uploads.push(file);
     }
   }
-  return { root, uploads, temps };
+  return { storage, uploads, temps };
 }
 
 /** The upload keys media rows own, read exactly (main file, variants, and a URL into our uploads). */
@@ -77,7 +88,7 @@ async function keysOfMediaRows(db: DbOrTx, keys?: readonly string[]): Promise<Se
         keys.flatMap((key) => [
           eb('storage_key', '=', key),
           eb('url', '=', `/${key}`),
-          eb(eb.fn('instr', ['variants', eb.val(key)]), '>', 0),
+          containsText(db, sql.ref('variants'), key),
         ]),
       ),
     );
@@ -91,11 +102,20 @@ async function keysOfMediaRows(db: DbOrTx, keys?: readonly string[]): Promise<Se
 }
 
 /** Text that may mention upload keys without owning them; only read when there are candidates. */
-async function* mentioningTexts(db: DbOrTx, root: string, signal?: AbortSignal): AsyncGenerator<string> {
+async function* mentioningTexts(
+  db: DbOrTx,
+  storage: FileStorage,
+  signal?: AbortSignal,
+): AsyncGenerator<string> {
   const like = `%${UPLOADS_PREFIX}%`;
   const banner = await readBannerImageUrl(db);
   if (banner) yield banner;
-  for (const r of await db.selectFrom('products').select('images').where('images', 'like', like).execute())
+  // A wider net than needed (ignores case) is harmless: only the exact keys found in the text count.
+  for (const r of await db
+    .selectFrom('products')
+    .select('images')
+    .where(likeNoCase(db, sql.ref('images'), like))
+    .execute())
     yield r.images;
   for (const r of await db
     .selectFrom('order_lines')
@@ -104,9 +124,14 @@ async function* mentioningTexts(db: DbOrTx, root: string, signal?: AbortSignal):
     .execute())
     if (r.image_url) yield r.image_url;
   // One catalogue file at a time (each up to 20 MB): versions can restore uploaded media.
-  for (const name of await fileNames(path.join(root, CATALOG_PREFIX))) {
-    if (signal?.aborted || TEMP_FILE.test(name)) continue;
-    yield await readFile(path.join(root, CATALOG_PREFIX, name), 'utf8');
+  for (const { key } of await filesIn(storage, CATALOG_PREFIX)) {
+    if (signal?.aborted || TEMP_FILE.test(key)) continue;
+    // Gone since it was listed (a version deleted meanwhile): it mentions nothing any more.
+    const text = await storage.read(key).catch((error: unknown) => {
+      if (error instanceof StoredFileMissing) return null;
+      throw error;
+    });
+    if (text) yield text.toString('utf8');
   }
 }
 
@@ -124,14 +149,6 @@ function mentionedKeys(text: string): Set<string> {
   return keys;
 }
 
-async function mtimeMs(file: string): Promise<number | null> {
-  try {
-    return (await stat(file)).mtimeMs;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Removes the snapshot's unreferenced upload files and leftover temporary files. Never throws for one
  * file: a failure is logged and the file kept. Stops early when `signal` aborts (shutdown).
@@ -144,9 +161,12 @@ export async function sweepOrphanUploads(deps: {
   signal?: AbortSignal;
 }): Promise<SweepResult> {
   const { db, snapshot, now, log, signal } = deps;
+  const { storage } = snapshot;
+  const oldEnough = (file: SnapshotFile) =>
+    !storage.shared || now.getTime() - file.writtenAt >= SHARED_GRACE_MS;
   const remove = async (key: string): Promise<boolean> => {
     try {
-      await rm(path.join(snapshot.root, key), { force: true });
+      await storage.remove(key);
       return true;
     } catch (error) {
       log?.warn({ err: error, key }, 'orphan sweep: could not remove a file');
@@ -155,29 +175,27 @@ export async function sweepOrphanUploads(deps: {
   };
 
   let temps = 0;
-  for (const key of snapshot.temps) {
+  for (const file of snapshot.temps.filter(oldEnough)) {
     if (signal?.aborted) break;
-    if (await remove(key)) temps += 1;
+    if (await remove(file.key)) temps += 1;
   }
 
   const owned = await keysOfMediaRows(db);
-  let candidates = snapshot.uploads.filter((key) => !owned.has(key));
+  let candidates = snapshot.uploads.filter((file) => oldEnough(file) && !owned.has(file.key));
   if (candidates.length > 0 && !signal?.aborted) {
-    for await (const text of mentioningTexts(db, snapshot.root, signal)) {
+    for await (const text of mentioningTexts(db, storage, signal)) {
       const mentioned = mentionedKeys(text);
-      candidates = candidates.filter((key) => !mentioned.has(key));
+      candidates = candidates.filter((file) => !mentioned.has(file.key));
       if (candidates.length === 0) break;
     }
   }
-  const due: string[] = [];
-  for (const key of candidates) {
-    if (!path.posix.basename(key).startsWith('banner-')) {
-      due.push(key);
-      continue;
-    }
-    const written = await mtimeMs(path.join(snapshot.root, key));
-    if (written !== null && now.getTime() - written >= BANNER_GRACE_MS) due.push(key);
-  }
+  const due = candidates
+    .filter(
+      (file) =>
+        !path.posix.basename(file.key).startsWith('banner-') ||
+        now.getTime() - file.writtenAt >= BANNER_GRACE_MS,
+    )
+    .map((file) => file.key);
 
   const removed: string[] = [];
   // Asked again just before deleting, in small groups, for rows that committed since the first read.
