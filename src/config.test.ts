@@ -87,4 +87,50 @@ describe('loadConfig secrets', () => {
       /SESSION_SECRET is required with DATABASE_URL: every store process must sign admin sessions with the same key/,
     );
   });
+
+  it('keeps files in DATA_DIR unless S3_BUCKET names a bucket', () => {
+    const local = loadConfig({ DATA_DIR: '/srv/shop' });
+    expect(local.storage).toEqual({ kind: 'local', root: '/srv/shop' });
+    expect(
+      loadConfig({
+        S3_BUCKET: 'shop-files',
+        S3_ENDPOINT: 'https://minio.internal:9000',
+        S3_REGION: 'eu-central-1',
+        S3_FORCE_PATH_STYLE: 'true',
+      }).storage,
+    ).toEqual({
+      kind: 's3',
+      bucket: 'shop-files',
+      endpoint: 'https://minio.internal:9000',
+      region: 'eu-central-1',
+      forcePathStyle: true,
+    });
+    // AWS itself: no endpoint; the region from the SDK's own variable, else us-east-1.
+    expect(loadConfig({ S3_BUCKET: 'shop-files' }).storage).toEqual({
+      kind: 's3',
+      bucket: 'shop-files',
+      endpoint: null,
+      region: 'us-east-1',
+      forcePathStyle: false,
+    });
+    expect(loadConfig({ S3_BUCKET: 'shop-files', AWS_REGION: 'ap-south-1' }).storage).toMatchObject({
+      region: 'ap-south-1',
+    });
+  });
+
+  it('names a bad S3 variable, and refuses S3 settings without a bucket', () => {
+    expect(() => loadConfig({ S3_BUCKET: 'Shop_Files' })).toThrowError(
+      /^Invalid environment variable S3_BUCKET/,
+    );
+    expect(() => loadConfig({ S3_BUCKET: 'shop', S3_ENDPOINT: 'minio:9000' })).toThrowError(/S3_ENDPOINT/);
+    expect(() => loadConfig({ S3_BUCKET: 'shop', S3_FORCE_PATH_STYLE: 'sure' })).toThrowError(
+      /S3_FORCE_PATH_STYLE/,
+    );
+    for (const env of [
+      { S3_ENDPOINT: 'https://minio.internal:9000' },
+      { S3_REGION: 'eu-west-1' },
+      { S3_FORCE_PATH_STYLE: 'true' },
+    ])
+      expect(() => loadConfig(env)).toThrowError(/need S3_BUCKET/);
+  });
 });

@@ -9,7 +9,7 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { z } from 'zod';
 import { S3FileStorage, type S3StorageOptions } from '../storage/s3-file-storage.js';
 
-/** s3rver's built-in account: it checks request signatures, so the SDK must sign with these. */
+/** s3rver's built-in account: it refuses other access keys (it does not check SigV4 signatures). */
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 export type TestS3Server = {
