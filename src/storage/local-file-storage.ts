@@ -11,6 +11,12 @@ import {
 } from './file-storage.js';
 import { checkKey, checkPrefix, isSafeKey } from './storage-keys.js';
 
+/**
+ * The name `put` writes before renaming: `<file>.<pid>.<ms>.tmp`. One left behind is a write a crash cut
+ * short; the orphan sweep removes them and a move to other storage leaves them out.
+ */
+export const TEMP_NAME = /\.\d+\.\d+\.tmp$/;
+
 function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException).code;
   return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
@@ -35,7 +41,6 @@ export class LocalFileStorage implements FileStorage {
     const file = this.resolve(key);
     await mkdir(path.dirname(file), { recursive: true });
     // Write then rename, so a reader never sees half a file and a crash leaves no torn file behind.
-    // The orphan sweep knows this temporary name (orphan-sweep.ts TEMP_FILE) and removes leftovers.
     const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
     try {
       await writeFile(temp, data);

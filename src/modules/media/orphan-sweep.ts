@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
 import { containsText, likeNoCase } from '../../db/engine-sql.js';
 import { type FileStorage, StoredFileMissing } from '../../storage/file-storage.js';
+import { TEMP_NAME } from '../../storage/local-file-storage.js';
 import { CATALOG_PREFIX, UPLOADS_PREFIX } from '../../storage/storage-keys.js';
 import { readBannerImageUrl } from '../settings/settings.repository.js';
 import { storageKeysOf } from './media.repository.js';
@@ -33,8 +34,6 @@ export const BANNER_GRACE_MS = 24 * 60 * 60_000;
  * takes from its first file to its row (seconds to minutes), with room for the bucket's clock to differ.
  */
 export const SHARED_GRACE_MS = 60 * 60_000;
-/** LocalFileStorage.put's temporary name: `<file>.<pid>.<ms>.tmp`. */
-const TEMP_FILE = /\.\d+\.\d+\.tmp$/;
 /** An upload key inside any text (the prefix has no regular-expression characters). */
 const UPLOAD_KEY = new RegExp(`${UPLOADS_PREFIX}[A-Za-z0-9][A-Za-z0-9._-]*`, 'g');
 /** Where LocalFileStorage.put writes, hence where its temporary files can be left. */
@@ -69,7 +68,7 @@ export async function snapshotUploads(storage: FileStorage): Promise<UploadSnaps
   const temps: SnapshotFile[] = [];
   for (const prefix of TEMP_DIRS) {
     for (const file of await filesIn(storage, prefix)) {
-      if (TEMP_FILE.test(file.key)) temps.push(file);
+      if (TEMP_NAME.test(file.key)) temps.push(file);
       else if (prefix === UPLOADS_PREFIX) uploads.push(file);
     }
   }
@@ -125,7 +124,7 @@ async function* mentioningTexts(
     if (r.image_url) yield r.image_url;
   // One catalogue file at a time (each up to 20 MB): versions can restore uploaded media.
   for (const { key } of await filesIn(storage, CATALOG_PREFIX)) {
-    if (signal?.aborted || TEMP_FILE.test(key)) continue;
+    if (signal?.aborted || TEMP_NAME.test(key)) continue;
     // Gone since it was listed (a version deleted meanwhile): it mentions nothing any more.
     const text = await storage.read(key).catch((error: unknown) => {
       if (error instanceof StoredFileMissing) return null;
