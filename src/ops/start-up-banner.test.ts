@@ -21,6 +21,13 @@ describe('the start-up banner', () => {
     expect(banner({ HOST: '0.0.0.0' })).toMatch(/Admin is at +http:\/\/localhost:3000\/admin/);
   });
 
+  it('says where media and catalogue files are when they are not in the data folder', () => {
+    expect(banner({})).not.toContain('Files:');
+    expect(banner({ S3_BUCKET: 'shop-files', S3_ENDPOINT: 'https://minio.internal:9000' })).toContain(
+      'Files: S3 bucket shop-files at https://minio.internal:9000',
+    );
+  });
+
   it('names the admin command that exists where it runs: node dist/admin.js in production', () => {
     const none: FirstAdminResult = { kind: 'none' };
     const demo: FirstAdminResult = { kind: 'demo', email: 'admin@demo.store', password: 'shown-once-123' };

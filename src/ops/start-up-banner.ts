@@ -70,6 +70,10 @@ export function startUpBanner(facts: StartUpFacts): string {
     `  Store is running at ${storeUrl}`,
     `  Admin is at         ${storeUrl}admin`,
     `  Data folder: ${path.relative(facts.cwd, config.dataDir) || '.'} (${config.dataDir})`,
+    // Media and catalogue files are not in the data folder then: say where they are.
+    config.storage.kind === 's3'
+      ? `  Files: S3 bucket ${config.storage.bucket}${config.storage.endpoint ? ` at ${config.storage.endpoint}` : ''}`
+      : null,
     facts.demoProducts !== null ? `  Loaded the demo catalogue: ${facts.demoProducts} products.` : null,
     ...adminHint(facts.firstAdmin, adminCommand(config)),
     config.host === '127.0.0.1' || config.host === 'localhost'
