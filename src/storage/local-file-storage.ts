@@ -79,9 +79,9 @@ export class LocalFileStorage implements FileStorage {
     try {
       const info = await stat(file);
       if (!info.isFile()) return null;
-      // Size and modification time, as a strong validator: files are only ever replaced whole, by rename
-      // (put), so new bytes always come with a new mtime.
-      const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+      // A strong validator without reading the file: put replaces a file whole, by renaming a new one over
+      // it, so new bytes always come with a new inode (and mtime), even at the same size within a millisecond.
+      const etag = `"${[info.size, Math.floor(info.mtimeMs), info.ino].map((n) => n.toString(16)).join('-')}"`;
       return { size: info.size, etag, lastModified: info.mtime };
     } catch (error) {
       if (isMissing(error)) return null;
