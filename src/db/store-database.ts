@@ -1,8 +1,10 @@
+import type { Config } from '../config.js';
+import { databaseFile, openDatabase } from './connect.js';
 import type { Db } from './database.js';
 import { migrateToLatest } from './migrate.js';
 import { openPostgres } from './postgres/connect-postgres.js';
 import { watchRevision } from './postgres/revision-watch.js';
-import type { RevisionReader } from './store-revision.js';
+import { type RevisionReader, revisionReader } from './store-revision.js';
 
 /** The store's database, migrated, with the storefront revision its caches read. */
 export type StoreDatabase = {
@@ -11,10 +13,26 @@ export type StoreDatabase = {
   close(): Promise<void>;
 };
 
-/**
- * A PostgreSQL store: the pool, the migrations, and the revision followed by LISTEN/NOTIFY. The tests run on
- * it today (TEST_DATABASE=postgres); main.ts will, once the whole suite passes there (decision 0015).
- */
+/** The database the configuration names: PostgreSQL with DATABASE_URL, else the data folder's SQLite file. */
+export function openStoreDatabase(config: Pick<Config, 'database' | 'dataDir'>): Promise<StoreDatabase> {
+  return config.database.kind === 'postgres'
+    ? openPostgresStore(config.database.url, config.database.poolSize)
+    : openSqliteStore(databaseFile(config.dataDir));
+}
+
+/** The embedded store: one file, migrated, with the revision read on its read-only connection. */
+export async function openSqliteStore(file: string): Promise<StoreDatabase> {
+  const handle = openDatabase(file);
+  try {
+    await migrateToLatest(handle.db);
+    return { db: handle.db, revision: revisionReader(handle.reader), close: () => handle.close() };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** A PostgreSQL store: the pool, the migrations, and the revision followed by LISTEN/NOTIFY. */
 
 export async function openPostgresStore(url: string, poolSize: number): Promise<StoreDatabase> {
   const handle = openPostgres(url, poolSize);
