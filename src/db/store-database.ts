@@ -38,7 +38,7 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
   const handle = openPostgres(url, poolSize);
   try {
     await migrateToLatest(handle.db, 'postgres');
-    const watch = await watchRevision(handle.pool, { url });
+    const watch = await watchRevision(handle.pool, { url, writes: handle.writes });
     return {
       db: handle.db,
       revision: watch.read,

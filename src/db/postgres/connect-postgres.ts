@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../database.js';
+import { LocalWrites } from './local-writes.js';
 import { textWithoutNul } from './text-without-nul.js';
 
 /**
@@ -48,11 +49,14 @@ function typeParsers(): pg.CustomTypesConfig {
 export type PostgresHandle = {
   db: Kysely<Database>;
   pool: pg.Pool;
+  /** When this process last wrote (for the revision watch's read-your-writes). */
+  writes: LocalWrites;
   close(): Promise<void>;
 };
 
 /** Opens a pool of `poolSize` connections; every session runs in UTC so dates read back alike everywhere. */
 export function openPostgres(url: string, poolSize: number): PostgresHandle {
+  const writes = new LocalWrites();
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -64,11 +68,12 @@ export function openPostgres(url: string, poolSize: number): PostgresHandle {
   // An idle connection the server drops (a restart, a failover, the database dropped) must not take the
   // process down: the pool discards it and opens another for the next query, which reports its own error.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [textWithoutNul] });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [textWithoutNul, writes] });
   let closed = false;
   return {
     db,
     pool,
+    writes,
     async close() {
       if (closed) return;
       closed = true;
