@@ -46,6 +46,11 @@ export type TestStore = {
   storage: LocalFileStorage;
   context(overrides?: Partial<InnerContext>): InnerContext;
   caller(overrides?: Partial<InnerContext>): ReturnType<typeof createCaller>;
+  /**
+   * Takes the database away under the store, as a deleted file or a dropped database would: on SQLite its
+   * connections are closed, on PostgreSQL the database is dropped (its connections ended). cleanup() still works.
+   */
+  loseDatabase(): Promise<void>;
   cleanup(): Promise<void>;
 };
 
@@ -55,7 +60,7 @@ export async function createTestStore(
 ): Promise<TestStore> {
   const dir = mkdtempSync(path.join(tmpdir(), 'store-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, LOG_LEVEL: 'silent', ...opts.env });
-  const { handle, revision, close } = await openTestDatabase(dir);
+  const { handle, revision, close, lose } = await openTestDatabase(dir);
   const storage = new LocalFileStorage(dir);
   if (opts.demo) await loadDemoCatalogueIfEmpty({ db: handle.db, storage, demoDir, clock: fixedClock });
   const context = (overrides: Partial<InnerContext> = {}): InnerContext => ({
@@ -85,6 +90,7 @@ export async function createTestStore(
     storage,
     context,
     caller: (overrides) => createCaller(context(overrides)),
+    loseDatabase: lose,
     async cleanup() {
       await close();
       rmSync(dir, { recursive: true, force: true });
@@ -117,11 +123,24 @@ function sqliteOnly(db: DatabaseHandle['db']): DatabaseHandle {
 /** A migrated database of the engine under test: a SQLite file in `dir`, or a throwaway PostgreSQL one. */
 async function openTestDatabase(
   dir: string,
-): Promise<{ handle: DatabaseHandle; revision: RevisionReader; close(): Promise<void> }> {
+): Promise<{
+  handle: DatabaseHandle;
+  revision: RevisionReader;
+  close(): Promise<void>;
+  lose(): Promise<void>;
+}> {
   if (testEngine === 'sqlite') {
     const handle = openDatabase(databaseFile(dir));
     await migrateToLatest(handle.db);
-    return { handle, revision: revisionReader(handle.sqlite), close: () => handle.close() };
+    return {
+      handle,
+      revision: revisionReader(handle.sqlite),
+      close: () => handle.close(),
+      async lose() {
+        handle.sqlite.close();
+        handle.reader.close();
+      },
+    };
   }
   const database = await createThrowawayDatabase();
   let store: StoreDatabase;
@@ -138,6 +157,7 @@ async function openTestDatabase(
       await store.close();
       await database.drop();
     },
+    lose: () => database.drop(),
   };
 }
 
