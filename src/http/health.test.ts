@@ -82,7 +82,9 @@ describe('/healthz and /readyz', () => {
     expect((await app.inject('/healthz')).statusCode).toBe(200);
     await logService.flush();
     expect(logFailures).toEqual([
-      expect.stringMatching(store.engine === 'postgres' ? /does not exist|terminat/ : /connection is not open/),
+      expect.stringMatching(
+        store.engine === 'postgres' ? /does not exist|terminat/ : /connection is not open/,
+      ),
     ]);
   });
 });

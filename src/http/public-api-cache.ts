@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PUBLIC_QUERIES } from '../core/public-queries.js';
-import { settledRevision, type RevisionReader } from '../db/store-revision.js';
+import { type RevisionReader, settledRevision } from '../db/store-revision.js';
 import { cachedPayload, type ResponseCache } from './response-cache.js';
 
 function isCacheable(url: string, prefix: string): boolean {

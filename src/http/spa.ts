@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { settledRevision, type RevisionReader } from '../db/store-revision.js';
+import { type RevisionReader, settledRevision } from '../db/store-revision.js';
 import { isClientRoute } from '../shared/routes.js';
 import type { ServerQuery } from '../shared/ssr-contract.js';
 import type { PageShell } from './page-shell.js';

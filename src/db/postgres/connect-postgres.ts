@@ -68,7 +68,10 @@ export function openPostgres(url: string, poolSize: number): PostgresHandle {
   // An idle connection the server drops (a restart, a failover, the database dropped) must not take the
   // process down: the pool discards it and opens another for the next query, which reports its own error.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [textWithoutNul, writes] });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: [textWithoutNul, writes],
+  });
   let closed = false;
   return {
     db,
