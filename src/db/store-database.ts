@@ -34,10 +34,21 @@ export async function openSqliteStore(file: string): Promise<StoreDatabase> {
 
 /** A PostgreSQL store: the pool, the migrations, and the revision followed by LISTEN/NOTIFY. */
 
-export async function openPostgresStore(url: string, poolSize: number): Promise<StoreDatabase> {
-  const handle = openPostgres(url, poolSize);
+export async function openPostgresStore(
+  url: string,
+  poolSize: number,
+  opts: { lockWaitMs?: number } = {},
+): Promise<StoreDatabase> {
+  // Migrated on a connection of its own that waits as long as it takes: a process starting beside one that
+  // is migrating waits for the migration lock rather than give up after the store's lock wait.
+  const migrating = openPostgres(url, 1, { lockWaitMs: 0 });
   try {
-    await migrateToLatest(handle.db, 'postgres');
+    await migrateToLatest(migrating.db, 'postgres');
+  } finally {
+    await migrating.close();
+  }
+  const handle = openPostgres(url, poolSize, opts);
+  try {
     const watch = await watchRevision(handle.pool, { url, writes: handle.writes });
     return {
       db: handle.db,

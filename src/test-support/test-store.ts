@@ -37,6 +37,8 @@ export type TestStore = {
   config: Config;
   /** Which engine this run tests: TEST_DATABASE=postgres runs the suite on PostgreSQL. */
   engine: 'sqlite' | 'postgres';
+  /** The PostgreSQL database's URL, for a test's own connection (null on SQLite: the file is in `dir`). */
+  postgresUrl: string | null;
   /**
    * The database; on PostgreSQL its SQLite-only parts (the file's connections, lock waits) throw, so a test
    * of SQLite's own behaviour says so rather than passing by accident.
@@ -56,11 +58,16 @@ export type TestStore = {
 
 /** A real, migrated SQLite file in its own temporary data folder; optionally with the demo catalogue. */
 export async function createTestStore(
-  opts: { demo?: boolean; env?: Record<string, string> } = {},
+  opts: {
+    demo?: boolean;
+    env?: Record<string, string>;
+    /** How long a write waits for a lock another connection holds (the store's own default otherwise). */
+    lockWaitMs?: number;
+  } = {},
 ): Promise<TestStore> {
   const dir = mkdtempSync(path.join(tmpdir(), 'store-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, LOG_LEVEL: 'silent', ...opts.env });
-  const { handle, revision, close, lose } = await openTestDatabase(dir);
+  const { handle, revision, close, lose, url } = await openTestDatabase(dir, opts.lockWaitMs);
   const storage = new LocalFileStorage(dir);
   if (opts.demo) await loadDemoCatalogueIfEmpty({ db: handle.db, storage, demoDir, clock: fixedClock });
   const context = (overrides: Partial<InnerContext> = {}): InnerContext => ({
@@ -85,6 +92,7 @@ export async function createTestStore(
     dir,
     config,
     engine: testEngine,
+    postgresUrl: url,
     handle,
     revision,
     storage,
@@ -121,18 +129,24 @@ function sqliteOnly(db: DatabaseHandle['db']): DatabaseHandle {
 }
 
 /** A migrated database of the engine under test: a SQLite file in `dir`, or a throwaway PostgreSQL one. */
-async function openTestDatabase(dir: string): Promise<{
+async function openTestDatabase(
+  dir: string,
+  lockWaitMs: number | undefined,
+): Promise<{
   handle: DatabaseHandle;
   revision: RevisionReader;
   close(): Promise<void>;
   lose(): Promise<void>;
+  url: string | null;
 }> {
   if (testEngine === 'sqlite') {
     const handle = openDatabase(databaseFile(dir));
+    if (lockWaitMs !== undefined) handle.lockWait.ms = lockWaitMs;
     await migrateToLatest(handle.db);
     return {
       handle,
       revision: revisionReader(handle.sqlite),
+      url: null,
       close: () => handle.close(),
       async lose() {
         handle.sqlite.close();
@@ -143,7 +157,7 @@ async function openTestDatabase(dir: string): Promise<{
   const database = await createThrowawayDatabase();
   let store: StoreDatabase;
   try {
-    store = await openPostgresStore(database.url, 4);
+    store = await openPostgresStore(database.url, 4, { lockWaitMs });
   } catch (error) {
     await database.drop();
     throw error;
@@ -156,6 +170,7 @@ async function openTestDatabase(dir: string): Promise<{
       await database.drop();
     },
     lose: () => database.drop(),
+    url: database.url,
   };
 }
 

@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { LOCK_WAIT_MS } from '../connect.js';
 import type { Database } from '../database.js';
 import { LocalWrites } from './local-writes.js';
 import { textWithoutNul } from './text-without-nul.js';
@@ -54,14 +55,23 @@ export type PostgresHandle = {
   close(): Promise<void>;
 };
 
-/** Opens a pool of `poolSize` connections; every session runs in UTC so dates read back alike everywhere. */
-export function openPostgres(url: string, poolSize: number): PostgresHandle {
+/**
+ * Opens a pool of `poolSize` connections; every session runs in UTC so dates read back alike everywhere.
+ * A statement waits at most `lockWaitMs` for a lock another connection holds (0: as long as it takes),
+ * then fails as busy (55P03), which the store answers with 503 "try again" as it does for SQLite's lock:
+ * without it, a request would hang for as long as an operator's transaction stays open.
+ */
+export function openPostgres(
+  url: string,
+  poolSize: number,
+  opts: { lockWaitMs?: number } = {},
+): PostgresHandle {
   const writes = new LocalWrites();
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
     types: typeParsers(),
-    options: '-c TimeZone=UTC',
+    options: `-c TimeZone=UTC -c lock_timeout=${Math.max(0, Math.trunc(opts.lockWaitMs ?? LOCK_WAIT_MS))}`,
     // A dead server is reported within seconds instead of hanging start-up.
     connectionTimeoutMillis: 10_000,
   });
