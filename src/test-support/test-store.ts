@@ -38,6 +38,11 @@ export type TestStore = {
   /** Which engine this run tests: TEST_DATABASE=postgres runs the suite on PostgreSQL. */
   engine: 'sqlite' | 'postgres';
   /**
+   * The database as the configuration would name it, for the operations commands (backup, restore), which
+   * open their own connections: the SQLite file in `dir`, or the throwaway PostgreSQL database's URL.
+   */
+  database: Config['database'];
+  /**
    * The database; on PostgreSQL its SQLite-only parts (the file's connections, lock waits) throw, so a test
    * of SQLite's own behaviour says so rather than passing by accident.
    */
@@ -55,7 +60,7 @@ export async function createTestStore(
 ): Promise<TestStore> {
   const dir = mkdtempSync(path.join(tmpdir(), 'store-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, LOG_LEVEL: 'silent', ...opts.env });
-  const { handle, revision, close } = await openTestDatabase(dir);
+  const { handle, revision, database, close } = await openTestDatabase(dir);
   const storage = new LocalFileStorage(dir);
   if (opts.demo) await loadDemoCatalogueIfEmpty({ db: handle.db, storage, demoDir, clock: fixedClock });
   const context = (overrides: Partial<InnerContext> = {}): InnerContext => ({
@@ -80,6 +85,7 @@ export async function createTestStore(
     dir,
     config,
     engine: testEngine,
+    database,
     handle,
     revision,
     storage,
@@ -117,11 +123,21 @@ function sqliteOnly(db: DatabaseHandle['db']): DatabaseHandle {
 /** A migrated database of the engine under test: a SQLite file in `dir`, or a throwaway PostgreSQL one. */
 async function openTestDatabase(
   dir: string,
-): Promise<{ handle: DatabaseHandle; revision: RevisionReader; close(): Promise<void> }> {
+): Promise<{
+  handle: DatabaseHandle;
+  revision: RevisionReader;
+  database: Config['database'];
+  close(): Promise<void>;
+}> {
   if (testEngine === 'sqlite') {
     const handle = openDatabase(databaseFile(dir));
     await migrateToLatest(handle.db);
-    return { handle, revision: revisionReader(handle.sqlite), close: () => handle.close() };
+    return {
+      handle,
+      revision: revisionReader(handle.sqlite),
+      database: { kind: 'sqlite' },
+      close: () => handle.close(),
+    };
   }
   const database = await createThrowawayDatabase();
   let store: StoreDatabase;
@@ -134,6 +150,7 @@ async function openTestDatabase(
   return {
     handle: sqliteOnly(store.db),
     revision: store.revision,
+    database: { kind: 'postgres', url: database.url, poolSize: 4 },
     async close() {
       await store.close();
       await database.drop();
