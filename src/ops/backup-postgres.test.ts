@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
@@ -9,7 +9,8 @@ import { readStoredSettings, updateSettings } from '../modules/settings/settings
 import { insertProducts } from '../test-support/fixtures.js';
 import { createThrowawayDatabase } from '../test-support/postgres.js';
 import { createPostgresOpsStore, type PostgresOpsStore } from '../test-support/postgres-ops-store.js';
-import { createBackup } from './backup.js';
+import { BackupError, createBackup } from './backup.js';
+import { DataDirBusyError, lockDataDirShared } from './data-lock.js';
 import { MANIFEST_FILE, manifestSchema } from './manifest.js';
 import { verifyBackup } from './restore.js';
 import { RestoreRefusedError, restorePostgresBackup } from './restore-postgres.js';
@@ -173,5 +174,39 @@ describe('backup and restore on PostgreSQL (pg_dump / pg_restore)', () => {
     bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 0xff;
     writeFileSync(dump, bytes);
     await expect(restore()).rejects.toThrow(/database\.pgdump does not match its sha256/);
+  });
+
+  it('refuses while a store process on this machine holds the data folder (the files are swapped too)', async () => {
+    const backup = await backedUpThenChanged();
+    await store.stop();
+    const serverLock = await lockDataDirShared(store.dir);
+    try {
+      await expect(
+        restorePostgresBackup({ backupDir: backup.dir, dataDir: store.dir, url: store.url }),
+      ).rejects.toThrow(DataDirBusyError);
+    } finally {
+      serverLock.release();
+    }
+    const db = await store.start();
+    expect(await productIds(db)).toEqual(['added-later']);
+  });
+
+  it('refuses a database without the store’s schema and leaves no partial backup behind', async () => {
+    store = await createPostgresOpsStore();
+    const other = await createThrowawayDatabase();
+    const root = path.join(store.dir, 'backups');
+    try {
+      const attempt = createBackup({
+        dataDir: store.dir,
+        backupRoot: root,
+        kind: 'manual',
+        database: { kind: 'postgres', url: other.url, poolSize: 1 },
+      });
+      await expect(attempt).rejects.toThrow(BackupError);
+      await expect(attempt).rejects.toThrow(/the dump holds no schema/);
+    } finally {
+      await other.drop();
+    }
+    expect(readdirSync(root)).toEqual([]);
   });
 });

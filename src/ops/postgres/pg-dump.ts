@@ -77,7 +77,8 @@ export async function verifyDump(
   try {
     migrations = await dumpMigrations(file, tools, dumpMajor);
   } catch (error) {
-    if (error instanceof PgToolError && /failed/.test(error.message))
+    // A tool that ran and failed (no advice to install anything): the archive is what it cannot read.
+    if (error instanceof PgToolError && error.advice === null)
       throw new BackupInvalidError(`pg_restore cannot read the backup's dump: ${error.message}`);
     throw error;
   }

@@ -12,8 +12,15 @@ export type PgTool = 'pg_dump' | 'pg_restore';
 /** Where the tools are: a folder (POSTGRES_BIN_DIR), or null to look them up on PATH. */
 export type PgTools = { binDir: string | null };
 
+/** A tool that is missing, too old or failed; `advice` says what to install, when that is the remedy. */
 export class PgToolError extends Error {
   override name = 'PgToolError';
+  constructor(
+    readonly problem: string,
+    readonly advice: string | null = null,
+  ) {
+    super(advice ? `${problem}. ${advice}` : problem);
+  }
 }
 
 function where(tools: PgTools): string {
@@ -26,8 +33,8 @@ export function installAdvice(serverMajor: number | null): string {
   return `Install the PostgreSQL client tools of the server's major version (Debian/Ubuntu: apt-get install postgresql-client-${major}) or put them on PATH, or set POSTGRES_BIN_DIR to the folder that holds them (e.g. /usr/lib/postgresql/${major}/bin).`;
 }
 
-export function missingToolMessage(tool: PgTool, tools: PgTools, serverMajor: number | null): string {
-  return `${tool} was not found ${where(tools)}. ${installAdvice(serverMajor)}`;
+function missingTool(tool: PgTool, tools: PgTools, serverMajor: number | null): PgToolError {
+  return new PgToolError(`${tool} was not found ${where(tools)}`, installAdvice(serverMajor));
 }
 
 export type ToolRun = { stdout: string; stderr: string };
@@ -54,7 +61,7 @@ export function runTool(
     child.once('error', (error: NodeJS.ErrnoException) => {
       // ENOENT: no such program; EACCES: a file of that name that cannot be run.
       if (error.code === 'ENOENT' || error.code === 'EACCES')
-        reject(new PgToolError(missingToolMessage(tool, opts.tools, opts.serverMajor ?? null)));
+        reject(missingTool(tool, opts.tools, opts.serverMajor ?? null));
       else reject(error);
     });
     child.once('close', (code, signal) => {
@@ -103,7 +110,8 @@ export async function requireTool(
   const version = await toolVersion(tool, tools, needs.major);
   if (version.major < needs.major)
     throw new PgToolError(
-      `${tool} ${version.text} (${where(tools)}) is older than ${needs.what} (${needs.major}): ${tool} cannot work with a newer major version. ${installAdvice(needs.major)}`,
+      `${tool} ${version.text} (${where(tools)}) is older than ${needs.what} (${needs.major}): ${tool} cannot work with a newer major version`,
+      installAdvice(needs.major),
     );
   return version;
 }
