@@ -121,9 +121,7 @@ function sqliteOnly(db: DatabaseHandle['db']): DatabaseHandle {
 }
 
 /** A migrated database of the engine under test: a SQLite file in `dir`, or a throwaway PostgreSQL one. */
-async function openTestDatabase(
-  dir: string,
-): Promise<{
+async function openTestDatabase(dir: string): Promise<{
   handle: DatabaseHandle;
   revision: RevisionReader;
   database: Config['database'];
