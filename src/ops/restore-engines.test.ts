@@ -7,7 +7,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { insertProducts } from '../test-support/fixtures.js';
 import { createPostgresOpsStore, type PostgresOpsStore } from '../test-support/postgres-ops-store.js';
 import { createBackup } from './backup.js';
-import { BackupInvalidError } from './manifest.js';
+import { BackupInvalidError, MANIFEST_FORMAT, manifestSchema } from './manifest.js';
 import { restoreBackup } from './restore.js';
 import { restorePostgresBackup } from './restore-postgres.js';
 
@@ -75,5 +75,19 @@ describe('a backup restores only into the engine it was made from', () => {
     } finally {
       await sqlite.close();
     }
+  });
+});
+
+describe('manifests from before PostgreSQL', () => {
+  it('read as SQLite backups (they have no engine field), so older backups still restore', () => {
+    const old = manifestSchema.parse({
+      format: MANIFEST_FORMAT,
+      createdAt: '2026-11-22T03:00:00.000Z',
+      kind: 'scheduled',
+      schema: { migrations: ['0001'], latest: '0001' },
+      files: [{ path: 'store.db', size: 1, sha256: 'a'.repeat(64) }],
+    });
+    expect(old.engine).toBe('sqlite');
+    expect(old.postgres).toBeUndefined();
   });
 });
