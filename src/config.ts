@@ -50,6 +50,11 @@ const envSchema = z.object({
     .optional(),
   /** Connections one process keeps open to PostgreSQL. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * The folder holding pg_dump and pg_restore (e.g. /usr/lib/postgresql/16/bin), when the ones on PATH are
+   * missing or of another major version than the server. Backups and restores on PostgreSQL use them.
+   */
+  POSTGRES_BIN_DIR: z.string().trim().min(1).optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SESSION_SECRET_PREVIOUS: z.string().optional(),
   SESSION_TTL_HOURS: z.coerce
@@ -133,6 +138,8 @@ export type Config = {
   loadDemoCatalogue: boolean;
   /** Embedded SQLite under DATA_DIR (the default), or a PostgreSQL server shared by several processes. */
   database: { kind: 'sqlite' } | { kind: 'postgres'; url: string; poolSize: number };
+  /** Where pg_dump and pg_restore are looked for: POSTGRES_BIN_DIR, or null for PATH. */
+  postgresBinDir: string | null;
   session: {
     /** Secrets from the environment; when absent the key file under DATA_DIR is used. */
     secret: string | null;
@@ -200,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }
       : { kind: 'sqlite' },
+    postgresBinDir: e.POSTGRES_BIN_DIR ? path.resolve(e.POSTGRES_BIN_DIR) : null,
     session: {
       secret: e.SESSION_SECRET ?? null,
       previousSecrets: (e.SESSION_SECRET_PREVIOUS ?? '')

@@ -63,7 +63,14 @@ async function main(): Promise<void> {
     logs: logService,
     log: app.log,
   });
-  const backups = startScheduledBackups({ dataDir: config.dataDir, settings: config.backups, log: app.log });
+  const backups = startScheduledBackups({
+    dataDir: config.dataDir,
+    settings: config.backups,
+    log: app.log,
+    db: handle.db,
+    database: config.database,
+    tools: { binDir: config.postgresBinDir },
+  });
   const sweepAbort = new AbortController();
   let sweep: Promise<unknown> = Promise.resolve();
   let stopping = false;

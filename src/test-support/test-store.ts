@@ -40,6 +40,11 @@ export type TestStore = {
   /** The PostgreSQL database's URL, for a test's own connection (null on SQLite: the file is in `dir`). */
   postgresUrl: string | null;
   /**
+   * The database as the configuration would name it, for the operations commands (backup, restore), which
+   * open their own connections: the SQLite file in `dir`, or the throwaway PostgreSQL database's URL.
+   */
+  database: Config['database'];
+  /**
    * The database; on PostgreSQL its SQLite-only parts (the file's connections, lock waits) throw, so a test
    * of SQLite's own behaviour says so rather than passing by accident.
    */
@@ -67,7 +72,7 @@ export async function createTestStore(
 ): Promise<TestStore> {
   const dir = mkdtempSync(path.join(tmpdir(), 'store-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, LOG_LEVEL: 'silent', ...opts.env });
-  const { handle, revision, close, lose, url } = await openTestDatabase(dir, opts.lockWaitMs);
+  const { handle, revision, database, close, lose, url } = await openTestDatabase(dir, opts.lockWaitMs);
   const storage = new LocalFileStorage(dir);
   if (opts.demo) await loadDemoCatalogueIfEmpty({ db: handle.db, storage, demoDir, clock: fixedClock });
   const context = (overrides: Partial<InnerContext> = {}): InnerContext => ({
@@ -93,6 +98,7 @@ export async function createTestStore(
     config,
     engine: testEngine,
     postgresUrl: url,
+    database,
     handle,
     revision,
     storage,
@@ -138,6 +144,7 @@ async function openTestDatabase(
   close(): Promise<void>;
   lose(): Promise<void>;
   url: string | null;
+  database: Config['database'];
 }> {
   if (testEngine === 'sqlite') {
     const handle = openDatabase(databaseFile(dir));
@@ -147,6 +154,7 @@ async function openTestDatabase(
       handle,
       revision: revisionReader(handle.sqlite),
       url: null,
+      database: { kind: 'sqlite' },
       close: () => handle.close(),
       async lose() {
         handle.sqlite.close();
@@ -165,6 +173,7 @@ async function openTestDatabase(
   return {
     handle: sqliteOnly(store.db),
     revision: store.revision,
+    database: { kind: 'postgres', url: database.url, poolSize: 4 },
     async close() {
       await store.close();
       await database.drop();

@@ -47,6 +47,13 @@ function typeParsers(): pg.CustomTypesConfig {
   };
 }
 
+/**
+ * The name every store process gives its connections (pg_stat_activity.application_name), so that restore
+ * and doctor can tell whether a store still uses the database. Tools name theirs apart (storefront-ops).
+ * An application_name in DATABASE_URL takes precedence and hides the process from that check.
+ */
+export const STORE_APPLICATION_NAME = 'storefront';
+
 export type PostgresHandle = {
   db: Kysely<Database>;
   pool: pg.Pool;
@@ -72,6 +79,7 @@ export function openPostgres(
     max: poolSize,
     types: typeParsers(),
     options: `-c TimeZone=UTC -c lock_timeout=${Math.max(0, Math.trunc(opts.lockWaitMs ?? LOCK_WAIT_MS))}`,
+    application_name: STORE_APPLICATION_NAME,
     // A dead server is reported within seconds instead of hanging start-up.
     connectionTimeoutMillis: 10_000,
   });

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { type RevisionReader, STOREFRONT_REVISION_KEY } from '../store-revision.js';
+import { STORE_APPLICATION_NAME } from './connect-postgres.js';
 import type { LocalWrites } from './local-writes.js';
 
 /**
@@ -29,7 +30,7 @@ export async function watchRevision(
 
   let listener: pg.Client | null = null;
   const listen = async () => {
-    const client = new pg.Client({ connectionString: opts.url });
+    const client = new pg.Client({ connectionString: opts.url, application_name: STORE_APPLICATION_NAME });
     client.on('notification', (message) => {
       if (message.channel === 'storefront_revision' && message.payload) value = message.payload;
     });
