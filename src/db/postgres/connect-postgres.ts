@@ -99,6 +99,8 @@ export function openPostgres(
       if (closed) return;
       closed = true;
       await db.destroy();
+      // Kysely ends the pool only if it ran a query; the revision watch may have used it directly.
+      if (!pool.ended) await pool.end();
     },
   };
 }
