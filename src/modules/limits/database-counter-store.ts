@@ -92,11 +92,16 @@ export class DatabaseCounterStore implements CounterStore {
     return row !== undefined;
   }
 
-  async prune(now: number): Promise<number> {
-    const result = await this.db.deleteFrom('rate_counters').where('reset_at', '<=', now).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  prune(now: number): Promise<number> {
+    return pruneRateCounters(this.db, now);
   }
 
   /** The database belongs to the app; nothing of its own to close. */
   async close(): Promise<void> {}
+}
+
+/** Deletes the counters whose window has ended (background maintenance, on one process at a time). */
+export async function pruneRateCounters(db: Db, now: number): Promise<number> {
+  const result = await db.deleteFrom('rate_counters').where('reset_at', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

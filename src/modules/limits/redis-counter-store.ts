@@ -33,12 +33,17 @@ export class RedisCounterStore implements CounterStore {
       // Keep trying in the background while Redis is away, at most every 2 s.
       retryStrategy: (times) => Math.min(times * 200, 2_000),
     });
-    redis.on('error', (error: Error) => opts.onError?.(error));
+    // connect() itself only says "Connection is closed."; the reason (refused, DNS, auth) comes as an event.
+    const seen: { error?: Error } = {};
+    redis.on('error', (error: Error) => {
+      seen.error = error;
+      opts.onError?.(error);
+    });
     try {
       await redis.connect();
     } catch (error) {
       redis.disconnect();
-      throw error;
+      throw seen.error ?? error;
     }
     return new RedisCounterStore(redis, opts.keyPrefix);
   }
