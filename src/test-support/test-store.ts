@@ -17,6 +17,7 @@ import { LoginThrottle } from '../modules/auth/login-throttle.js';
 import { hashPassword } from '../modules/auth/password.js';
 import { memorySession } from '../modules/auth/session.js';
 import { loadDemoCatalogueIfEmpty } from '../modules/demo/demo-loader.js';
+import type { CounterStore } from '../modules/limits/counter-store.js';
 import { createRequestLimits, type RequestLimits } from '../modules/limits/request-limits.js';
 import { LogService } from '../modules/logs/log-service.js';
 import { DemoGateway } from '../modules/payments/demo-gateway.js';
@@ -195,6 +196,8 @@ export async function buildTestApp(
     logService?: LogService;
     /** The app's per-address limits; none by default (the limits' own tests pass them). */
     limits?: RequestLimits;
+    /** Where the sign-in throttle and the limits count; the app's own memory by default. */
+    counters?: CounterStore;
   } = {},
 ) {
   const lines = opts.logLines;
@@ -209,6 +212,7 @@ export async function buildTestApp(
     logger: lines ? { level: 'info', stream: { write: (line: string) => void lines.push(line) } } : false,
     logService: opts.logService,
     limits: opts.limits ?? createRequestLimits({ unlimited: true }),
+    counters: opts.counters,
   });
 }
 
