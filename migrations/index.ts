@@ -14,6 +14,8 @@ import * as uniqueSku from './2026-11-22T0012-unique-sku.js';
 import * as adminSessions from './2026-11-22T0013-admin-sessions.js';
 import * as storefrontRevisionKey from './2026-11-25T0014-storefront-revision-key.js';
 import * as jobLeases from './2026-11-25T0015-job-leases.js';
+import * as foldFinalSigma from './2026-11-25T0016-fold-final-sigma.js';
+import * as rateCounters from './2026-11-25T0017-rate-counters.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -35,4 +37,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T0013-admin-sessions': adminSessions,
   '2026-11-25T0014-storefront-revision-key': storefrontRevisionKey,
   '2026-11-25T0015-job-leases': jobLeases,
+  '2026-11-25T0016-fold-final-sigma': foldFinalSigma,
+  '2026-11-25T0017-rate-counters': rateCounters,
 };

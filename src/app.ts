@@ -22,6 +22,8 @@ import { registerStripeWebhook } from './http/stripe-webhook.js';
 import { registerVitals } from './http/vitals.js';
 import { LoginThrottle } from './modules/auth/login-throttle.js';
 import { loadSessionKeys } from './modules/auth/session-keys.js';
+import type { CounterStore } from './modules/limits/counter-store.js';
+import { openCounterStore } from './modules/limits/open-counter-store.js';
 import { createRequestLimits, type RequestLimits } from './modules/limits/request-limits.js';
 import { LogService } from './modules/logs/log-service.js';
 import type { LineSink, LogLevelName } from './modules/logs/log-stream.js';
@@ -45,6 +47,11 @@ export type AppDeps = {
   /** Shared across app instances in tests that need to see its counts; one per process otherwise. */
   loginThrottle?: LoginThrottle;
   /**
+   * Where the sign-in throttle and the per-address limits count (decision 0017). Absent: opened from the
+   * configuration (Redis, the PostgreSQL database or memory) and closed with the app.
+   */
+  counters?: CounterStore;
+  /**
    * Where log lines go besides the application log table: standard output at LOG_LEVEL by default, a test's
    * own sink, or nowhere (false). The table gets its entries either way.
    */
@@ -60,6 +67,25 @@ function toFastifyTrustProxy(
   value: Config['trustProxy'],
 ): boolean | string[] | ((addr: string, hop: number) => boolean) {
   return typeof value === 'number' ? (_addr, hop) => hop < value : value;
+}
+
+/** The counter store the configuration names, closed with the app; a Redis that cannot be reached stops the start. */
+async function openOwnCounters(app: FastifyInstance, deps: AppDeps): Promise<CounterStore> {
+  let counters: CounterStore;
+  try {
+    counters = await openCounterStore({
+      config: deps.config,
+      db: deps.db,
+      onRedisError: (err) => app.log.warn({ err, event: 'limits.redis-error' }, 'Redis connection error'),
+    });
+  } catch (error) {
+    // The URL may carry a password: named by its variable only.
+    throw new Error(
+      `cannot reach the Redis server in REDIS_URL: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  app.addHook('onClose', () => counters.close());
+  return counters;
 }
 
 /** Builds the whole HTTP application without listening; main.ts listens, tests use inject(). */
@@ -100,8 +126,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     await logService.close();
   });
-  const telemetry = createTelemetryLimits();
-  const limits = deps.limits ?? createRequestLimits(config.requestLimits);
+  const counters = deps.counters ?? (await openOwnCounters(app, deps));
+  const onStoreError = (err: unknown) =>
+    app.log.warn(
+      { err, event: 'limits.store-unavailable' },
+      'the shared rate-limit counters cannot be reached: this process limits on its own until they are back',
+    );
+  const telemetry = createTelemetryLimits({ counters, onStoreError });
+  const limits = deps.limits ?? createRequestLimits({ ...config.requestLimits, counters, onStoreError });
   const sessionPolicy = { ttlMs: config.session.ttlMs, idleMs: config.session.idleMs };
 
   registerHealth(app, { db: deps.db, dataDir: config.dataDir });
@@ -132,6 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         limits: config.loginLimits,
         deviceKeys: sessionKeys,
         now: () => deps.clock.now().getTime(),
+        counters,
       }),
   };
   // Public queries repeat: answered from memory until the storefront revision moves.

@@ -82,6 +82,21 @@ describe('loadConfig secrets', () => {
     );
   });
 
+  it('keeps the limits’ counters in Redis when REDIS_URL is set, under a key prefix; the URL is never echoed', () => {
+    expect(loadConfig({}).redis).toBeNull();
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/2' }).redis).toEqual({
+      url: 'redis://127.0.0.1:6379/2',
+      keyPrefix: 'storefront:',
+    });
+    expect(
+      loadConfig({ REDIS_URL: 'rediss://:pw@cache.example:6380', REDIS_KEY_PREFIX: 'shop-a:' }).redis,
+    ).toEqual({ url: 'rediss://:pw@cache.example:6380', keyPrefix: 'shop-a:' });
+    expect(() => loadConfig({ REDIS_URL: 'http://:hunter2@cache.example' })).toThrowError(
+      /^Invalid environment variable REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL$/,
+    );
+    expect(() => loadConfig({ REDIS_KEY_PREFIX: 'has space' })).toThrowError(/REDIS_KEY_PREFIX/);
+  });
+
   it('refuses PostgreSQL without SESSION_SECRET, saying why', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://h/db' })).toThrowError(
       /SESSION_SECRET is required with DATABASE_URL: every store process must sign admin sessions with the same key/,

@@ -50,6 +50,26 @@ const envSchema = z.object({
     .optional(),
   /** Connections one process keeps open to PostgreSQL. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * The folder holding pg_dump and pg_restore (e.g. /usr/lib/postgresql/16/bin), when the ones on PATH are
+   * missing or of another major version than the server. Backups and restores on PostgreSQL use them.
+   */
+  POSTGRES_BIN_DIR: z.string().trim().min(1).optional(),
+  /**
+   * Redis for the sign-in throttle and the per-address limits, shared by every process that uses it:
+   * redis://[:password@]host:6379[/db] (rediss:// for TLS). Without it they live in the database with
+   * DATABASE_URL, in memory otherwise. See docs/decisions/0017-shared-limits.md.
+   */
+  REDIS_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^rediss?:\/\/[^\s]+$/.test(v), 'must be a redis:// or rediss:// URL')
+    .optional(),
+  /** Put before every Redis key the store writes, so several stores can share one Redis. */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:._-]{1,64}$/, 'must be 1-64 letters, digits or : . _ -')
+    .default('storefront:'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SESSION_SECRET_PREVIOUS: z.string().optional(),
   SESSION_TTL_HOURS: z.coerce
@@ -137,6 +157,7 @@ const SECRET_VARIABLES = new Set([
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',
   'DATABASE_URL',
+  'REDIS_URL',
 ]);
 
 export type Config = {
@@ -153,6 +174,10 @@ export type Config = {
   loadDemoCatalogue: boolean;
   /** Embedded SQLite under DATA_DIR (the default), or a PostgreSQL server shared by several processes. */
   database: { kind: 'sqlite' } | { kind: 'postgres'; url: string; poolSize: number };
+  /** Where pg_dump and pg_restore are looked for: POSTGRES_BIN_DIR, or null for PATH. */
+  postgresBinDir: string | null;
+  /** Where the limits keep their counters when several processes share them (decision 0017). */
+  redis: { url: string; keyPrefix: string } | null;
   session: {
     /** Secrets from the environment; when absent the key file under DATA_DIR is used. */
     secret: string | null;
@@ -228,6 +253,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }
       : { kind: 'sqlite' },
+    postgresBinDir: e.POSTGRES_BIN_DIR ? path.resolve(e.POSTGRES_BIN_DIR) : null,
+    redis: e.REDIS_URL ? { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX } : null,
     session: {
       secret: e.SESSION_SECRET ?? null,
       previousSecrets: (e.SESSION_SECRET_PREVIOUS ?? '')

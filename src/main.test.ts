@@ -1,9 +1,11 @@
 import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchServer, type ServerOptions } from '../scripts/launcher/server.js';
 import { applyStartDefaults } from '../scripts/start-defaults.mjs';
+import { createThrowawayDatabase } from './test-support/postgres.js';
 
 /** The real entry point (src/main.ts through tsx, as `npm run dev` does) in its own process. */
 const runMain = (opts: Omit<ServerOptions, 'entry'>) => launchServer({ entry: 'source', ...opts });
@@ -20,20 +22,48 @@ describe('main', () => {
     expect(run.output().trim()).toMatch(/^Invalid environment variable PORT: .*"not-a-port"\)$/);
   });
 
-  it('refuses DATABASE_URL without SESSION_SECRET, and says it does not run on PostgreSQL yet rather than use a local file', async () => {
+  it('refuses DATABASE_URL without SESSION_SECRET, saying why', async () => {
     const noSecret = await runMain({ env: { DATABASE_URL: 'postgres://127.0.0.1:5432/shop' } });
     expect((await noSecret.exited).code).toBe(1);
     expect(noSecret.output()).toMatch(/SESSION_SECRET is required with DATABASE_URL/);
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'store-main-'));
-    dirs.push(dataDir);
-    const run = await runMain({
-      dataDir,
-      env: { DATABASE_URL: 'postgres://127.0.0.1:5432/shop', SESSION_SECRET: 'x'.repeat(40) },
-    });
-    expect((await run.exited).code).toBe(1);
-    expect(run.output()).toMatch(/does not run on it yet\. Unset DATABASE_URL to start the store\.$/m);
-    expect(existsSync(path.join(dataDir, 'store.db'))).toBe(false);
   });
+
+  it('with DATABASE_URL, two processes started together on an empty PostgreSQL database share one store: the demo loaded once, one admin, no store.db', async () => {
+    const database = await createThrowawayDatabase('store_main');
+    try {
+      const env = { DATABASE_URL: database.url, SESSION_SECRET: 'x'.repeat(40) };
+      const dataDirs = [0, 1].map(() => mkdtempSync(path.join(tmpdir(), 'store-main-')));
+      dirs.push(...dataDirs);
+      const runs = await Promise.all(dataDirs.map((dataDir) => runMain({ dataDir, env })));
+      const urls = await Promise.all(
+        runs.map(async (run) => (await run.waitForOutput(/Store is running at (http:\S+)/, 40_000))[1] ?? ''),
+      );
+      await Promise.all(runs.map((run) => run.waitForOutput(/Press Ctrl\+C/, 20_000)));
+      const outputs = runs.map((run) => run.output());
+      expect(outputs.filter((o) => o.includes('Loaded the demo catalogue'))).toHaveLength(1);
+      expect(outputs.filter((o) => /password: +\S+/.test(o))).toHaveLength(1);
+      for (const [i, url] of urls.entries()) {
+        const list = await fetch(
+          `${url}api/trpc/catalogue.search?input=${encodeURIComponent(JSON.stringify({ limit: 24 }))}`,
+        );
+        expect(list.status).toBe(200);
+        expect(JSON.stringify(await list.json())).toContain('"title"');
+        expect(existsSync(path.join(dataDirs[i] ?? '', 'store.db'))).toBe(false);
+      }
+      const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+      try {
+        const admins = await pool.query<{ n: string }>('SELECT count(*) AS n FROM admins');
+        expect(Number(admins.rows[0]?.n)).toBe(1);
+        const products = await pool.query<{ n: string }>('SELECT count(*) AS n FROM products');
+        expect(Number(products.rows[0]?.n)).toBeGreaterThan(0);
+      } finally {
+        await pool.end();
+      }
+      for (const run of runs) expect((await run.stop()).code).toBe(0);
+    } finally {
+      await database.drop();
+    }
+  }, 90_000);
 
   it('starts, says where the store is, and on SIGTERM closes cleanly with the database closed', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'store-main-'));

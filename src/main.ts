@@ -2,9 +2,7 @@ import { buildApp } from './app.js';
 import { clientDistDir, demoDir } from './app-root.js';
 import { ConfigError, loadConfig } from './config.js';
 import { systemClock } from './core/clock.js';
-import { databaseFile, openDatabase } from './db/connect.js';
-import { migrateToLatest } from './db/migrate.js';
-import { revisionReader } from './db/store-revision.js';
+import { openStoreDatabase } from './db/store-database.js';
 import { ensureFirstAdmin } from './modules/auth/first-admin.js';
 import { loadDemoCatalogueIfEmpty } from './modules/demo/demo-loader.js';
 import { LogService } from './modules/logs/log-service.js';
@@ -28,19 +26,9 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  if (config.database.kind === 'postgres') {
-    // Better no store than one that silently keeps its data in a local file while the operator believes it
-    // is shared: the PostgreSQL data layer is not finished (decision 0015 says what is).
-    console.error(
-      'DATABASE_URL is set, but this version of the store runs on its embedded SQLite database only: the PostgreSQL schema can be created (npm run db:migrate) and is tested, the store itself does not run on it yet. Unset DATABASE_URL to start the store.',
-    );
-    process.exit(1);
-  }
-
   // Held until exit: restore refuses while it is (ops/data-lock.ts); finishes a restore a crash interrupted.
   const dataLock = await claimDataDir(config.dataDir, (note) => console.log(note));
-  const handle = openDatabase(databaseFile(config.dataDir));
-  await migrateToLatest(handle.db);
+  const handle = await openStoreDatabase(config);
   const storage = await openFileStorage(config);
   // Listed before the server takes requests, so the sweep after listen never sees an upload in progress.
   const uploads = await snapshotUploads(storage);
@@ -61,7 +49,7 @@ async function main(): Promise<void> {
     config,
     payments,
     db: handle.db,
-    revision: revisionReader(handle.reader),
+    revision: handle.revision,
     storage,
     clock: systemClock,
     clientDir: clientDistDir,
@@ -75,7 +63,14 @@ async function main(): Promise<void> {
     logs: logService,
     log: app.log,
   });
-  const backups = startScheduledBackups({ dataDir: config.dataDir, settings: config.backups, log: app.log });
+  const backups = startScheduledBackups({
+    dataDir: config.dataDir,
+    settings: config.backups,
+    log: app.log,
+    db: handle.db,
+    database: config.database,
+    tools: { binDir: config.postgresBinDir },
+  });
   const sweepAbort = new AbortController();
   let sweep: Promise<unknown> = Promise.resolve();
   let stopping = false;

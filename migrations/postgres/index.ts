@@ -1,9 +1,13 @@
 import type { Migration } from 'kysely';
 import * as baseline from './2026-11-25T0001-baseline.js';
 import * as jobLeases from './2026-11-25T0002-job-leases.js';
+import * as searchTokens from './2026-11-25T0003-search-tokens.js';
+import * as rateCounters from './2026-11-25T0004-rate-counters.js';
 
 /** Every PostgreSQL migration, listed by hand so that the bundled server carries them. */
 export const postgresMigrations: Record<string, Migration> = {
   '2026-11-25T0001-baseline': baseline,
   '2026-11-25T0002-job-leases': jobLeases,
+  '2026-11-25T0003-search-tokens': searchTokens,
+  '2026-11-25T0004-rate-counters': rateCounters,
 };

@@ -4,12 +4,14 @@ import { BackupError, createBackup } from '../ops/backup.js';
 import { DataDirBusyError } from '../ops/data-lock.js';
 import { BackupInvalidError } from '../ops/manifest.js';
 import { count } from '../ops/plural.js';
+import { PgToolError } from '../ops/postgres/pg-tools.js';
 import { verifyBackup } from '../ops/restore.js';
 import { listBackups } from '../ops/scheduled-backups.js';
 import { messageOf, runCommand } from './run-command.js';
 
-const USAGE = `Back up the store: a consistent copy of the database (SQLite online backup, checked with
-integrity_check) plus media/ and catalogs/, with a manifest of sha256 sums. Safe while the store runs.
+const USAGE = `Back up the store: a consistent copy of the database (SQLite: online backup, checked with
+integrity_check; PostgreSQL with DATABASE_URL: pg_dump --format=custom, read back by pg_restore) plus media/
+and catalogs/, with a manifest of sha256 sums. Safe while the store runs.
 
 Usage: npm run backup [-- options]
 
@@ -18,7 +20,9 @@ Usage: npm run backup [-- options]
   --list            list the backups in BACKUP_DIR, newest first
   --verify DIR      check a backup (sums, integrity, schema) without restoring it
 
-The session key is not backed up (see docs/deployment.md). Restore with npm run restore -- DIR.`;
+PostgreSQL backups need pg_dump and pg_restore of the server's major version (postgresql-client-<major>),
+on PATH or in POSTGRES_BIN_DIR. The session key is not backed up (see docs/deployment.md). Restore with
+npm run restore -- DIR.`;
 
 function mib(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
@@ -30,6 +34,7 @@ async function run(argv: string[]): Promise<number> {
     return 0;
   }
   const config = loadConfig();
+  const tools = { binDir: config.postgresBinDir };
   const folderAfter = (flag: string) => {
     const i = argv.indexOf(flag);
     if (i === -1) return null;
@@ -51,9 +56,13 @@ async function run(argv: string[]): Promise<number> {
   }
   const toVerify = folderAfter('--verify');
   if (toVerify) {
-    const manifest = await verifyBackup(toVerify);
+    const manifest = await verifyBackup(toVerify, { tools });
+    const database =
+      manifest.engine === 'postgres'
+        ? `pg_restore reads the PostgreSQL dump (server ${manifest.postgres?.serverVersion ?? 'unknown'})`
+        : 'the database passes integrity_check';
     console.log(
-      `OK: ${toVerify} (made ${manifest.createdAt}): ${count(manifest.files.length, 'file')} ${manifest.files.length === 1 ? 'matches its sum' : 'match their sums'}, the database passes integrity_check, schema ${manifest.schema.latest ?? 'empty'}.`,
+      `OK: ${toVerify} (made ${manifest.createdAt}): ${count(manifest.files.length, 'file')} ${manifest.files.length === 1 ? 'matches its sum' : 'match their sums'}, ${database}, schema ${manifest.schema.latest ?? 'empty'}.`,
     );
     return 0;
   }
@@ -65,9 +74,15 @@ async function run(argv: string[]): Promise<number> {
     dataDir: config.dataDir,
     backupRoot: folderAfter('--to') ?? config.backups.dir,
     kind: 'manual',
+    database: config.database,
+    tools,
   });
+  const checked =
+    result.manifest.engine === 'postgres'
+      ? `The database was dumped with pg_dump ${result.manifest.postgres?.dumpVersion ?? ''} and reads back.`
+      : 'The database copy passed integrity_check.';
   console.log(
-    `Backup written to ${result.dir}: ${count(result.manifest.files.length, 'file')}, ${mib(result.bytes)}, in ${((Date.now() - started) / 1000).toFixed(1)} s. The database copy passed integrity_check.`,
+    `Backup written to ${result.dir}: ${count(result.manifest.files.length, 'file')}, ${mib(result.bytes)}, in ${((Date.now() - started) / 1000).toFixed(1)} s. ${checked}`,
   );
   console.log('Copy it off this machine too: a backup on the same disk dies with it.');
   return 0;
@@ -78,7 +93,8 @@ runCommand(run, {
     usage ||
     error instanceof BackupError ||
     error instanceof BackupInvalidError ||
-    error instanceof DataDirBusyError
+    error instanceof DataDirBusyError ||
+    error instanceof PgToolError
       ? messageOf(error)
       : `Backup failed: ${messageOf(error)}`,
 });

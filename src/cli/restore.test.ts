@@ -7,7 +7,7 @@ import { databaseFile } from '../db/connect.js';
 import { createBackup } from '../ops/backup.js';
 import { lockDataDirShared } from '../ops/data-lock.js';
 import { insertProducts } from '../test-support/fixtures.js';
-import { createTestStore, type TestStore } from '../test-support/test-store.js';
+import { createTestStore, type TestStore, testEngine } from '../test-support/test-store.js';
 
 /** `npm run restore -- ARGS` in its own process, with no terminal on stdin (as in a script or over ssh -T). */
 function restore(args: string[], dataDir: string): Promise<{ code: number | null; out: string }> {
@@ -39,7 +39,8 @@ function productIds(dataDir: string): string[] {
   }
 }
 
-describe('npm run restore (the command)', () => {
+/** On a SQLite store; backup-postgres.test.ts runs the commands with DATABASE_URL. */
+describe.skipIf(testEngine === 'postgres')('npm run restore (the command, SQLite)', () => {
   let store: TestStore;
   afterEach(async () => store.cleanup());
 

@@ -5,7 +5,10 @@ import { ConfigError, loadConfig } from '../config.js';
 import { DataDirBusyError } from '../ops/data-lock.js';
 import { BackupInvalidError, MANIFEST_FILE } from '../ops/manifest.js';
 import { count } from '../ops/plural.js';
-import { restoreBackup } from '../ops/restore.js';
+import { describeUrl } from '../ops/postgres/pg-server.js';
+import { PgToolError } from '../ops/postgres/pg-tools.js';
+import { type RestoreResult, restoreBackup } from '../ops/restore.js';
+import { RestoreRefusedError, restorePostgresBackup } from '../ops/restore-postgres.js';
 import { listBackups } from '../ops/scheduled-backups.js';
 import { messageOf, runCommand } from './run-command.js';
 
@@ -17,7 +20,11 @@ Usage: npm run restore -- BACKUP_FOLDER [--yes]
 Stop the store first (it refuses while a server runs on DATA_DIR). It checks the backup (manifest sums,
 integrity_check, a schema no newer than this code), replaces store.db, media/ and catalogs/ and keeps what
 was there in DATA_DIR/.pre-restore-<time>/. The session key stays as it is. --yes skips the question
-(needed when there is no terminal to answer it on, e.g. in a script).`;
+(needed when there is no terminal to answer it on, e.g. in a script).
+
+With DATABASE_URL (PostgreSQL): stop every store process on every machine first (it refuses while any is
+connected to the database). The dump goes in with pg_restore --clean --if-exists --single-transaction
+--no-owner: all of it or, on any error, nothing. A backup restores only into the engine it was made from.`;
 
 async function confirm(question: string): Promise<boolean> {
   if (!process.stdin.isTTY) throw new ConfigError('No terminal to confirm on: add --yes');
@@ -46,18 +53,28 @@ async function run(argv: string[]): Promise<number> {
     );
 
   const yes = argv.includes('--yes');
-  // Asked by restoreBackup once it holds the folder and has checked the backup: a running store is
-  // refused before anyone is asked anything.
-  const result = await restoreBackup({
-    backupDir,
-    dataDir: config.dataDir,
-    confirm: async (manifest) => {
-      console.log(
-        `Backup ${backupDir}: made ${manifest.createdAt}, ${count(manifest.files.length, 'file')}, checks passed.`,
-      );
-      return yes || confirm(`Replace the database, media and catalogs in ${config.dataDir} with it? [y/N] `);
-    },
-  });
+  const database = config.database;
+  const target =
+    database.kind === 'postgres'
+      ? `the PostgreSQL database ${describeUrl(database.url)}, and the media and catalogs in ${config.dataDir}`
+      : `the database, media and catalogs in ${config.dataDir}`;
+  // Asked once the folder is held and the backup checked: a running store is refused before any question.
+  const ask = async (manifest: { createdAt: string; files: unknown[] }) => {
+    console.log(
+      `Backup ${backupDir}: made ${manifest.createdAt}, ${count(manifest.files.length, 'file')}, checks passed.`,
+    );
+    return yes || confirm(`Replace ${target} with it? [y/N] `);
+  };
+  const result: RestoreResult | null =
+    database.kind === 'postgres'
+      ? await restorePostgresBackup({
+          backupDir,
+          dataDir: config.dataDir,
+          url: database.url,
+          tools: { binDir: config.postgresBinDir },
+          confirm: ask,
+        })
+      : await restoreBackup({ backupDir, dataDir: config.dataDir, confirm: ask });
   if (!result) {
     console.log('Nothing changed.');
     return 1;
@@ -72,7 +89,12 @@ async function run(argv: string[]): Promise<number> {
 
 runCommand(run, {
   explain: (error, usage) =>
-    usage || error instanceof BackupInvalidError || error instanceof DataDirBusyError
+    usage ||
+    error instanceof BackupInvalidError ||
+    error instanceof DataDirBusyError ||
+    error instanceof RestoreRefusedError ||
+    // pg_restore runs in one transaction: when it fails, the database is as it was.
+    error instanceof PgToolError
       ? `Not restored: ${messageOf(error)}`
       : `Restore failed: ${messageOf(error)}`,
 });

@@ -13,21 +13,27 @@ export const TOO_MANY_REQUESTS_MESSAGE =
 
 /**
  * SQLITE_BUSY (and its extended codes) after the lock wait: another connection (the admin CLI, a backup, a
- * second process) held the write lock. Nothing is wrong with the request, so it is a 503 to retry, not a 500.
+ * second process) held the write lock. On PostgreSQL: a lock not granted within the lock wait, a
+ * serialization failure or deadlock (the transaction was undone), or no connection to be had. Nothing is
+ * wrong with the request, so it is a 503 to retry, not a 500.
  */
 export function isDatabaseBusy(error: unknown): boolean {
-  return hasErrorCode(error, (code) => code.startsWith('SQLITE_BUSY'));
+  return hasErrorCode(error, (code) => code.startsWith('SQLITE_BUSY') || POSTGRES_BUSY.has(code));
 }
+
+/** lock_not_available, serialization_failure, deadlock_detected, too_many_connections, cannot_connect_now. */
+const POSTGRES_BUSY = new Set(['55P03', '40001', '40P01', '53300', '57P03']);
 
 /**
  * The disk (or the process's file size limit) is full: a file write failed (ENOSPC, EDQUOT, EFBIG) or
- * SQLite could not grow its file (SQLITE_FULL). The write was undone; the operator has to act, so it is a
+ * the database could not grow its file (SQLITE_FULL, PostgreSQL's disk_full). The write was undone; the operator has to act, so it is a
  * 507 that says what happened rather than a generic 500.
  */
 export function isStorageFull(error: unknown): boolean {
   return hasErrorCode(
     error,
-    (code) => ['ENOSPC', 'EDQUOT', 'EFBIG'].includes(code) || code.startsWith('SQLITE_FULL'),
+    // 53100: PostgreSQL's disk_full.
+    (code) => ['ENOSPC', 'EDQUOT', 'EFBIG', '53100'].includes(code) || code.startsWith('SQLITE_FULL'),
   );
 }
 

@@ -252,6 +252,19 @@ export interface JobLeasesTable {
   expires_at: string;
 }
 
+/** Fixed-window counters of the limits (migration 0017, decision 0017); times in ms since the epoch. */
+export interface RateCountersTable {
+  /** The limit's name and what it counts ("login:ip:203.0.113.7"). */
+  key: string;
+  count: number;
+  /** When the window ends. */
+  reset_at: number;
+  /** When the count last went up. */
+  last_at: number;
+  /** The reset_at of the window whose going over the limit was logged (0: none). */
+  announced_window: Generated<number>;
+}
+
 export interface Database {
   products: ProductsTable;
   media: MediaTable;
@@ -273,6 +286,7 @@ export interface Database {
   web_vitals: WebVitalsTable;
   catalog_versions: CatalogVersionsTable;
   job_leases: JobLeasesTable;
+  rate_counters: RateCountersTable;
 }
 
 export type Db = Kysely<Database>;

@@ -42,6 +42,25 @@ export async function oneAtATime(trx: DbOrTx, key: string): Promise<void> {
 }
 
 /**
+ * Runs `write` so that, when it fails, only it is undone and the transaction goes on: what SQLite does with
+ * a failed statement, and what a savepoint does on PostgreSQL, which otherwise refuses every later statement
+ * of the transaction. For writes whose refusal the caller explains with a read in the same transaction.
+ */
+export async function undoneAloneOnError<T>(trx: DbOrTx, write: () => Promise<T>): Promise<T> {
+  if (engineOf(trx) !== 'postgres' || !trx.isTransaction) return write();
+  await sql`SAVEPOINT undone_alone`.execute(trx);
+  try {
+    const result = await write();
+    await sql`RELEASE SAVEPOINT undone_alone`.execute(trx);
+    return result;
+  } catch (error) {
+    await sql`ROLLBACK TO SAVEPOINT undone_alone`.execute(trx);
+    await sql`RELEASE SAVEPOINT undone_alone`.execute(trx);
+    throw error;
+  }
+}
+
+/**
  * `column LIKE pattern` ignoring case (SQLite's LIKE already ignores ASCII case; PostgreSQL's ILIKE), with
  * backslash escaping the wildcards. JSON columns are matched as their text.
  */

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestStore, type TestStore } from '../test-support/test-store.js';
+import { createTestStore, type TestStore, testEngine } from '../test-support/test-store.js';
 import { migrateToLatest } from './migrate.js';
 
-describe('migrations', () => {
+// The SQLite file's schema and settings; PostgreSQL's are in db/postgres/postgres-schema.test.ts.
+describe.skipIf(testEngine === 'postgres')('migrations', () => {
   let store: TestStore;
   afterEach(async () => store.cleanup());
 

@@ -6,8 +6,12 @@ import type SQLite from 'better-sqlite3';
  */
 export const STOREFRONT_REVISION_KEY = 'storefront_revision';
 
-/** Reads the storefront revision. */
-export type RevisionReader = () => string;
+/**
+ * Reads the storefront revision. `settle`, where the reader keeps a copy that other processes' changes
+ * reach by notification (PostgreSQL), brings that copy up to date first when it may be behind this
+ * process's own last write; the caches await it before reading.
+ */
+export type RevisionReader = (() => string) & { settle?: () => Promise<void> };
 
 /**
  * A prepared statement, read on every cached request: a few microseconds, and right even when another
@@ -23,6 +27,16 @@ export function revisionReader(sqlite: SQLite.Database): RevisionReader {
     if (sqlite.inTransaction) throw new Error('the revision is not committed yet: a transaction is open');
     return statement.get(STOREFRONT_REVISION_KEY) ?? '0';
   };
+}
+
+/** The revision once settled (see RevisionReader), or null when it cannot be read: callers then skip caching. */
+export async function settledRevision(read: RevisionReader): Promise<string | null> {
+  try {
+    await read.settle?.();
+  } catch {
+    return null;
+  }
+  return currentRevision(read);
 }
 
 /** The revision now, or null when it cannot be read (the database closing): callers then skip caching. */

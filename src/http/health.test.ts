@@ -74,14 +74,17 @@ describe('/healthz and /readyz', () => {
       onError: (error) => logFailures.push(error instanceof Error ? error.message : String(error)),
     });
     app = await buildTestApp(store, { logService });
-    store.handle.sqlite.close(); // as if the file went away under the process
-    store.handle.reader.close(); // (reads outside a write have a connection of their own)
+    await store.loseDatabase(); // as if the file or the database went away under the process
 
     const ready = await app.inject('/readyz');
     expect(ready.statusCode).toBe(503);
     expect(ready.json()).toMatchObject({ status: 'error', failed: 'database' });
     expect((await app.inject('/healthz')).statusCode).toBe(200);
     await logService.flush();
-    expect(logFailures).toEqual([expect.stringMatching(/connection is not open/)]);
+    expect(logFailures).toEqual([
+      expect.stringMatching(
+        store.engine === 'postgres' ? /does not exist|terminat/ : /connection is not open/,
+      ),
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { insertProducts } from '../test-support/fixtures.js';
 import { buildTestApp, createTestStore, type TestStore } from '../test-support/test-store.js';
@@ -27,6 +28,21 @@ describe('public API response cache', () => {
     ]);
     app = await buildTestApp(store);
   });
+
+  // Changes that leave the revision where it is, and a revision moved by hand, on either engine.
+  const freezeProductsRevision = () =>
+    sql
+      .raw(
+        store.engine === 'postgres'
+          ? 'DROP TRIGGER products_revision ON products'
+          : 'DROP TRIGGER products_revision_update',
+      )
+      .execute(store.handle.db);
+  const renameP1 = () => sql`UPDATE products SET title = 'Changed' WHERE id = 'p1'`.execute(store.handle.db);
+  const bumpRevision = () =>
+    sql`UPDATE app_meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'storefront_revision'`.execute(
+      store.handle.db,
+    );
   afterEach(async () => {
     await app.close();
     await store.cleanup();
@@ -42,12 +58,10 @@ describe('public API response cache', () => {
     expect(await titles()).toEqual(['Emerald Silk Kurta', 'Rose Lawn Suit']);
     // A change that does not move the revision (its trigger dropped) proves the second answer is the
     // cached one; moving the revision by hand makes the next answer fresh.
-    store.handle.sqlite.exec('DROP TRIGGER products_revision_update');
-    store.handle.sqlite.exec("UPDATE products SET title = 'Changed' WHERE id = 'p1'");
+    await freezeProductsRevision();
+    await renameP1();
     expect(await titles()).toEqual(['Emerald Silk Kurta', 'Rose Lawn Suit']);
-    store.handle.sqlite.exec(
-      "UPDATE app_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'storefront_revision'",
-    );
+    await bumpRevision();
     expect(await titles()).toEqual(['Changed', 'Rose Lawn Suit']);
   });
 
@@ -61,9 +75,7 @@ describe('public API response cache', () => {
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
     // The same answer gets the same tag even after the revision moved (a restore may reuse numbers).
-    store.handle.sqlite.exec(
-      "UPDATE app_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'storefront_revision'",
-    );
+    await bumpRevision();
     expect((await app.inject({ url, headers: { 'if-none-match': String(etag) } })).statusCode).toBe(304);
 
     await insertProducts(
@@ -120,10 +132,10 @@ describe('public API response cache', () => {
   });
 
   it('never caches session answers, random answers, errors or writes', async () => {
-    store.handle.sqlite.exec('DROP TRIGGER products_revision_update');
+    await freezeProductsRevision();
     const batch = `/api/trpc/catalogue.search,auth.me?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: { limit: 24 }, 1: null }))}`;
     expect((await app.inject({ url: batch })).statusCode).toBe(200);
-    store.handle.sqlite.exec("UPDATE products SET title = 'Changed' WHERE id = 'p1'");
+    await renameP1();
     const after = (await app.inject({ url: batch })).json() as SearchAnswer[];
     expect(after[0]?.result.data.items[0]?.title).toBe('Changed');
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PUBLIC_QUERIES } from '../core/public-queries.js';
-import { currentRevision, type RevisionReader } from '../db/store-revision.js';
+import { type RevisionReader, settledRevision } from '../db/store-revision.js';
 import { cachedPayload, type ResponseCache } from './response-cache.js';
 
 function isCacheable(url: string, prefix: string): boolean {
@@ -31,7 +31,7 @@ export function registerPublicApiCache(
   scope.addHook('onRequest', async (req, reply) => {
     if (req.method !== 'GET' || !isCacheable(req.url, prefix)) return;
     // Unreadable (the database is closing): the procedure answers, or fails, as it would.
-    const revision = currentRevision(opts.revision);
+    const revision = await settledRevision(opts.revision);
     if (revision === null) return;
     const found = await opts.cache.lookup(req.url, revision);
     if (found.hit) return reply.send(cachedPayload(req, reply, found.hit));

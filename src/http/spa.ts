@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { currentRevision, type RevisionReader } from '../db/store-revision.js';
+import { type RevisionReader, settledRevision } from '../db/store-revision.js';
 import { isClientRoute } from '../shared/routes.js';
 import type { ServerQuery } from '../shared/ssr-contract.js';
 import type { PageShell } from './page-shell.js';
@@ -78,7 +78,7 @@ export async function registerSpa(
       : '';
     const key = !known ? NOT_FOUND_KEY : search ? `${pathname}?${search}` : pathname;
     const cache = opts.cache && key.length <= 2000 ? opts.cache : null;
-    const revision = cache ? currentRevision(cache.revision) : null;
+    const revision = cache ? await settledRevision(cache.revision) : null;
     let release: (() => void) | undefined;
     if (cache && revision !== null) {
       const found = await cache.store.lookup(key, revision);

@@ -30,7 +30,7 @@ export async function registerVitals(
     );
 
     scope.post('/api/vitals', async (req, reply) => {
-      if (!opts.limiter.take(req.ip)) {
+      if (!(await opts.limiter.take(req.ip))) {
         return reply.code(429).send({ error: 'Too Many Requests', message: 'Too many reports' });
       }
       const parsed = vitalsReportInput.safeParse(req.body);

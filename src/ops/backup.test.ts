@@ -4,13 +4,17 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { insertProducts, productRow } from '../test-support/fixtures.js';
-import { createTestStore, type TestStore } from '../test-support/test-store.js';
+import { createTestStore, type TestStore, testEngine } from '../test-support/test-store.js';
 import { BackupError, createBackup } from './backup.js';
 import { MANIFEST_FILE, manifestSchema } from './manifest.js';
 import { verifyBackup } from './restore.js';
 import { knownMigrations } from './schema.js';
 
-describe('npm run backup', () => {
+/**
+ * SQLite's backups: the online backup API, integrity_check, the file in DATA_DIR. Their PostgreSQL twin
+ * (pg_dump) is backup-postgres.test.ts, which runs in both modes.
+ */
+describe.skipIf(testEngine === 'postgres')('npm run backup (SQLite)', () => {
   let store: TestStore;
   afterEach(async () => store.cleanup());
 

@@ -1,22 +1,25 @@
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import type { Config } from '../config.js';
 import { databaseFile } from '../db/connect.js';
 import { makePrivateDir, makeTreePrivate } from '../storage/private-files.js';
 import { lockDataDirShared } from './data-lock.js';
 import {
-  copyInto,
+  copyStoreFiles,
   DATABASE_FILE,
+  databaseFileOf,
+  describeFiles,
   exists,
-  FILE_FOLDERS,
   fsyncPath,
   fsyncTree,
-  listFiles,
   matchOwner,
-  sha256File,
+  POSTGRES_DUMP_FILE,
   stamp,
 } from './files.js';
 import { MANIFEST_FILE, MANIFEST_FORMAT, type Manifest } from './manifest.js';
+import { type DumpInfo, dumpDatabase } from './postgres/pg-dump.js';
+import type { PgTools } from './postgres/pg-tools.js';
 import { appliedMigrations, integrityProblem } from './schema.js';
 
 export class BackupError extends Error {
@@ -24,6 +27,8 @@ export class BackupError extends Error {
 }
 
 export type BackupKind = Manifest['kind'];
+/** The database a backup copies: the SQLite file in DATA_DIR, or the PostgreSQL database DATABASE_URL names. */
+export type BackupSource = Config['database'];
 export type BackupResult = { dir: string; manifest: Manifest; bytes: number };
 
 /** Finished backups are `store-<UTC stamp>[-scheduled]`; a `.partial-…` folder is one being written. */
@@ -67,11 +72,36 @@ async function copyDatabase(source: string, target: string, pagesPerStep: number
   }
 }
 
+/** The database into the backup folder, checked; the migrations it holds (and, for PostgreSQL, its origin). */
+async function copyDatabaseInto(
+  partial: string,
+  opts: { dataDir: string; database: BackupSource; tools: PgTools; pagesPerStep: number },
+): Promise<{ migrations: string[]; postgres?: DumpInfo }> {
+  if (opts.database.kind === 'postgres') {
+    const { migrations, ...postgres } = await dumpDatabase(
+      opts.database.url,
+      path.join(partial, POSTGRES_DUMP_FILE),
+      opts.tools,
+    );
+    if (migrations.length === 0)
+      throw new BackupError('the dump holds no schema (is DATABASE_URL the store’s database?)');
+    return { migrations, postgres };
+  }
+  await copyDatabase(databaseFile(opts.dataDir), path.join(partial, DATABASE_FILE), opts.pagesPerStep);
+  const copy = new SQLite(path.join(partial, DATABASE_FILE), { readonly: true, fileMustExist: true });
+  try {
+    return { migrations: appliedMigrations(copy) };
+  } finally {
+    copy.close();
+  }
+}
+
 /**
- * A backup of DATA_DIR: the database (consistent snapshot, verified with integrity_check) plus media/ and
- * catalogs/, in a dated folder under `backupRoot` with a manifest of sizes and sha256 sums. The folder gets
- * its final name only when all of it is written and flushed, so a crash never leaves a backup that looks
- * complete. The session key is not copied (see docs/deployment.md, "Backups").
+ * A backup of the store: the database (SQLite: a consistent snapshot, verified with integrity_check;
+ * PostgreSQL: pg_dump's snapshot, read back by pg_restore) plus media/ and catalogs/, in a dated folder under
+ * `backupRoot` with a manifest of the engine, sizes and sha256 sums. The folder gets its final name only when
+ * all of it is written and flushed, so a crash never leaves a backup that looks complete. The session key is
+ * not copied (see docs/deployment.md, "Backups").
  */
 export async function createBackup(opts: {
   dataDir: string;
@@ -79,9 +109,15 @@ export async function createBackup(opts: {
   kind: BackupKind;
   now?: Date;
   pagesPerStep?: number;
+  /** SQLite in DATA_DIR unless told otherwise. */
+  database?: BackupSource;
+  /** Where pg_dump and pg_restore are (PostgreSQL only); PATH by default. */
+  tools?: PgTools;
 }): Promise<BackupResult> {
+  const database = opts.database ?? { kind: 'sqlite' };
   const source = databaseFile(opts.dataDir);
-  if (!(await exists(source))) throw new BackupError(`There is no database at ${source}`);
+  if (database.kind === 'sqlite' && !(await exists(source)))
+    throw new BackupError(`There is no database at ${source}`);
   // Shared with servers; keeps a restore from swapping the folder while this copies it.
   const lock = await lockDataDirShared(opts.dataDir, { waitMs: 2000 });
   const now = opts.now ?? new Date();
@@ -97,42 +133,21 @@ export async function createBackup(opts: {
   const partial = path.join(opts.backupRoot, `.partial-${name}`);
   try {
     await mkdir(partial, { mode: 0o700 });
-    await copyDatabase(source, path.join(partial, DATABASE_FILE), opts.pagesPerStep ?? 1024);
-    const copy = new SQLite(path.join(partial, DATABASE_FILE), { readonly: true, fileMustExist: true });
-    const migrations = appliedMigrations(copy);
-    copy.close();
-
+    const { migrations, postgres } = await copyDatabaseInto(partial, {
+      dataDir: opts.dataDir,
+      database,
+      tools: opts.tools ?? { binDir: null },
+      pagesPerStep: opts.pagesPerStep ?? 1024,
+    });
     // Files after the database: a file uploaded meanwhile is an unused extra; see deployment.md for the rest.
-    for (const folder of FILE_FOLDERS) {
-      for (const rel of await listFiles(path.join(opts.dataDir, folder))) {
-        try {
-          await copyInto(path.join(opts.dataDir, folder, rel), path.join(partial, folder, rel));
-        } catch (error) {
-          // Deleted between listing and copying: it is gone from the store too.
-          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        }
-      }
-    }
-
-    const files: Manifest['files'] = [];
-    let bytes = 0;
-    for (const rel of [
-      DATABASE_FILE,
-      ...(
-        await Promise.all(
-          FILE_FOLDERS.map(async (f) => (await listFiles(path.join(partial, f))).map((r) => `${f}/${r}`)),
-        )
-      ).flat(),
-    ]) {
-      const full = path.join(partial, ...rel.split('/'));
-      const size = (await stat(full)).size;
-      bytes += size;
-      files.push({ path: rel, size, sha256: await sha256File(full) });
-    }
+    await copyStoreFiles(opts.dataDir, partial);
+    const { files, bytes } = await describeFiles(partial, databaseFileOf(database.kind));
     const manifest: Manifest = {
       format: MANIFEST_FORMAT,
       createdAt: now.toISOString(),
       kind: opts.kind,
+      engine: database.kind,
+      ...(postgres ? { postgres } : {}),
       schema: { migrations, latest: migrations.at(-1) ?? null },
       files,
     };

@@ -3,12 +3,15 @@ import { chmodSync, closeSync, copyFileSync, mkdirSync, openSync, writeFileSync,
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appRoot } from '../app-root.js';
-import { createTestStore, type TestStore } from '../test-support/test-store.js';
+import { createTestStore, type TestStore, testEngine } from '../test-support/test-store.js';
 import { type CheckResult, runDoctor } from './doctor.js';
 
 const KEY = `${'c'.repeat(64)}\n`;
 const of = (results: CheckResult[], check: string) => results.filter((r) => r.check === check);
 const levels = (results: CheckResult[]) => Object.fromEntries(results.map((r) => [r.check, r.level]));
+
+/** Checks of the SQLite file; doctor-postgres.test.ts is their twin with DATABASE_URL (in both modes). */
+const onSqlite = it.skipIf(testEngine === 'postgres');
 
 describe('npm run doctor', () => {
   let store: TestStore;
@@ -21,7 +24,7 @@ describe('npm run doctor', () => {
     return { DATA_DIR: store.dir, NODE_ENV: 'development' };
   }
 
-  it('passes a healthy store: one line per check, nothing FAILs', async () => {
+  onSqlite('passes a healthy store: one line per check, nothing FAILs', async () => {
     const env = await healthyStore();
     const results = await runDoctor(env, { uid: null });
     expect(results.filter((r) => r.level === 'FAIL')).toEqual([]);
@@ -91,7 +94,7 @@ describe('npm run doctor', () => {
     ]);
   });
 
-  it('flags a corrupt database (garbage written into a copy)', async () => {
+  onSqlite('flags a corrupt database (garbage written into a copy)', async () => {
     await healthyStore();
     await store.handle.close();
     const broken = path.join(store.dir, 'broken');
@@ -113,27 +116,30 @@ describe('npm run doctor', () => {
     expect(of(await runDoctor(production, { uid: null }), 'data-dir')[0]?.level).toBe('FAIL');
   });
 
-  it('words its counts as a person would, and gives advice ("Fix:") only on WARN and FAIL lines', async () => {
-    const env = await healthyStore();
-    const healthy = await runDoctor(env, { uid: null });
-    expect(healthy.filter((r) => r.level === 'OK' && /Fix:/.test(r.message))).toEqual([]);
-    expect(of(healthy, 'session')[0]?.message).toMatch(/, 1 key$/);
-    expect(of(healthy, 'database')[0]?.message).toMatch(/\(\d+ migrations\)$/);
-    expect(of(healthy, 'backups')[0]).toMatchObject({
-      level: 'OK',
-      message: expect.not.stringMatching(/Fix:/),
-    });
+  onSqlite(
+    'words its counts as a person would, and gives advice ("Fix:") only on WARN and FAIL lines',
+    async () => {
+      const env = await healthyStore();
+      const healthy = await runDoctor(env, { uid: null });
+      expect(healthy.filter((r) => r.level === 'OK' && /Fix:/.test(r.message))).toEqual([]);
+      expect(of(healthy, 'session')[0]?.message).toMatch(/, 1 key$/);
+      expect(of(healthy, 'database')[0]?.message).toMatch(/\(\d+ migrations\)$/);
+      expect(of(healthy, 'backups')[0]).toMatchObject({
+        level: 'OK',
+        message: expect.not.stringMatching(/Fix:/),
+      });
 
-    writeFileSync(path.join(store.dir, 'session.key'), KEY + KEY, { mode: 0o600 });
-    mkdirSync(path.join(store.dir, '.pre-restore-20261122T100000Z'));
-    const one = await runDoctor(env, { uid: null });
-    expect(of(one, 'session')[0]?.message).toMatch(/, 2 keys$/);
-    expect(of(one, 'restore')[0]?.message).toMatch(/^1 pre-restore copy in .*Fix: delete it once/);
-    mkdirSync(path.join(store.dir, '.pre-restore-20261123T100000Z'));
-    const two = await runDoctor(env, { uid: null });
-    expect(of(two, 'restore')[0]?.message).toMatch(/^2 pre-restore copies in .*Fix: delete them once/);
-    expect(two.map((r) => r.message).join('\n')).not.toMatch(/\((s|ies)\)/);
-  });
+      writeFileSync(path.join(store.dir, 'session.key'), KEY + KEY, { mode: 0o600 });
+      mkdirSync(path.join(store.dir, '.pre-restore-20261122T100000Z'));
+      const one = await runDoctor(env, { uid: null });
+      expect(of(one, 'session')[0]?.message).toMatch(/, 2 keys$/);
+      expect(of(one, 'restore')[0]?.message).toMatch(/^1 pre-restore copy in .*Fix: delete it once/);
+      mkdirSync(path.join(store.dir, '.pre-restore-20261123T100000Z'));
+      const two = await runDoctor(env, { uid: null });
+      expect(of(two, 'restore')[0]?.message).toMatch(/^2 pre-restore copies in .*Fix: delete them once/);
+      expect(two.map((r) => r.message).join('\n')).not.toMatch(/\((s|ies)\)/);
+    },
+  );
 
   it('exits non-zero on a FAIL and prints OK/WARN/FAIL lines (the CLI)', async () => {
     const env = await healthyStore();

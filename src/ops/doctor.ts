@@ -14,6 +14,7 @@ import {
   warn,
 } from './doctor-settings.js';
 import { count } from './plural.js';
+import { checkPostgres } from './postgres/pg-doctor.js';
 import { interruptedRestore, preRestoreCopies } from './restore.js';
 import { listBackups } from './scheduled-backups.js';
 import { appliedMigrations, compareSchema, integrityProblem } from './schema.js';
@@ -211,12 +212,19 @@ export async function runDoctor(
     throw error;
   }
   const uid = opts.uid === undefined ? (process.getuid?.() ?? null) : opts.uid;
+  const engine = config.database.kind === 'postgres' ? 'PostgreSQL' : 'SQLite';
   const results: CheckResult[] = [
-    ok('config', `environment is valid (NODE_ENV=${config.nodeEnv}, DATA_DIR=${config.dataDir})`),
+    ok(
+      'config',
+      `environment is valid (NODE_ENV=${config.nodeEnv}, DATA_DIR=${config.dataDir}, database ${engine})`,
+    ),
   ];
   const folder = checkDataDir(config, uid);
   results.push(...folder.results);
-  if (folder.usable) results.push(...checkDatabase(config));
+  // On PostgreSQL the data folder holds the files only; the database is the server's.
+  if (config.database.kind === 'postgres')
+    results.push(...(await checkPostgres(config, config.database.url)));
+  else if (folder.usable) results.push(...checkDatabase(config));
   results.push(
     checkDisk(config),
     checkSession(config),

@@ -6,6 +6,13 @@ import path from 'node:path';
 /** The parts of DATA_DIR a backup carries besides the database (see docs/deployment.md for the why). */
 export const FILE_FOLDERS = ['media', 'catalogs'] as const;
 export const DATABASE_FILE = 'store.db';
+/** A PostgreSQL store's database in a backup: pg_dump's custom format (see ops/postgres/pg-dump.ts). */
+export const POSTGRES_DUMP_FILE = 'database.pgdump';
+
+/** The one file at the top of a backup: the database, in the form its engine's backups take. */
+export function databaseFileOf(engine: 'sqlite' | 'postgres'): string {
+  return engine === 'postgres' ? POSTGRES_DUMP_FILE : DATABASE_FILE;
+}
 
 export async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
@@ -84,4 +91,45 @@ export async function matchOwner(target: string, reference: string): Promise<voi
   if (!(await lstat(target)).isDirectory()) return;
   for (const e of await readdir(target, { recursive: true, withFileTypes: true }))
     await lchown(path.join(e.parentPath, e.name), uid, gid);
+}
+
+/**
+ * The store's files (media/, catalogs/) copied into a backup folder: the part of a backup that is not the
+ * database, kept behind this one function so that another kind of storage brings its own.
+ */
+export async function copyStoreFiles(dataDir: string, target: string): Promise<void> {
+  for (const folder of FILE_FOLDERS) {
+    for (const rel of await listFiles(path.join(dataDir, folder))) {
+      try {
+        await copyInto(path.join(dataDir, folder, rel), path.join(target, folder, rel));
+      } catch (error) {
+        // Deleted between listing and copying: it is gone from the store too.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+  }
+}
+
+/** Every file of a backup folder (the database first, then the files' folders) with its size and sha256. */
+export async function describeFiles(
+  root: string,
+  databaseName: string,
+): Promise<{ files: { path: string; size: number; sha256: string }[]; bytes: number }> {
+  const paths = [
+    databaseName,
+    ...(
+      await Promise.all(
+        FILE_FOLDERS.map(async (f) => (await listFiles(path.join(root, f))).map((r) => `${f}/${r}`)),
+      )
+    ).flat(),
+  ];
+  const files: { path: string; size: number; sha256: string }[] = [];
+  let bytes = 0;
+  for (const rel of paths) {
+    const full = path.join(root, ...rel.split('/'));
+    const size = (await lstat(full)).size;
+    bytes += size;
+    files.push({ path: rel, size, sha256: await sha256File(full) });
+  }
+  return { files, bytes };
 }

@@ -30,6 +30,13 @@ describe('background maintenance across processes', () => {
       .insertInto('web_vitals')
       .values({ time: old, metric: 'LCP', value: 1000, route: '/', navigation_type: null })
       .execute();
+    await handle.db
+      .insertInto('rate_counters')
+      .values([
+        { key: 'login:ip:192.0.2.1', count: 3, reset_at: now.getTime() - 1, last_at: now.getTime() - 60_000 },
+        { key: 'login:ip:192.0.2.2', count: 1, reset_at: now.getTime() + 60_000, last_at: now.getTime() },
+      ])
+      .execute();
     const deps = {
       db: handle.db,
       clock: { now: () => now },
@@ -45,5 +52,7 @@ describe('background maintenance across processes', () => {
     expect(await vitals()).toBe(1);
     expect(await runMaintenance(deps, 'process A')).toBe(true);
     expect(await vitals()).toBe(0);
+    const counters = await handle.db.selectFrom('rate_counters').select('key').execute();
+    expect(counters.map((c) => c.key)).toEqual(['login:ip:192.0.2.2']);
   });
 });

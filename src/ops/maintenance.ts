@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
+import { pruneRateCounters } from '../modules/limits/database-counter-store.js';
 import type { LogService } from '../modules/logs/log-service.js';
 import { startPeriodic } from '../modules/logs/periodic.js';
 import { expireAbandonedDemoOrders } from '../modules/orders/abandoned-orders.js';
@@ -22,6 +23,7 @@ export async function runMaintenance(deps: MaintenanceDeps, holder: string = thi
   return whileHoldingLease(deps.db, { ...LEASE, holder, now }, async () => {
     await deps.logs.prune(now);
     await pruneVitals(deps.db, now);
+    await pruneRateCounters(deps.db, now.getTime());
     const expired = await expireAbandonedDemoOrders(deps.db, now);
     if (expired > 0)
       deps.log.info({ event: 'orders.expired', count: expired }, 'abandoned demo checkouts expired');
@@ -30,7 +32,8 @@ export async function runMaintenance(deps: MaintenanceDeps, holder: string = thi
 
 /**
  * The housekeeping a running store does in the background, never in a request: retention of the
- * application log and the vitals, and the expiry of abandoned demo checkouts. Every 10 minutes, the first
+ * application log and the vitals, the rate-limit counters of ended windows, and the expiry of abandoned
+ * demo checkouts. Every 10 minutes, the first
  * run 30 s after start, on one process at a time (runMaintenance). Returns the stop function.
  */
 export function startMaintenance(deps: MaintenanceDeps): () => Promise<void> {

@@ -1,7 +1,7 @@
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { DATABASE_FILE, FILE_FOLDERS, sha256File } from './files.js';
+import { DATABASE_FILE, databaseFileOf, FILE_FOLDERS, POSTGRES_DUMP_FILE, sha256File } from './files.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'storefront-backup/1';
@@ -13,10 +13,10 @@ const safeRelativePath = z
   .max(1024)
   .refine(
     (p) =>
-      (p === DATABASE_FILE || FILE_FOLDERS.some((f) => p.startsWith(`${f}/`))) &&
+      (p === DATABASE_FILE || p === POSTGRES_DUMP_FILE || FILE_FOLDERS.some((f) => p.startsWith(`${f}/`))) &&
       !p.split('/').some((part) => part === '' || part === '.' || part === '..') &&
       !p.includes('\\'),
-    'must be store.db or a file under media/ or catalogs/',
+    `must be ${DATABASE_FILE}, ${POSTGRES_DUMP_FILE} or a file under media/ or catalogs/`,
   );
 
 export const manifestSchema = z.object({
@@ -24,6 +24,10 @@ export const manifestSchema = z.object({
   createdAt: z.iso.datetime(),
   /** manual (npm run backup) or scheduled (the server's own; only these are pruned). */
   kind: z.enum(['manual', 'scheduled']),
+  /** The engine the database came from; backups made before PostgreSQL have none and are SQLite's. */
+  engine: z.enum(['sqlite', 'postgres']).default('sqlite'),
+  /** PostgreSQL only: the server the dump was taken from and the pg_dump that took it. */
+  postgres: z.object({ serverVersion: z.string().max(200), dumpVersion: z.string().max(200) }).optional(),
   schema: z.object({ migrations: z.array(z.string()), latest: z.string().nullable() }),
   files: z.array(
     z.object({
@@ -60,8 +64,14 @@ export async function readManifest(backupDir: string): Promise<Manifest> {
       `${MANIFEST_FILE} is not valid: ${issue?.path.join('.') || 'root'}: ${issue?.message ?? 'invalid'}`,
     );
   }
-  if (!parsed.data.files.some((f) => f.path === DATABASE_FILE))
-    throw new BackupInvalidError(`${MANIFEST_FILE} lists no ${DATABASE_FILE}`);
+  const database = databaseFileOf(parsed.data.engine);
+  const top = parsed.data.files.filter((f) => !f.path.includes('/')).map((f) => f.path);
+  if (!top.includes(database)) throw new BackupInvalidError(`${MANIFEST_FILE} lists no ${database}`);
+  // A dump beside a SQLite file (or the reverse) would be carried into DATA_DIR or ignored: neither is right.
+  if (top.length !== 1)
+    throw new BackupInvalidError(`${MANIFEST_FILE} lists ${top.join(' and ')}: one database per backup`);
+  if (parsed.data.engine === 'postgres' && !parsed.data.postgres)
+    throw new BackupInvalidError(`${MANIFEST_FILE} does not say which PostgreSQL the dump came from`);
   if (new Set(parsed.data.files.map((f) => f.path)).size !== parsed.data.files.length)
     throw new BackupInvalidError(`${MANIFEST_FILE} lists a file twice`);
   return parsed.data;
@@ -92,4 +102,25 @@ export async function verifyFiles(root: string, files: readonly ManifestFile[]):
         `${file.path} does not match its sha256 in the manifest: damaged or changed`,
       );
   }
+}
+
+const ENGINE_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const;
+const CONFIGURED = {
+  sqlite: 'SQLite (DATABASE_URL is not set)',
+  postgres: 'PostgreSQL (DATABASE_URL is set)',
+} as const;
+
+/**
+ * A backup restores only into the engine it was made from: a SQLite file means nothing to PostgreSQL, nor a
+ * dump to SQLite. Refuses the other engine's backup, saying which is which.
+ */
+export function requireEngine(manifest: Manifest, engine: 'sqlite' | 'postgres'): void {
+  if (manifest.engine === engine) return;
+  const advice =
+    manifest.engine === 'postgres'
+      ? 'set DATABASE_URL to the PostgreSQL database to restore it into'
+      : 'unset DATABASE_URL to restore it into a SQLite store';
+  throw new BackupInvalidError(
+    `this is a backup of a ${ENGINE_NAMES[manifest.engine]} store, and this store is configured for ${CONFIGURED[engine]}: a backup restores only into the engine it was made from (${advice}).`,
+  );
 }

@@ -39,6 +39,7 @@ export const SKIPPED_TABLES: Record<string, string> = {
   product_facets: 'rebuilt by the PostgreSQL triggers as products are inserted',
   product_search_ids: 'rebuilt by the PostgreSQL triggers as products are inserted',
   catalogue_changes: 'the change log of running caches; written again as products are inserted',
+  rate_counters: 'short-lived counts of the rate limits; a SQLite store keeps them in memory (decision 0017)',
   sqlite_sequence: 'SQLite’s AUTOINCREMENT counters; identity sequences are set after the copy',
 };
 

@@ -13,9 +13,19 @@ import {
   fsyncPath,
   fsyncTree,
   matchOwner,
+  POSTGRES_DUMP_FILE,
   stamp,
 } from './files.js';
-import { BackupInvalidError, type Manifest, readManifest, verifyFiles } from './manifest.js';
+import {
+  BackupInvalidError,
+  type Manifest,
+  type ManifestFile,
+  readManifest,
+  requireEngine,
+  verifyFiles,
+} from './manifest.js';
+import { verifyDump } from './postgres/pg-dump.js';
+import type { PgTools } from './postgres/pg-tools.js';
 import { appliedMigrations, compareSchema, integrityProblem } from './schema.js';
 
 /**
@@ -30,10 +40,21 @@ export const PRE_RESTORE_PREFIX = '.pre-restore-';
 
 const planSchema = z.object({ backup: z.string(), createdAt: z.string(), id: z.string() });
 
-/** Checks a backup folder as restore does, without touching any data folder. */
-export async function verifyBackup(backupDir: string): Promise<Manifest> {
+/**
+ * Checks a backup folder as restore does, without touching any data folder or database: the sums, then the
+ * database (SQLite's integrity_check, or pg_restore reading the dump; PostgreSQL backups need `tools`).
+ */
+export async function verifyBackup(backupDir: string, opts: { tools?: PgTools } = {}): Promise<Manifest> {
   const manifest = await readManifest(backupDir);
   await verifyFiles(backupDir, manifest.files);
+  if (manifest.engine === 'postgres') {
+    await verifyDump(
+      path.join(backupDir, POSTGRES_DUMP_FILE),
+      { migrations: manifest.schema.migrations, dumpVersion: manifest.postgres?.dumpVersion ?? '' },
+      opts.tools ?? { binDir: null },
+    );
+    return manifest;
+  }
   const db = new SQLite(path.join(backupDir, DATABASE_FILE), { readonly: true, fileMustExist: true });
   try {
     let problem: string | null;
@@ -137,34 +158,44 @@ export async function finishInterruptedRestore(dataDir: string): Promise<string[
 export type RestoreResult = { manifest: Manifest; previous: string; notes: string[] };
 
 /**
- * Restore's first half, with the folder locked: verify the backup, copy it into a staging folder inside
- * DATA_DIR (same file system, so the later renames are atomic), check the copies again, flush them, then
- * write the plan: the commit point. Until the plan exists nothing in DATA_DIR has changed.
+ * Copies `files` of a backup into a new staging folder inside DATA_DIR (same file system, so the later
+ * renames are atomic), checks the copies again and flushes them. Nothing in DATA_DIR changes yet: a staging
+ * folder without a plan is removed by the next start. Returns the staging folder.
  */
-export async function stageRestore(
+export async function stageFiles(
   backupDir: string,
   dataDir: string,
+  files: readonly ManifestFile[],
   now: Date,
-): Promise<{ manifest: Manifest; staging: string }> {
-  const manifest = await verifyBackup(backupDir);
+): Promise<string> {
   const staging = path.join(dataDir, `${STAGING_PREFIX}${stamp(now)}-${randomBytes(4).toString('hex')}`);
   const incoming = path.join(staging, 'new');
   try {
     await mkdir(incoming, { recursive: true, mode: 0o700 });
     for (const folder of FILE_FOLDERS)
       await mkdir(path.join(incoming, folder), { recursive: true, mode: 0o700 });
-    for (const file of manifest.files) {
+    for (const file of files) {
       await copyInto(
         path.join(backupDir, ...file.path.split('/')),
         path.join(incoming, ...file.path.split('/')),
       );
     }
     // The copies are checked again: a disk that garbles writes must not get the last word.
-    await verifyFiles(incoming, manifest.files);
+    await verifyFiles(incoming, files);
     // A backup made before backups were private holds 0644 copies: what goes live is 0600 like the rest.
     makeTreePrivate(incoming);
     await matchOwner(incoming, dataDir);
     await fsyncTree(incoming);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+  return staging;
+}
+
+/** The commit point of a restore: once the plan is written, the swap is completed even after a crash. */
+export async function commitPlan(staging: string, backupDir: string, now: Date): Promise<void> {
+  try {
     await writeFileDurably(
       path.join(staging, PLAN_FILE),
       JSON.stringify({ backup: backupDir, createdAt: now.toISOString(), id: path.basename(staging) }),
@@ -173,6 +204,20 @@ export async function stageRestore(
     await rm(staging, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * Restore's first half, with the folder locked: verify the backup, stage its files, then write the plan:
+ * the commit point. Until the plan exists nothing in DATA_DIR has changed.
+ */
+export async function stageRestore(
+  backupDir: string,
+  dataDir: string,
+  now: Date,
+): Promise<{ manifest: Manifest; staging: string }> {
+  const manifest = await verifyBackup(backupDir);
+  const staging = await stageFiles(backupDir, dataDir, manifest.files, now);
+  await commitPlan(staging, backupDir, now);
   return { manifest, staging };
 }
 
@@ -183,7 +228,7 @@ export async function completeRestore(dataDir: string, staging: string, now: Dat
 }
 
 /**
- * Puts a backup back into DATA_DIR. Refuses while any server or backup uses the folder (exclusive lock),
+ * Puts a backup of a SQLite store back into DATA_DIR (restore-postgres.ts does PostgreSQL's). Refuses while any server or backup uses the folder (exclusive lock),
  * and when the backup fails its checks (manifest sums, integrity_check, schema newer than this code).
  * The data it replaces is kept as DATA_DIR/.pre-restore-<stamp>/. A crash before the plan is written
  * changes nothing; after it, the next server start (or restore) completes the swap.
@@ -199,6 +244,7 @@ export async function restoreBackup(opts: {
   confirm?: (manifest: Manifest) => Promise<boolean>;
 }): Promise<RestoreResult | null> {
   const backupDir = path.resolve(opts.backupDir);
+  requireEngine(await readManifest(backupDir), 'sqlite');
   const lock = lockDataDirExclusive(opts.dataDir);
   try {
     if (opts.confirm && !(await opts.confirm(await verifyBackup(backupDir)))) return null;

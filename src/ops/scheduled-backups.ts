@@ -1,9 +1,12 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import { BACKUP_NAME, type BackupResult, createBackup } from './backup.js';
+import type { Db } from '../db/database.js';
+import { BACKUP_NAME, type BackupResult, type BackupSource, createBackup } from './backup.js';
 import { exists } from './files.js';
+import { releaseLease, takeLease, thisProcess } from './job-lease.js';
 import { type Manifest, readManifest } from './manifest.js';
+import type { PgTools } from './postgres/pg-tools.js';
 
 export type BackupEntry = { name: string; dir: string; manifest: Manifest };
 
@@ -54,20 +57,48 @@ export async function pruneBackups(root: string, keep: number, now: Date = new D
 type BackupSettings = Config['backups'];
 type Log = { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
+type Source = { database?: BackupSource; tools?: PgTools };
+
 /** One scheduled run: a backup, then retention. */
-export async function runScheduledBackup(opts: {
-  dataDir: string;
-  settings: BackupSettings;
-  now?: Date;
-}): Promise<{ backup: BackupResult; pruned: string[] }> {
+export async function runScheduledBackup(
+  opts: { dataDir: string; settings: BackupSettings; now?: Date } & Source,
+): Promise<{ backup: BackupResult; pruned: string[] }> {
   const backup = await createBackup({
     dataDir: opts.dataDir,
     backupRoot: opts.settings.dir,
     kind: 'scheduled',
     now: opts.now,
+    database: opts.database,
+    tools: opts.tools,
   });
   const pruned = await pruneBackups(opts.settings.dir, opts.settings.keep, opts.now);
   return { backup, pruned };
+}
+
+export const BACKUP_LEASE = 'scheduled-backup';
+
+/**
+ * The schedule's lease lasts an interval and an hour: longer than the time between the holder's runs, so the
+ * process that makes the backups keeps making them while it lives, and the others skip theirs. If it dies
+ * without releasing the lease, another process takes over within that time.
+ */
+function leaseFor(settings: BackupSettings, holder: string, now: Date) {
+  return { name: BACKUP_LEASE, holder, now, ttlMs: settings.intervalHours * 3600_000 + 3600_000 };
+}
+
+/**
+ * One scheduled run on the process holding the schedule's lease (job-lease.ts); null, with nothing done,
+ * when another process sharing the database holds it. Several store processes on one PostgreSQL database
+ * would otherwise each dump the same database at the same time.
+ */
+export async function runLeasedBackup(
+  opts: { db: Db; holder: string; dataDir: string; settings: BackupSettings; now?: Date } & Source,
+): Promise<{ backup: BackupResult; pruned: string[] } | null> {
+  if (!(await takeLease(opts.db, leaseFor(opts.settings, opts.holder, opts.now ?? new Date())))) return null;
+  const result = await runScheduledBackup(opts);
+  // Renewed after the run, so a long backup does not eat into the time the lease covers until the next one.
+  await takeLease(opts.db, leaseFor(opts.settings, opts.holder, new Date()));
+  return result;
 }
 
 /** How long until the next scheduled backup: one interval after the newest, at least `minDelayMs` from now. */
@@ -84,18 +115,26 @@ export async function nextBackupDelay(
 
 /**
  * The server's backup schedule (BACKUP_INTERVAL_HOURS > 0): in the background on an unref'd timer, never in a
- * request. The first run is due one interval after the newest scheduled backup, so restarts do not pile up
- * backups; a failed run is logged and tried again after the next interval. stop() waits for a running one.
+ * request, on one process at a time (runLeasedBackup). The first run is due one interval after the newest
+ * scheduled backup, so restarts do not pile up backups; a failed run is logged and tried again after the next
+ * interval. stop() waits for a running one and gives the lease up.
  */
-export function startScheduledBackups(opts: {
-  dataDir: string;
-  settings: BackupSettings;
-  log: Log;
-  /** A start-up grace period before an overdue backup runs. */
-  minDelayMs?: number;
-}): { stop(): Promise<void> } {
+export function startScheduledBackups(
+  opts: {
+    dataDir: string;
+    settings: BackupSettings;
+    log: Log;
+    /** The store's database, where the schedule's lease lives. */
+    db: Db;
+    /** This process as a lease holder; tests play several processes. */
+    holder?: string;
+    /** A start-up grace period before an overdue backup runs. */
+    minDelayMs?: number;
+  } & Source,
+): { stop(): Promise<void> } {
   if (opts.settings.intervalHours <= 0) return { stop: async () => {} };
   const intervalMs = opts.settings.intervalHours * 3600_000;
+  const holder = opts.holder ?? thisProcess;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let stopped = false;
@@ -110,10 +149,9 @@ export function startScheduledBackups(opts: {
     running = (async () => {
       const started = Date.now();
       try {
-        const { backup, pruned } = await runScheduledBackup({
-          dataDir: opts.dataDir,
-          settings: opts.settings,
-        });
+        const made = await runLeasedBackup({ ...opts, holder });
+        if (!made) return; // another process makes the backups
+        const { backup, pruned } = made;
         opts.log.info(
           {
             event: 'backup.scheduled',
@@ -143,6 +181,8 @@ export function startScheduledBackups(opts: {
       stopped = true;
       if (timer) clearTimeout(timer);
       await running;
+      // Another process may take the schedule over at once instead of waiting for the lease to run out.
+      await releaseLease(opts.db, { name: BACKUP_LEASE, holder }).catch(() => undefined);
     },
   };
 }

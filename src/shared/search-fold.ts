@@ -6,7 +6,9 @@
  * - combining diacritical marks (U+0300–U+036F) still left are dropped: lower-casing İ gives i + U+0307,
  *   and a mark with no precomposed letter (q̃) stays separate after NFKC. The index's tokenizer
  *   (unicode61 remove_diacritics 2) drops such marks inside a word, but the query's word splitter would cut
- *   the word in two there.
+ *   the word in two there;
+ * - final sigma (ς, which toLowerCase gives for a word-final Σ) is written σ, as PostgreSQL's lower() and a
+ *   shopper who types σ write it, so the word is the same wherever it was capitalised (migration 0016).
  * Pure and deterministic: SQLite calls it as search_fold() from the indexing triggers (registered by
  * openDatabase), and a PostgreSQL index can be fed from the same function.
  * Changing what it returns changes what is in existing indexes: ship a migration that indexes again.
@@ -15,7 +17,8 @@ export function foldForSearch(text: string): string {
   return text
     .normalize('NFKC')
     .toLowerCase()
-    .replace(/[\u0300-\u036f]/g, '');
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ς/g, 'σ');
 }
 
 /** The SQL name under which openDatabase registers foldForSearch; migration 0011's triggers call it. */

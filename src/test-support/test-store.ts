@@ -17,6 +17,7 @@ import { LoginThrottle } from '../modules/auth/login-throttle.js';
 import { hashPassword } from '../modules/auth/password.js';
 import { memorySession } from '../modules/auth/session.js';
 import { loadDemoCatalogueIfEmpty } from '../modules/demo/demo-loader.js';
+import type { CounterStore } from '../modules/limits/counter-store.js';
 import { createRequestLimits, type RequestLimits } from '../modules/limits/request-limits.js';
 import { LogService } from '../modules/logs/log-service.js';
 import { DemoGateway } from '../modules/payments/demo-gateway.js';
@@ -38,6 +39,13 @@ export type TestStore = {
   config: Config;
   /** Which engine this run tests: TEST_DATABASE=postgres runs the suite on PostgreSQL. */
   engine: 'sqlite' | 'postgres';
+  /** The PostgreSQL database's URL, for a test's own connection (null on SQLite: the file is in `dir`). */
+  postgresUrl: string | null;
+  /**
+   * The database as the configuration would name it, for the operations commands (backup, restore), which
+   * open their own connections: the SQLite file in `dir`, or the throwaway PostgreSQL database's URL.
+   */
+  database: Config['database'];
   /**
    * The database; on PostgreSQL its SQLite-only parts (the file's connections, lock waits) throw, so a test
    * of SQLite's own behaviour says so rather than passing by accident.
@@ -48,6 +56,11 @@ export type TestStore = {
   storage: FileStorage;
   context(overrides?: Partial<InnerContext>): InnerContext;
   caller(overrides?: Partial<InnerContext>): ReturnType<typeof createCaller>;
+  /**
+   * Takes the database away under the store, as a deleted file or a dropped database would: on SQLite its
+   * connections are closed, on PostgreSQL the database is dropped (its connections ended). cleanup() still works.
+   */
+  loseDatabase(): Promise<void>;
   cleanup(): Promise<void>;
 };
 
@@ -57,11 +70,18 @@ export type TestStore = {
  * from test-support/s3.ts).
  */
 export async function createTestStore(
-  opts: { demo?: boolean; env?: Record<string, string>; storage?: FileStorage } = {},
+  opts: {
+    demo?: boolean;
+    env?: Record<string, string>;
+    /** How long a write waits for a lock another connection holds (the store's own default otherwise). */
+    lockWaitMs?: number;
+    /** Another file storage than the data folder (an S3 bucket from test-support/s3.ts). */
+    storage?: FileStorage;
+  } = {},
 ): Promise<TestStore> {
   const dir = mkdtempSync(path.join(tmpdir(), 'store-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, LOG_LEVEL: 'silent', ...opts.env });
-  const { handle, revision, close } = await openTestDatabase(dir);
+  const { handle, revision, database, close, lose, url } = await openTestDatabase(dir, opts.lockWaitMs);
   const storage = opts.storage ?? new LocalFileStorage(dir);
   if (opts.demo) await loadDemoCatalogueIfEmpty({ db: handle.db, storage, demoDir, clock: fixedClock });
   const context = (overrides: Partial<InnerContext> = {}): InnerContext => ({
@@ -86,11 +106,14 @@ export async function createTestStore(
     dir,
     config,
     engine: testEngine,
+    postgresUrl: url,
+    database,
     handle,
     revision,
     storage,
     context,
     caller: (overrides) => createCaller(context(overrides)),
+    loseDatabase: lose,
     async cleanup() {
       await close();
       rmSync(dir, { recursive: true, force: true });
@@ -123,16 +146,35 @@ function sqliteOnly(db: DatabaseHandle['db']): DatabaseHandle {
 /** A migrated database of the engine under test: a SQLite file in `dir`, or a throwaway PostgreSQL one. */
 async function openTestDatabase(
   dir: string,
-): Promise<{ handle: DatabaseHandle; revision: RevisionReader; close(): Promise<void> }> {
+  lockWaitMs: number | undefined,
+): Promise<{
+  handle: DatabaseHandle;
+  revision: RevisionReader;
+  close(): Promise<void>;
+  lose(): Promise<void>;
+  url: string | null;
+  database: Config['database'];
+}> {
   if (testEngine === 'sqlite') {
     const handle = openDatabase(databaseFile(dir));
+    if (lockWaitMs !== undefined) handle.lockWait.ms = lockWaitMs;
     await migrateToLatest(handle.db);
-    return { handle, revision: revisionReader(handle.sqlite), close: () => handle.close() };
+    return {
+      handle,
+      revision: revisionReader(handle.sqlite),
+      url: null,
+      database: { kind: 'sqlite' },
+      close: () => handle.close(),
+      async lose() {
+        handle.sqlite.close();
+        handle.reader.close();
+      },
+    };
   }
   const database = await createThrowawayDatabase();
   let store: StoreDatabase;
   try {
-    store = await openPostgresStore(database.url, 4);
+    store = await openPostgresStore(database.url, 4, { lockWaitMs });
   } catch (error) {
     await database.drop();
     throw error;
@@ -140,10 +182,13 @@ async function openTestDatabase(
   return {
     handle: sqliteOnly(store.db),
     revision: store.revision,
+    database: { kind: 'postgres', url: database.url, poolSize: 4 },
     async close() {
       await store.close();
       await database.drop();
     },
+    lose: () => database.drop(),
+    url: database.url,
   };
 }
 
@@ -159,6 +204,8 @@ export async function buildTestApp(
     logService?: LogService;
     /** The app's per-address limits; none by default (the limits' own tests pass them). */
     limits?: RequestLimits;
+    /** Where the sign-in throttle and the limits count; the app's own memory by default. */
+    counters?: CounterStore;
   } = {},
 ) {
   const lines = opts.logLines;
@@ -173,6 +220,7 @@ export async function buildTestApp(
     logger: lines ? { level: 'info', stream: { write: (line: string) => void lines.push(line) } } : false,
     logService: opts.logService,
     limits: opts.limits ?? createRequestLimits({ unlimited: true }),
+    counters: opts.counters,
   });
 }
 

@@ -1,6 +1,8 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { LOCK_WAIT_MS } from '../connect.js';
 import type { Database } from '../database.js';
+import { LocalWrites } from './local-writes.js';
 import { textWithoutNul } from './text-without-nul.js';
 
 /**
@@ -45,34 +47,60 @@ function typeParsers(): pg.CustomTypesConfig {
   };
 }
 
+/**
+ * The name every store process gives its connections (pg_stat_activity.application_name), so that restore
+ * and doctor can tell whether a store still uses the database. Tools name theirs apart (storefront-ops).
+ * An application_name in DATABASE_URL takes precedence and hides the process from that check.
+ */
+export const STORE_APPLICATION_NAME = 'storefront';
+
 export type PostgresHandle = {
   db: Kysely<Database>;
   pool: pg.Pool;
+  /** When this process last wrote (for the revision watch's read-your-writes). */
+  writes: LocalWrites;
   close(): Promise<void>;
 };
 
-/** Opens a pool of `poolSize` connections; every session runs in UTC so dates read back alike everywhere. */
-export function openPostgres(url: string, poolSize: number): PostgresHandle {
+/**
+ * Opens a pool of `poolSize` connections; every session runs in UTC so dates read back alike everywhere.
+ * A statement waits at most `lockWaitMs` for a lock another connection holds (0: as long as it takes),
+ * then fails as busy (55P03), which the store answers with 503 "try again" as it does for SQLite's lock:
+ * without it, a request would hang for as long as an operator's transaction stays open.
+ */
+export function openPostgres(
+  url: string,
+  poolSize: number,
+  opts: { lockWaitMs?: number } = {},
+): PostgresHandle {
+  const writes = new LocalWrites();
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
     types: typeParsers(),
-    options: '-c TimeZone=UTC',
+    options: `-c TimeZone=UTC -c lock_timeout=${Math.max(0, Math.trunc(opts.lockWaitMs ?? LOCK_WAIT_MS))}`,
+    application_name: STORE_APPLICATION_NAME,
     // A dead server is reported within seconds instead of hanging start-up.
     connectionTimeoutMillis: 10_000,
   });
   // An idle connection the server drops (a restart, a failover, the database dropped) must not take the
   // process down: the pool discards it and opens another for the next query, which reports its own error.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [textWithoutNul] });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: [textWithoutNul, writes],
+  });
   let closed = false;
   return {
     db,
     pool,
+    writes,
     async close() {
       if (closed) return;
       closed = true;
       await db.destroy();
+      // Kysely ends the pool only if it ran a query; the revision watch may have used it directly.
+      if (!pool.ended) await pool.end();
     },
   };
 }

@@ -1,5 +1,7 @@
 import pg from 'pg';
 import { type RevisionReader, STOREFRONT_REVISION_KEY } from '../store-revision.js';
+import { STORE_APPLICATION_NAME } from './connect-postgres.js';
+import type { LocalWrites } from './local-writes.js';
 
 /**
  * The storefront revision on PostgreSQL, for caches that ask for it on every request (synchronously): kept in
@@ -9,9 +11,12 @@ import { type RevisionReader, STOREFRONT_REVISION_KEY } from '../store-revision.
  */
 export type RevisionWatch = { read: RevisionReader; refresh(): Promise<void>; stop(): Promise<void> };
 
+/** How long after a write of its own the process reads the revision from the database (see LocalWrites). */
+const OWN_WRITE_MS = 2000;
+
 export async function watchRevision(
   pool: pg.Pool,
-  opts: { url: string; pollMs?: number },
+  opts: { url: string; pollMs?: number; writes?: LocalWrites },
 ): Promise<RevisionWatch> {
   let value = '0';
   let stopped = false;
@@ -25,7 +30,7 @@ export async function watchRevision(
 
   let listener: pg.Client | null = null;
   const listen = async () => {
-    const client = new pg.Client({ connectionString: opts.url });
+    const client = new pg.Client({ connectionString: opts.url, application_name: STORE_APPLICATION_NAME });
     client.on('notification', (message) => {
       if (message.channel === 'storefront_revision' && message.payload) value = message.payload;
     });
@@ -42,8 +47,13 @@ export async function watchRevision(
 
   const timer = setInterval(() => void refresh().catch(() => undefined), opts.pollMs ?? 500);
   timer.unref();
+  const read: RevisionReader = Object.assign(() => value, {
+    settle: async () => {
+      if ((opts.writes?.sinceLast() ?? Number.POSITIVE_INFINITY) < OWN_WRITE_MS) await refresh();
+    },
+  });
   return {
-    read: () => value,
+    read,
     refresh,
     async stop() {
       stopped = true;

@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.js';
 import { insertSession, newSessionId, pruneSessions } from './admin-sessions.repository.js';
 import { findAdminByEmail, normaliseEmail, recordLogin } from './admins.repository.js';
 import { SignInThrottled } from './login-retry-after.js';
-import type { LoginThrottle } from './login-throttle.js';
+import type { Admission, LoginThrottle, SignInClient } from './login-throttle.js';
 import { DEFAULT_SCRYPT, hashPassword, verifyPassword } from './password.js';
 import type { SessionPort } from './session.js';
 
@@ -41,7 +41,7 @@ export async function login(ctx: SignInDeps, email: string, password: string): P
   // Only a real account's email is logged: a miss may be someone's password typed in the wrong field.
   const shown = admin ? admin.email : '(unknown)';
 
-  const admission = ctx.loginThrottle.admit({ ip: ctx.ip, account, deviceId });
+  const admission = await admitOrRefuse(ctx, { ip: ctx.ip, account, deviceId });
   if (!admission.allowed) {
     const { retryAfterSeconds, reason } = admission;
     ctx.log.warn(
@@ -58,7 +58,10 @@ export async function login(ctx: SignInDeps, email: string, password: string): P
 
   const ok = await verifyPassword(password, admin?.passwordHash ?? (await getDummyHash()));
   if (!admin || !ok) {
-    const outcome = attempt.failed();
+    const outcome = await settle(ctx, attempt.failed(), {
+      unknownBrowsersThrottledNow: false,
+      deviceLockedNow: false,
+    });
     // The address is in the message so that the log table keeps one line per address (it folds repeats).
     ctx.log.warn(
       { event: 'admin.login.failed', account: shown, ip: ctx.ip, knownDevice: attempt.knownDevice },
@@ -79,7 +82,7 @@ export async function login(ctx: SignInDeps, email: string, password: string): P
     throw new TRPCError({ code: 'UNAUTHORIZED', message: INVALID_CREDENTIALS });
   }
 
-  const { accountUnderAttack } = attempt.succeeded();
+  const { accountUnderAttack } = await settle(ctx, attempt.succeeded(), { accountUnderAttack: false });
   const sessionId = newSessionId();
   const policy = { ttlMs: ctx.config.session.ttlMs, idleMs: ctx.config.session.idleMs };
   await ctx.db.transaction().execute(async (tx) => {
@@ -117,4 +120,39 @@ export async function login(ctx: SignInDeps, email: string, password: string): P
     );
   }
   return { email: admin.email };
+}
+
+/**
+ * The throttle's answer; when its counters cannot be reached (Redis or the database away), the sign-in is
+ * refused: an attempt that cannot be counted could be one of unlimited guesses (decision 0017).
+ */
+async function admitOrRefuse(ctx: SignInDeps, client: SignInClient): Promise<Admission> {
+  try {
+    return await ctx.loginThrottle.admit(client);
+  } catch (error) {
+    ctx.log.error(
+      { err: error, event: 'admin.login.throttle-unavailable', ip: ctx.ip },
+      'sign-in refused: the sign-in limits cannot be checked',
+    );
+    throw new TRPCError({
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'Sign-in is unavailable for a moment. Please try again shortly.',
+    });
+  }
+}
+
+/**
+ * After the password check the attempt has been counted already, so a store failure while giving a count
+ * back or announcing only costs the log line or the refund: the sign-in goes on, and the failure is logged.
+ */
+async function settle<T>(ctx: SignInDeps, outcome: Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await outcome;
+  } catch (error) {
+    ctx.log.error(
+      { err: error, event: 'admin.login.throttle-unavailable', ip: ctx.ip },
+      'the sign-in limits could not record the outcome of a sign-in',
+    );
+    return fallback;
+  }
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
+import { oneAtATime } from '../../db/engine-sql.js';
 import { countAdmins, insertAdmin } from './admins.repository.js';
 import { hashPassword } from './password.js';
 
@@ -25,15 +26,23 @@ export async function ensureFirstAdmin(deps: {
   freshDemo: boolean;
 }): Promise<FirstAdminResult> {
   if ((await countAdmins(deps.db)) > 0) return { kind: 'exists' };
-  if (deps.config.initialAdmin) {
-    const { email, password } = deps.config.initialAdmin;
-    await insertAdmin(deps.db, email, await hashPassword(password), deps.clock.now());
-    return { kind: 'from-env', email: email.toLowerCase() };
-  }
-  if (deps.freshDemo) {
-    const password = randomBytes(15).toString('base64url');
-    await insertAdmin(deps.db, DEMO_ADMIN_EMAIL, await hashPassword(password), deps.clock.now());
-    return { kind: 'demo', email: DEMO_ADMIN_EMAIL, password };
-  }
-  return { kind: 'none' };
+  const account = deps.config.initialAdmin
+    ? { ...deps.config.initialAdmin, kind: 'from-env' as const }
+    : deps.freshDemo
+      ? { email: DEMO_ADMIN_EMAIL, password: randomBytes(15).toString('base64url'), kind: 'demo' as const }
+      : null;
+  if (!account) return { kind: 'none' };
+  // Hashed before the transaction so the write lock is not held for it.
+  const hash = await hashPassword(account.password);
+  // Processes starting together on one PostgreSQL database take turns, and only the first creates it.
+  const created = await deps.db.transaction().execute(async (trx) => {
+    await oneAtATime(trx, 'first-admin');
+    if ((await countAdmins(trx)) > 0) return false;
+    await insertAdmin(trx, account.email, hash, deps.clock.now());
+    return true;
+  });
+  if (!created) return { kind: 'exists' };
+  return account.kind === 'demo'
+    ? { kind: 'demo', email: account.email, password: account.password }
+    : { kind: 'from-env', email: account.email.toLowerCase() };
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import type { CounterState, CounterStore, TakeRule } from '../limits/counter-store.js';
+import { refusedUntil } from '../limits/counter-store.js';
+import { MemoryCounterStore } from '../limits/memory-counter-store.js';
 import { DeviceCookieSigner } from './device-cookie.js';
-import { announceOnce, refund, type WindowCounter, WindowCounters } from './window-counters.js';
 
 /**
  * Sign-in limits after OWASP's device-cookie scheme. A browser with a valid device cookie for the account
@@ -11,7 +13,9 @@ import { announceOnce, refund, type WindowCounter, WindowCounters } from './wind
  * So guessing from many addresses gets nowhere, and nobody can keep the owner's own browser out.
  *
  * Every admitted attempt counts at once and gives its count back if it succeeds: password checks take long
- * enough that counting afterwards would let a burst of parallel guesses all pass the limit together.
+ * enough that counting afterwards would let a burst of parallel guesses all pass the limit together. Each
+ * count is one atomic take in the counter store (memory, the database or Redis: decision 0017), which
+ * refuses rather than counts past a limit, so the limits hold across processes and parallel requests alike.
  */
 export type ThrottleLimits = { perIp: number; perAccount: number; windowMs: number };
 
@@ -32,8 +36,8 @@ export type ThrottleReason = 'address' | 'address-and-account' | 'unknown-browse
 export type SignInAttempt = {
   /** Let in by a valid device cookie for this account that is not locked; otherwise judged as unknown. */
   knownDevice: boolean;
-  succeeded(): { accountUnderAttack: boolean };
-  failed(): { unknownBrowsersThrottledNow: boolean; deviceLockedNow: boolean };
+  succeeded(): Promise<{ accountUnderAttack: boolean }>;
+  failed(): Promise<{ unknownBrowsersThrottledNow: boolean; deviceLockedNow: boolean }>;
 };
 
 export type Admission =
@@ -45,98 +49,119 @@ export class LoginThrottle {
   readonly deviceCookies: DeviceCookieSigner;
   private readonly limits: ThrottleLimits;
   private readonly now: () => number;
-  private readonly ips: WindowCounters;
-  private readonly pairs: WindowCounters;
-  private readonly accounts: WindowCounters;
-  private readonly devices: WindowCounters;
+  private readonly counters: CounterStore;
 
   constructor(
-    opts: { limits?: Partial<ThrottleLimits>; deviceKeys?: readonly Buffer[]; now?: () => number } = {},
+    opts: {
+      limits?: Partial<ThrottleLimits>;
+      deviceKeys?: readonly Buffer[];
+      now?: () => number;
+      /** Shared by every process in a scaled-out store; this throttle's own memory otherwise. */
+      counters?: CounterStore;
+    } = {},
   ) {
     this.limits = { ...DEFAULT_LOGIN_LIMITS, ...opts.limits };
     this.now = opts.now ?? Date.now;
     this.deviceCookies = new DeviceCookieSigner(opts.deviceKeys ?? [randomBytes(32)]);
-    this.ips = new WindowCounters(this.limits.windowMs);
-    this.pairs = new WindowCounters(this.limits.windowMs);
-    this.accounts = new WindowCounters(this.limits.windowMs);
-    this.devices = new WindowCounters(this.limits.windowMs);
+    this.counters = opts.counters ?? new MemoryCounterStore();
   }
 
-  admit(client: SignInClient): Admission {
+  /** Throws when the counter store cannot be reached: the caller refuses the sign-in (fails closed). */
+  async admit(client: SignInClient): Promise<Admission> {
     const t = this.now();
+    const { perIp, perAccount, windowMs } = this.limits;
     if (client.deviceId !== null) {
-      const device = this.devices.get(client.deviceId, t);
-      if (!device || device.count < this.limits.perAccount)
-        return this.admitKnownDevice(client, client.deviceId, t);
+      const device = await this.counters.take(
+        keys.device(client.deviceId),
+        { limit: perAccount, windowMs },
+        t,
+      );
+      // A locked device (perAccount misses of its own) is judged below like any unknown browser.
+      if (device.taken) return this.knownDevice(client, client.deviceId);
     }
-    const pairKey = `${client.account}\n${client.ip}`;
-    const refusal = this.refusal(client, pairKey, t);
-    if (refusal) return refusal;
-
-    const ip = this.ips.bump(client.ip, t);
-    this.pairs.bump(pairKey, t);
-    const account = this.accounts.bump(client.account, t);
-    return {
-      allowed: true,
-      attempt: {
-        knownDevice: false,
-        succeeded: () => {
-          refund(ip);
-          refund(account);
-          // This address has shown it knows the password; its earlier typos no longer count against it.
-          this.pairs.delete(pairKey);
-          return { accountUnderAttack: this.underAttack(client.account) };
-        },
-        failed: () => ({
-          unknownBrowsersThrottledNow: announceOnce(account, this.limits.perAccount),
-          deviceLockedNow: false,
-        }),
+    // In the order of the refusal reasons; a refusal gives back what the earlier steps counted.
+    const steps: Array<{ key: string; rule: TakeRule; reason: ThrottleReason }> = [
+      { key: keys.ip(client.ip), rule: { limit: perIp, windowMs }, reason: 'address' },
+      { key: keys.pair(client), rule: { limit: perAccount, windowMs }, reason: 'address-and-account' },
+      {
+        key: keys.account(client.account),
+        rule: { limit: perAccount, windowMs, backoffMs: FIRST_UNKNOWN_BROWSER_DELAY_MS },
+        reason: 'unknown-browsers',
       },
+    ];
+    const counted: Array<{ key: string; counter: CounterState }> = [];
+    for (const step of steps) {
+      const result = await this.counters.take(step.key, step.rule, t);
+      if (!result.taken) {
+        await Promise.all(counted.map((c) => this.counters.refund(c.key, c.counter.resetAt)));
+        return refused(refusedUntil(result.counter, step.rule), t, step.reason);
+      }
+      counted.push({ key: step.key, counter: result.counter });
+    }
+    return { allowed: true, attempt: this.unknownBrowser(client, counted) };
+  }
+
+  private unknownBrowser(
+    client: SignInClient,
+    counted: ReadonlyArray<{ key: string; counter: CounterState }>,
+  ): SignInAttempt {
+    const [ip, pair, account] = counted;
+    return {
+      knownDevice: false,
+      succeeded: async () => {
+        await Promise.all([
+          ip && this.counters.refund(ip.key, ip.counter.resetAt),
+          account && this.counters.refund(account.key, account.counter.resetAt),
+          // This address has shown it knows the password; its earlier typos no longer count against it.
+          pair && this.counters.remove(pair.key),
+        ]);
+        return { accountUnderAttack: await this.underAttack(client.account) };
+      },
+      failed: async () => ({
+        unknownBrowsersThrottledNow: await this.counters.announce(
+          keys.account(client.account),
+          this.limits.perAccount,
+          this.now(),
+        ),
+        deviceLockedNow: false,
+      }),
     };
   }
 
-  private admitKnownDevice(client: SignInClient, deviceId: string, t: number): Admission {
-    const device = this.devices.bump(deviceId, t);
+  private knownDevice(client: SignInClient, deviceId: string): Admission {
     return {
       allowed: true,
       attempt: {
         knownDevice: true,
-        succeeded: () => {
-          this.devices.delete(deviceId);
-          return { accountUnderAttack: this.underAttack(client.account) };
+        succeeded: async () => {
+          await this.counters.remove(keys.device(deviceId));
+          return { accountUnderAttack: await this.underAttack(client.account) };
         },
-        failed: () => ({
+        failed: async () => ({
           unknownBrowsersThrottledNow: false,
-          deviceLockedNow: announceOnce(device, this.limits.perAccount),
+          deviceLockedNow: await this.counters.announce(
+            keys.device(deviceId),
+            this.limits.perAccount,
+            this.now(),
+          ),
         }),
       },
     };
   }
 
-  private refusal(client: SignInClient, pairKey: string, t: number): Admission | null {
-    const { perIp, perAccount } = this.limits;
-    const ip = this.ips.get(client.ip, t);
-    if (ip && ip.count >= perIp) return refused(ip.resetAt, t, 'address');
-    const pair = this.pairs.get(pairKey, t);
-    if (pair && pair.count >= perAccount) return refused(pair.resetAt, t, 'address-and-account');
-    const account = this.accounts.get(client.account, t);
-    if (account && account.count >= perAccount) {
-      const until = Math.min(account.lastAt + unknownBrowserDelay(account, perAccount), account.resetAt);
-      if (until > t) return refused(until, t, 'unknown-browsers');
-    }
-    return null;
-  }
-
-  private underAttack(account: string): boolean {
-    const c = this.accounts.get(account, this.now());
+  private async underAttack(account: string): Promise<boolean> {
+    const c = await this.counters.peek(keys.account(account), this.now());
     return c !== null && c.count >= this.limits.perAccount;
   }
 }
 
-function unknownBrowserDelay(account: WindowCounter, perAccount: number): number {
-  // Capped exponent: past about 2^5 the wait outlasts any window anyway.
-  return FIRST_UNKNOWN_BROWSER_DELAY_MS * 2 ** Math.min(account.count - perAccount, 20);
-}
+/** The throttle's counters in the shared store, apart from every other limit's. */
+const keys = {
+  ip: (ip: string) => `login:ip:${ip}`,
+  pair: (client: SignInClient) => `login:pair:${client.account}\n${client.ip}`,
+  account: (account: string) => `login:account:${account}`,
+  device: (deviceId: string) => `login:device:${deviceId}`,
+};
 
 function refused(until: number, t: number, reason: ThrottleReason): Admission {
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((until - t) / 1000)), reason };

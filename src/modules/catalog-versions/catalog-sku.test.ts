@@ -1,7 +1,7 @@
 import yaml from 'js-yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertProducts } from '../../test-support/fixtures.js';
-import { RivalWriter } from '../../test-support/rival-writer.js';
+import { racingDatabase } from '../../test-support/rival-writer.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 import { CatalogFileError } from './catalog-file.js';
 import { catalogProducts, importCatalog } from './catalog-versions.service.js';
@@ -82,11 +82,9 @@ describe('catalogue files and duplicate SKUs', () => {
   });
 
   it('a SKU taken by a concurrent writer during an add import is a clear refusal (400), not a 500', async () => {
-    const racing = store.handle.db.withPlugin(
-      new RivalWriter(store.handle.sqlite, { id: 'rival', title: 'Rival Kurta', sku: 'RACE-1' }),
-    );
+    const rival = await racingDatabase(store, { id: 'rival', title: 'Rival Kurta', sku: 'RACE-1' });
     const refusal = await importCatalog(
-      deps(racing),
+      deps(rival.db),
       file(item('new_1', 'N-1'), item('new_2', 'race-1')),
       'add',
     ).catch((e: unknown) => e);
@@ -95,6 +93,7 @@ describe('catalogue files and duplicate SKUs', () => {
     expect((refusal as Error).message).toBe(
       '#2 (new_2): SKU "race-1" is already used by "Rival Kurta". Nothing was changed.',
     );
+    await rival.disarm();
     expect(await ids()).toEqual(['live_1']);
   });
 });

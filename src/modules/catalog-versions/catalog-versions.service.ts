@@ -3,6 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../core/clock.js';
 import type { CatalogVersionsTable, Database, Db, DbOrTx } from '../../db/database.js';
+import { undoneAloneOnError } from '../../db/engine-sql.js';
 import { parseJsonArray } from '../../db/json-columns.js';
 import { skuTakenMessage } from '../../shared/product-input.js';
 import { parseVariants } from '../../shared/responsive-image.js';
@@ -326,10 +327,10 @@ async function insertItemsOrRefuse(
   refuse: (reason: string) => Error,
 ): Promise<void> {
   try {
-    await insertItems(trx, items, now);
+    await undoneAloneOnError(trx, () => insertItems(trx, items, now));
   } catch (err) {
     if (!isSkuConflict(err)) throw err;
-    // The failed statement was undone, not the transaction: the rows that hold the SKUs are readable.
+    // The failed write was undone, not the transaction: the rows that hold the SKUs are readable.
     for (const item of items) {
       const owner = await findSkuOwner(trx, item.fields.sku, item.id);
       if (owner)

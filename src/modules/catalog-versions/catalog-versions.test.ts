@@ -141,15 +141,26 @@ metadata:
       .execute();
 
     // A failure half way through the replacement (after the delete and some inserts).
-    await sql`CREATE TRIGGER boom BEFORE INSERT ON media BEGIN SELECT RAISE(ABORT, 'forced failure'); END`.execute(
-      store.handle.db,
-    );
+    if (store.engine === 'postgres') {
+      await sql`CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'forced failure'; END $$`.execute(
+        store.handle.db,
+      );
+      await sql`CREATE TRIGGER boom BEFORE INSERT ON media FOR EACH ROW EXECUTE FUNCTION boom()`.execute(
+        store.handle.db,
+      );
+    } else {
+      await sql`CREATE TRIGGER boom BEFORE INSERT ON media BEGIN SELECT RAISE(ABORT, 'forced failure'); END`.execute(
+        store.handle.db,
+      );
+    }
     const edited = await productsOf(store);
     await expect(caller.admin.catalog.setActive({ id: v1.id })).rejects.toThrow();
     expect(await productsOf(store)).toEqual(edited);
     expect((await caller.admin.catalog.versions()).some((v) => v.isActive)).toBe(false);
 
-    await sql`DROP TRIGGER boom`.execute(store.handle.db);
+    await sql
+      .raw(store.engine === 'postgres' ? 'DROP TRIGGER boom ON media' : 'DROP TRIGGER boom')
+      .execute(store.handle.db);
     const result = await caller.admin.catalog.setActive({ id: v1.id });
     expect(result.version.isActive).toBe(true);
     expect(await productsOf(store)).toEqual(before);

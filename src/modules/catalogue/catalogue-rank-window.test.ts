@@ -4,6 +4,7 @@ import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 import { RANK_WINDOW, searchProducts } from './catalogue-search.repository.js';
+import { fullText } from './full-text.js';
 
 /**
  * Six products that all match "silk", indexed in this order (a1 oldest). The "strong" ones have the word
@@ -60,11 +61,11 @@ describe('relevance ranking window', () => {
   }
 
   it('ranks every match by bm25 when they fit in the window, as the index itself does', async () => {
-    const byIndex = await sql<{ id: string }>`SELECT s.product_id AS id FROM products_fts
-      JOIN product_search_ids s ON s.rowid = products_fts.rowid
-      WHERE products_fts MATCH '"silk"*' ORDER BY bm25(products_fts, 10.0, 1.0, 4.0, 6.0), products_fts.rowid`.execute(
-      store.handle.db,
-    );
+    const silk = fullText(store.handle.db, 'silk');
+    if (!silk) throw new Error('silk is a search word');
+    const byIndex = await sql<{ id: string }>`SELECT s.product_id AS id FROM ${silk.table}
+      JOIN product_search_ids s ON s.rowid = ${silk.rowid}
+      WHERE ${silk.match} ORDER BY ${silk.rank}, ${silk.rowid}`.execute(store.handle.db);
     expect(byIndex.rows.map((r) => r.id)).toEqual(['a1', 'a3', 'a6', 'a2', 'a4', 'a5']);
     expect(await order(filter(), 6)).toEqual(['a1', 'a3', 'a6', 'a2', 'a4', 'a5']);
     expect(await order(filter(), RANK_WINDOW)).toEqual(['a1', 'a3', 'a6', 'a2', 'a4', 'a5']);

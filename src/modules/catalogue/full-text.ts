@@ -1,7 +1,10 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
 import { engineOf } from '../../db/engine-sql.js';
-import { toFtsQuery, toTsQuery } from './search-query.js';
+import { searchTerms, toFtsQuery } from './search-query.js';
+
+/** More than 8 words of 40 letters, with room for what separates them; the rest cannot be a search word. */
+const MAX_QUERY_TEXT = 1000;
 
 /**
  * A shopper's words against the full-text index of the engine in use: FTS5's products_fts on SQLite, the
@@ -26,10 +29,10 @@ export type FullText = {
 
 export function fullText(db: DbOrTx, input: string | undefined): FullText | null {
   if (engineOf(db) === 'postgres') {
-    const query = toTsQuery(input);
-    if (!query) return null;
-    // unaccent as the index was built (accents dropped like FTS5's remove_diacritics).
-    const tsquery = sql`to_tsquery('simple', unaccent(${query}))`;
+    if (!input || !searchTerms(input)) return null;
+    // Folded and cut into words by the same SQL as the index (migration postgres/0003), from what the
+    // shopper typed; a sub-select, so it is worked out once per query rather than once per row.
+    const tsquery = sql`(SELECT search_query(${input.slice(0, MAX_QUERY_TEXT)}))`;
     return {
       table: sql`product_search`,
       match: sql<boolean>`product_search.document @@ ${tsquery}`,

@@ -20,15 +20,6 @@ export function searchTerms(input: string | undefined): string[] | null {
 }
 
 /**
- * The same words as a PostgreSQL tsquery: each a prefix term, ANDed. Only letters and digits reach it, so
- * no operator a shopper types can change its meaning.
- */
-export function toTsQuery(input: string | undefined): string | null {
-  const terms = searchTerms(input);
-  return terms ? terms.map((t) => `${t}:*`).join(' & ') : null;
-}
-
-/**
  * Folds a filter value exactly as the product_facets triggers fold it into value_key (migration 0011): makers,
  * colours and tags as search text is (foldForSearch, then SQLite's trim(), which strips spaces only), so
  * 'ＬＡＷＮ' and 'İpek' pick what a search for them finds; sizes with SQLite's upper(), which folds ASCII only.

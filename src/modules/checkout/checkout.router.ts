@@ -15,9 +15,9 @@ export const checkoutRouter = router({
   quote: publicProcedure.input(cartInput).query(({ ctx, input }) => quoteCart(ctx.db, input.lines)),
 
   /** Creates the pending order and its payment session; returns the URL to send the shopper to. */
-  createSession: publicProcedure.input(cartInput).mutation(({ ctx, input }) => {
+  createSession: publicProcedure.input(cartInput).mutation(async ({ ctx, input }) => {
     // Each session is a pending order and a payment provider session: an address may open only a few.
-    if (!ctx.limits.checkoutSessions.take(ctx.ip)) {
+    if (!(await ctx.limits.checkoutSessions.take(ctx.ip))) {
       ctx.log.warn({ event: 'security.checkout_rate_limited', ip: ctx.ip }, 'too many checkout sessions');
       throw new TRPCError({
         code: 'TOO_MANY_REQUESTS',

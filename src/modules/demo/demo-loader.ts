@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
+import { oneAtATime } from '../../db/engine-sql.js';
 import { parseMajorToMinor } from '../../shared/money.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import { productColumns } from '../products/products.repository.js';
@@ -43,14 +44,16 @@ export async function loadDemoCatalogueIfEmpty(deps: {
   }
 
   const now = clock.now().toISOString();
-  await db.transaction().execute(async (trx) => {
-    // Re-checked inside the transaction: two processes starting together must not both load it.
+  const loaded = await db.transaction().execute(async (trx) => {
+    // Re-checked inside the transaction, after taking turns (PostgreSQL's read committed would let two
+    // processes starting together both see no marker): the demo is loaded once.
+    await oneAtATime(trx, 'demo-catalogue');
     const again = await trx
       .selectFrom('app_meta')
       .select('value')
       .where('key', '=', DEMO_MARKER)
       .executeTakeFirst();
-    if (again) return;
+    if (again) return false;
     const s = demo.settings;
     await updateSettings(
       trx,
@@ -140,6 +143,7 @@ export async function loadDemoCatalogueIfEmpty(deps: {
         .execute();
     }
     await trx.insertInto('app_meta').values({ key: DEMO_MARKER, value: now }).execute();
+    return true;
   });
-  return { loaded: true, products: demo.products.length };
+  return loaded ? { loaded: true, products: demo.products.length } : { loaded: false, products: 0 };
 }

@@ -10,7 +10,10 @@
  * - bounds the time a call may wait for its turn: when too many are queued, or one waited too long, it is
  *   refused with a 503 rather than answered after the asker has given up.
  *
- * Kept in memory, per process (a shared store replaces it when the store runs as several processes).
+ * Kept in memory, per process, also when the store runs as several (decision 0017): what it meters and
+ * shares out is this process's own thread, and a shared budget would put a round trip to the database or
+ * Redis in front of every public query. An address spread over N processes by the load balancer gets N
+ * budgets, one on each thread.
  */
 export type GateLimits = {
   /** Milliseconds of work an address may spend at once (the bucket's size). */

@@ -1,4 +1,5 @@
 import { FixedWindowLimiter } from '../telemetry/rate-limiter.js';
+import type { CounterStore } from './counter-store.js';
 import { DEFAULT_GATE_LIMITS, PublicCallGate } from './public-call-gate.js';
 
 /** Per-address limits on what anyone may ask of the store without signing in. */
@@ -16,9 +17,18 @@ const BURST_SECONDS = 10;
 /**
  * The limits from the configuration (PUBLIC_QUERY_MS_PER_SECOND, CHECKOUTS_PER_IP). A query budget of 0 and
  * `unlimited` (tests of other things) turn the budgets off; the gate still runs calls one per turn.
+ * Checkouts are counted in `counters` when given (shared by every process, decision 0017). The query budget
+ * stays per process: it meters this process's own thread, and checking a shared one would put a round trip
+ * in front of every public query.
  */
 export function createRequestLimits(
-  opts: { queryMsPerSecond?: number; checkoutsPerIp?: number; unlimited?: boolean } = {},
+  opts: {
+    queryMsPerSecond?: number;
+    checkoutsPerIp?: number;
+    unlimited?: boolean;
+    counters?: CounterStore;
+    onStoreError?: (error: unknown) => void;
+  } = {},
 ): RequestLimits {
   const none = Number.POSITIVE_INFINITY;
   const perSecond = opts.unlimited ? 0 : (opts.queryMsPerSecond ?? DEFAULT_GATE_LIMITS.refillMsPerSecond);
@@ -35,6 +45,7 @@ export function createRequestLimits(
     checkoutSessions: new FixedWindowLimiter({
       limit: opts.unlimited ? none : (opts.checkoutsPerIp ?? 10),
       windowMs: CHECKOUT_WINDOW_MS,
+      shared: opts.counters && { store: opts.counters, name: 'checkout', onError: opts.onStoreError },
     }),
   };
 }

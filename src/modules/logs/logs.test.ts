@@ -317,7 +317,7 @@ describe('the application log', () => {
       output: { write: (l: string) => out.push(l) },
       outputLevel: 'info',
     });
-    await store.handle.close();
+    await store.loseDatabase();
     stream.write(`${JSON.stringify({ level: 30, time: Date.now(), event: 'product.created', msg: 'x' })}\n`);
     stream.write('not json "event":"x"\n');
     await expect(service.flush()).resolves.toBeUndefined();

@@ -183,6 +183,9 @@ export async function recordPaymentEvent(
   event: PaymentEvent,
   now: Date,
 ): Promise<{ duplicate: boolean; outcome: string }> {
+  // Two deliveries of one event at once: the second waits here for the first to commit, then sees it
+  // (SQLite's writes take turns anyway; PostgreSQL's read committed would let both pass the check).
+  await oneAtATime(trx, `payment-event:${event.id}`);
   const seen = await trx
     .selectFrom('stripe_events')
     .select('id')

@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { DbOrTx } from '../../db/database.js';
+import { undoneAloneOnError } from '../../db/engine-sql.js';
 import {
   adminProductListInput,
   createProductInput,
@@ -37,7 +38,7 @@ async function withUniqueSku<T>(trx: DbOrTx, id: string, sku: string, write: () 
   };
   if (await findSkuOwner(trx, sku, id)) throw await refusal();
   try {
-    return await write();
+    return await undoneAloneOnError(trx, write);
   } catch (err) {
     if (isSkuConflict(err)) throw await refusal();
     throw err;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProductFieldsInput } from '../../shared/product-input.js';
-import { RivalWriter } from '../../test-support/rival-writer.js';
+import { racingDatabase } from '../../test-support/rival-writer.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 
 const admin = { id: 1, email: 'owner@shop.example', loginAt: '2026-11-22T10:00:00.000Z' };
@@ -73,26 +73,25 @@ describe('admin products: one product per SKU', () => {
   });
 
   it('answers a SKU taken by a concurrent writer (the unique index) with the same message, not a 500', async () => {
-    const racing = (id: string) =>
-      store.caller({
-        admin,
-        db: store.handle.db.withPlugin(
-          new RivalWriter(store.handle.sqlite, { id, title: 'Rival Kurta', sku: 'RACE-1' }),
-        ),
-      });
+    const first = await racingDatabase(store, { id: 'rival_1', title: 'Rival Kurta', sku: 'RACE-1' });
     await expect(
-      racing('rival_1').admin.products.create({ id: 'mine', fields: fields({ sku: 'race-1' }) }),
+      store
+        .caller({ admin, db: first.db })
+        .admin.products.create({ id: 'mine', fields: fields({ sku: 'race-1' }) }),
     ).rejects.toMatchObject({ code: 'CONFLICT', message: 'SKU "race-1" is already used by "Rival Kurta"' });
+    await first.disarm();
     expect(await total()).toBe(0);
 
     const mine = await caller.admin.products.create({ id: 'mine', fields: fields({ sku: 'MINE-1' }) });
+    const second = await racingDatabase(store, { id: 'rival_2', title: 'Rival Kurta', sku: 'RACE-1' });
     await expect(
-      racing('rival_2').admin.products.update({
+      store.caller({ admin, db: second.db }).admin.products.update({
         id: mine.id,
         expectedUpdatedAt: mine.updatedAt,
         fields: fields({ sku: 'RACE-1' }),
       }),
     ).rejects.toMatchObject({ code: 'CONFLICT', message: 'SKU "RACE-1" is already used by "Rival Kurta"' });
+    await second.disarm();
     expect((await caller.admin.products.byId({ id: mine.id })).sku).toBe('MINE-1');
   });
 });

@@ -1,42 +1,66 @@
+import type { CounterStore } from '../limits/counter-store.js';
+import { MemoryCounterStore } from '../limits/memory-counter-store.js';
+
+/** A shared counter store under a name of its own, and whom to tell when it fails. */
+export type SharedCounters = {
+  store: CounterStore;
+  /** Keeps this limit's keys apart from the others' in the store ("vitals", "checkout"). */
+  name: string;
+  onError?: (error: unknown) => void;
+};
+
+const ERROR_REPORT_INTERVAL_MS = 60_000;
+
 /**
- * A fixed-window counter per key (client IP) in memory: at most `limit` hits per `windowMs`. Enough for one
- * process; public report endpoints use it so a noisy or hostile client cannot flood the tables.
+ * At most `limit` hits per key (client IP) per `windowMs`, in fixed windows: public endpoints use it so a
+ * noisy or hostile client cannot flood the tables or the payment provider. The counts live in a shared store
+ * when the store runs as several processes (decision 0017), in this limiter's memory otherwise.
+ *
+ * When the shared store fails, the limiter counts in its own memory until it is back: each process then
+ * limits on its own (the limit times the number of processes), which a report beacon or a checkout can live
+ * with, unlike refusing every shopper while Redis restarts. The failure is reported at most once a minute.
  */
 export class FixedWindowLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  private readonly local = new MemoryCounterStore();
+  private lastReport = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly opts: { limit: number; windowMs: number; now?: () => number; maxKeys?: number },
+    private readonly opts: {
+      limit: number;
+      windowMs: number;
+      now?: () => number;
+      shared?: SharedCounters;
+    },
   ) {}
 
   /** Counts a hit for `key`; false when the key is over its limit in this window. */
-  take(key: string): boolean {
+  async take(key: string): Promise<boolean> {
     const now = this.opts.now?.() ?? Date.now();
-    let w = this.windows.get(key);
-    if (!w || now - w.start >= this.opts.windowMs) {
-      if (this.windows.size >= (this.opts.maxKeys ?? 10_000)) this.sweep(now);
-      w = { start: now, count: 0 };
-      this.windows.set(key, w);
+    const rule = { limit: this.opts.limit, windowMs: this.opts.windowMs };
+    const shared = this.opts.shared;
+    if (!shared) return (await this.local.take(key, rule, now)).taken;
+    try {
+      return (await shared.store.take(`${shared.name}:${key}`, rule, now)).taken;
+    } catch (error) {
+      if (now - this.lastReport >= ERROR_REPORT_INTERVAL_MS) {
+        this.lastReport = now;
+        shared.onError?.(error);
+      }
+      return (await this.local.take(key, rule, now)).taken;
     }
-    w.count += 1;
-    return w.count <= this.opts.limit;
-  }
-
-  private sweep(now: number): void {
-    for (const [key, w] of this.windows) {
-      if (now - w.start >= this.opts.windowMs) this.windows.delete(key);
-    }
-    // Still full (many distinct addresses in one window): forget the oldest rather than grow without bound.
-    if (this.windows.size >= (this.opts.maxKeys ?? 10_000)) this.windows.clear();
   }
 }
 
 /** Per-IP limits of the public report endpoints: client error reports (tRPC) and web vitals (HTTP). */
 export type TelemetryLimits = { errorReports: FixedWindowLimiter; vitals: FixedWindowLimiter };
 
-export function createTelemetryLimits(): TelemetryLimits {
+export function createTelemetryLimits(
+  opts: { counters?: CounterStore; onStoreError?: (error: unknown) => void } = {},
+): TelemetryLimits {
+  const shared = (name: string): SharedCounters | undefined =>
+    opts.counters && { store: opts.counters, name: `telemetry:${name}`, onError: opts.onStoreError };
   return {
-    errorReports: new FixedWindowLimiter({ limit: 20, windowMs: 60_000 }),
-    vitals: new FixedWindowLimiter({ limit: 30, windowMs: 60_000 }),
+    errorReports: new FixedWindowLimiter({ limit: 20, windowMs: 60_000, shared: shared('errors') }),
+    vitals: new FixedWindowLimiter({ limit: 30, windowMs: 60_000, shared: shared('vitals') }),
   };
 }

@@ -10,8 +10,8 @@ export const telemetryRouter = router({
    * Uncaught errors and unhandled rejections from browsers, into the application log with source 'client'.
    * Public, so it is limited per IP and by size; the text is stored as data, never interpreted.
    */
-  reportError: publicProcedure.input(clientErrorReportInput).mutation(({ ctx, input }) => {
-    if (!ctx.telemetry.errorReports.take(ctx.ip)) {
+  reportError: publicProcedure.input(clientErrorReportInput).mutation(async ({ ctx, input }) => {
+    if (!(await ctx.telemetry.errorReports.take(ctx.ip))) {
       throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'Too many error reports' });
     }
     const route = input.route.split(/[?#]/)[0] ?? '';
