@@ -70,6 +70,7 @@ async function main(): Promise<void> {
     db: handle.db,
     database: config.database,
     tools: { binDir: config.postgresBinDir },
+    storage,
   });
   const sweepAbort = new AbortController();
   let sweep: Promise<unknown> = Promise.resolve();

@@ -7,6 +7,7 @@ import { count } from '../ops/plural.js';
 import { PgToolError } from '../ops/postgres/pg-tools.js';
 import { verifyBackup } from '../ops/restore.js';
 import { listBackups } from '../ops/scheduled-backups.js';
+import { openFileStorage } from '../storage/open-file-storage.js';
 import { messageOf, runCommand } from './run-command.js';
 
 const USAGE = `Back up the store: a consistent copy of the database (SQLite: online backup, checked with
@@ -76,6 +77,8 @@ async function run(argv: string[]): Promise<number> {
     kind: 'manual',
     database: config.database,
     tools,
+    // Media and catalogue files from wherever they live (DATA_DIR, or the S3 bucket).
+    storage: await openFileStorage(config),
   });
   const checked =
     result.manifest.engine === 'postgres'

@@ -10,6 +10,9 @@ import { PgToolError } from '../ops/postgres/pg-tools.js';
 import { type RestoreResult, restoreBackup } from '../ops/restore.js';
 import { RestoreRefusedError, restorePostgresBackup } from '../ops/restore-postgres.js';
 import { listBackups } from '../ops/scheduled-backups.js';
+import { putBackupFilesInto } from '../ops/storage-files.js';
+import { openFileStorage } from '../storage/open-file-storage.js';
+import { StorageUnreachable } from '../storage/s3-file-storage.js';
 import { messageOf, runCommand } from './run-command.js';
 
 const USAGE = `Put a backup made by npm run backup back into DATA_DIR.
@@ -54,10 +57,16 @@ async function run(argv: string[]): Promise<number> {
 
   const yes = argv.includes('--yes');
   const database = config.database;
+  // Opened first: a bucket that cannot be used refuses the restore before anything changes.
+  const storage = await openFileStorage(config);
+  const inBucket = config.storage.kind === 's3';
+  const files = inBucket ? `the media and catalogs in the ${storage.description}` : null;
   const target =
     database.kind === 'postgres'
-      ? `the PostgreSQL database ${describeUrl(database.url)}, and the media and catalogs in ${config.dataDir}`
-      : `the database, media and catalogs in ${config.dataDir}`;
+      ? `the PostgreSQL database ${describeUrl(database.url)}, and ${files ?? `the media and catalogs in ${config.dataDir}`}`
+      : files
+        ? `the database in ${config.dataDir} and ${files}`
+        : `the database, media and catalogs in ${config.dataDir}`;
   // Asked once the folder is held and the backup checked: a running store is refused before any question.
   const ask = async (manifest: { createdAt: string; files: unknown[] }) => {
     console.log(
@@ -80,6 +89,11 @@ async function run(argv: string[]): Promise<number> {
     return 1;
   }
   for (const note of result.notes) console.log(note);
+  if (inBucket) {
+    // The database is restored; now its files. Running the same restore again finishes an interrupted one.
+    const put = await putBackupFilesInto(backupDir, result.manifest, storage);
+    console.log(`Put ${count(put, 'file')} back into the ${storage.description}.`);
+  }
   console.log(
     `Restored. What was there before is in ${result.previous} (delete it once the store looks right).`,
   );
@@ -93,6 +107,8 @@ runCommand(run, {
     error instanceof BackupInvalidError ||
     error instanceof DataDirBusyError ||
     error instanceof RestoreRefusedError ||
+    // Opened before anything is restored.
+    error instanceof StorageUnreachable ||
     // pg_restore runs in one transaction: when it fails, the database is as it was.
     error instanceof PgToolError
       ? `Not restored: ${messageOf(error)}`

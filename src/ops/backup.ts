@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { Config } from '../config.js';
 import { databaseFile } from '../db/connect.js';
+import type { FileStorage } from '../storage/file-storage.js';
 import { makePrivateDir, makeTreePrivate } from '../storage/private-files.js';
 import { lockDataDirShared } from './data-lock.js';
 import {
@@ -21,6 +22,7 @@ import { MANIFEST_FILE, MANIFEST_FORMAT, type Manifest } from './manifest.js';
 import { type DumpInfo, dumpDatabase } from './postgres/pg-dump.js';
 import type { PgTools } from './postgres/pg-tools.js';
 import { appliedMigrations, integrityProblem } from './schema.js';
+import { copyFilesFromStorage, keptInDataDir } from './storage-files.js';
 
 export class BackupError extends Error {
   override name = 'BackupError';
@@ -113,6 +115,8 @@ export async function createBackup(opts: {
   database?: BackupSource;
   /** Where pg_dump and pg_restore are (PostgreSQL only); PATH by default. */
   tools?: PgTools;
+  /** Where media and catalogue files live when not in DATA_DIR (an S3 bucket). */
+  storage?: FileStorage;
 }): Promise<BackupResult> {
   const database = opts.database ?? { kind: 'sqlite' };
   const source = databaseFile(opts.dataDir);
@@ -140,7 +144,9 @@ export async function createBackup(opts: {
       pagesPerStep: opts.pagesPerStep ?? 1024,
     });
     // Files after the database: a file uploaded meanwhile is an unused extra; see deployment.md for the rest.
-    await copyStoreFiles(opts.dataDir, partial);
+    if (opts.storage && !keptInDataDir(opts.storage, opts.dataDir))
+      await copyFilesFromStorage(opts.storage, partial);
+    else await copyStoreFiles(opts.dataDir, partial);
     const { files, bytes } = await describeFiles(partial, databaseFileOf(database.kind));
     const manifest: Manifest = {
       format: MANIFEST_FORMAT,

@@ -2,6 +2,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import type { FileStorage } from '../storage/file-storage.js';
 import { BACKUP_NAME, type BackupResult, type BackupSource, createBackup } from './backup.js';
 import { exists } from './files.js';
 import { releaseLease, takeLease, thisProcess } from './job-lease.js';
@@ -57,7 +58,8 @@ export async function pruneBackups(root: string, keep: number, now: Date = new D
 type BackupSettings = Config['backups'];
 type Log = { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
-type Source = { database?: BackupSource; tools?: PgTools };
+/** What a backup copies: the database (SQLite in DATA_DIR by default) and the file storage (DATA_DIR's folders by default). */
+type Source = { database?: BackupSource; tools?: PgTools; storage?: FileStorage };
 
 /** One scheduled run: a backup, then retention. */
 export async function runScheduledBackup(
@@ -70,6 +72,7 @@ export async function runScheduledBackup(
     now: opts.now,
     database: opts.database,
     tools: opts.tools,
+    storage: opts.storage,
   });
   const pruned = await pruneBackups(opts.settings.dir, opts.settings.keep, opts.now);
   return { backup, pruned };
