@@ -13,6 +13,7 @@ import {
   ok,
   warn,
 } from './doctor-settings.js';
+import { checkStorage } from './doctor-storage.js';
 import { count } from './plural.js';
 import { checkPostgres } from './postgres/pg-doctor.js';
 import { interruptedRestore, preRestoreCopies } from './restore.js';
@@ -231,6 +232,7 @@ export async function runDoctor(
     ...checkStripe(config, env),
     ...checkAddresses(config, env),
   );
+  results.push(...(await checkStorage(config)));
   results.push(await checkBackups(config));
   if (folder.usable) results.push(...(await checkRunState(config)));
   return results;
