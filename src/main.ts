@@ -6,9 +6,10 @@ import { openStoreDatabase } from './db/store-database.js';
 import { ensureFirstAdmin } from './modules/auth/first-admin.js';
 import { loadDemoCatalogueIfEmpty } from './modules/demo/demo-loader.js';
 import { LogService } from './modules/logs/log-service.js';
-import { snapshotUploads, sweepOrphanUploads } from './modules/media/orphan-sweep.js';
+import { snapshotUploads } from './modules/media/orphan-sweep.js';
 import { createPayments } from './modules/payments/payments.js';
 import { startMaintenance } from './ops/maintenance.js';
+import { runOrphanSweep } from './ops/orphan-sweep-job.js';
 import { startScheduledBackups } from './ops/scheduled-backups.js';
 import { claimDataDir } from './ops/start-up.js';
 import { startUpBanner } from './ops/start-up-banner.js';
@@ -107,7 +108,7 @@ async function main(): Promise<void> {
 
   const address = await app.listen({ port: config.port, host: config.host });
   // Files a crash left between writing an upload and committing its row (see orphan-sweep.ts).
-  sweep = sweepOrphanUploads({
+  sweep = runOrphanSweep({
     db: handle.db,
     snapshot: uploads,
     now: new Date(),
