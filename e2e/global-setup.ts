@@ -1,16 +1,32 @@
 import { randomBytes } from 'node:crypto';
 import { startServer } from '../scripts/launcher/server';
+import { createThrowawayDatabase } from '../src/test-support/postgres';
 import { ensureChromium } from './support/chromium';
+
+/**
+ * E2E_DATABASE=postgres runs the journeys against a store on PostgreSQL (a throwaway database on the
+ * machine's server, as the unit tests use), with the session key from SESSION_SECRET as that mode requires.
+ */
+async function databaseEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (process.env.E2E_DATABASE !== 'postgres') return { env: {}, drop: async () => {} };
+  const database = await createThrowawayDatabase('store_e2e');
+  return {
+    env: { DATABASE_URL: database.url, SESSION_SECRET: randomBytes(32).toString('base64url') },
+    drop: () => database.drop(),
+  };
+}
 
 export default async function globalSetup() {
   process.env.CHROMIUM_PATH = ensureChromium();
   // A throwaway admin for this run only: the password is made here and never stored in the repo.
   const adminEmail = 'e2e-owner@shop.example';
   const adminPassword = randomBytes(18).toString('base64url');
+  const database = await databaseEnv();
   // Every test signs in from 127.0.0.1; the per-IP limit is raised so the suite never trips it.
   const server = await startServer({
     entry: 'dist',
     env: {
+      ...database.env,
       ADMIN_EMAIL: adminEmail,
       ADMIN_PASSWORD: adminPassword,
       LOGIN_MAX_ATTEMPTS_PER_IP: '1000',
@@ -27,5 +43,6 @@ export default async function globalSetup() {
   // The data folder is the launcher's own: it goes with the process.
   return async () => {
     await server.stop(5_000);
+    await database.drop();
   };
 }

@@ -63,6 +63,7 @@ async function main(): Promise<void> {
     clock: systemClock,
     logs: logService,
     log: app.log,
+    payments,
   });
   const backups = startScheduledBackups({
     dataDir: config.dataDir,

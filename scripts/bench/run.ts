@@ -5,6 +5,7 @@
  *
  *   npm run bench                     10,000 products
  *   npm run bench -- --products 100000 --duration 10
+ *   npm run bench -- --db postgres    the same on a throwaway PostgreSQL database (127.0.0.1:5432)
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,8 +13,6 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { appRoot } from '../../src/app-root.js';
-import { databaseFile, openDatabase } from '../../src/db/connect.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import {
   exportCatalog,
   importCatalog,
@@ -23,6 +22,7 @@ import { facetCounts, searchProducts } from '../../src/modules/catalogue/catalog
 import { LocalFileStorage } from '../../src/storage/local-file-storage.js';
 import { spawnNode } from '../launcher/node-process.js';
 import { freePort, startServer, waitForHealthy } from '../launcher/server.js';
+import { type BenchEngine, openBenchDatabase } from './bench-database.js';
 import { bundleReport, printBundle } from './bundle-sizes.js';
 import { copyDemoImages, generateCatalogue } from './generate-catalogue.js';
 import { type LighthouseRow, printLighthouse, runLighthouse } from './lighthouse.js';
@@ -40,9 +40,12 @@ const { values: args } = parseArgs({
     'lighthouse-runs': { type: 'string', default: '5' },
     // Ranked search is also timed on a second, 100,000-product catalogue (about half a minute to build).
     'fts-100k': { type: 'boolean', default: true },
+    db: { type: 'string', default: 'sqlite' },
   },
   allowNegative: true,
 });
+if (args.db !== 'sqlite' && args.db !== 'postgres') throw new Error('--db is sqlite or postgres');
+const engine: BenchEngine = args.db;
 const productCount = Number(args.products);
 const duration = Number(args.duration);
 const connectionLevels = String(args.connections).split(',').map(Number);
@@ -144,9 +147,8 @@ async function searchLatency(db: Parameters<typeof searchProducts>[0]) {
 
 async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'store-bench-'));
-  console.log(`Generating ${productCount.toLocaleString('en-US')} products in ${dataDir} …`);
-  const handle = openDatabase(databaseFile(dataDir));
-  await migrateToLatest(handle.db);
+  console.log(`Generating ${productCount.toLocaleString('en-US')} products on ${engine} (${dataDir}) …`);
+  const handle = await openBenchDatabase(engine, dataDir);
   const t0 = performance.now();
   const ids = await generateCatalogue(handle.db, productCount);
   console.log(`  generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -157,8 +159,7 @@ async function main() {
   };
   if (args['fts-100k'] && productCount < 100_000) {
     const bigDir = mkdtempSync(path.join(tmpdir(), 'store-bench-100k-'));
-    const big = openDatabase(databaseFile(bigDir));
-    await migrateToLatest(big.db);
+    const big = await openBenchDatabase(engine, bigDir);
     const tb = performance.now();
     await generateCatalogue(big.db, 100_000);
     console.log(
@@ -166,6 +167,7 @@ async function main() {
     );
     fts[100_000] = await searchLatency(big.db);
     await big.close();
+    await big.drop();
     rmSync(bigDir, { recursive: true, force: true });
   }
   for (const [n, t] of Object.entries(fts)) {
@@ -185,8 +187,7 @@ async function main() {
   const exportMs = performance.now() - t;
   const yaml = await readVersionContent({ db: handle.db, storage, clock }, exported.id);
   const importDir = mkdtempSync(path.join(tmpdir(), 'store-bench-import-'));
-  const importHandle = openDatabase(databaseFile(importDir));
-  await migrateToLatest(importHandle.db);
+  const importHandle = await openBenchDatabase(engine, importDir);
   t = performance.now();
   const imported = await importCatalog(
     { db: importHandle.db, storage: new LocalFileStorage(importDir), clock },
@@ -195,6 +196,7 @@ async function main() {
   );
   const importMs = performance.now() - t;
   await importHandle.close();
+  await importHandle.drop();
   rmSync(importDir, { recursive: true, force: true });
   const yamlTimes = {
     exportMs: Math.round(exportMs),
@@ -215,13 +217,14 @@ async function main() {
     dataDir,
     port: storePort,
     env: {
+      ...handle.serverEnv,
       DEMO_CATALOGUE: 'false',
       // The load comes from one address: a per-address budget would measure the limit, not the store.
       PUBLIC_QUERY_MS_PER_SECOND: '0',
     },
   });
   const coldStartMs = performance.now() - coldStart;
-  const baseline = spawnNode(['scripts/bench/baseline-server.mjs', databaseFile(dataDir), String(basePort)]);
+  const baseline = spawnNode(['scripts/bench/baseline-server.mjs', handle.baselineTarget, String(basePort)]);
   await waitForHealthy(`http://127.0.0.1:${basePort}/baseline`, baseline);
 
   const storeUrl = store.baseUrl;
@@ -272,6 +275,7 @@ async function main() {
     await Promise.all([store.stop(), baseline.stop()]);
     const report = {
       at: new Date().toISOString(),
+      engine,
       products: productCount,
       durationSeconds: duration,
       coldStartMs: Math.round(coldStartMs),
@@ -299,7 +303,10 @@ async function main() {
     const file = path.join(outDir, `bench-${report.at.replace(/[:.]/g, '-')}.json`);
     writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
     console.log(`\nReport: ${path.relative(process.cwd(), file)}`);
-    if (!args.keep) rmSync(dataDir, { recursive: true, force: true });
+    if (!args.keep) {
+      rmSync(dataDir, { recursive: true, force: true });
+      await handle.drop();
+    }
   }
 }
 

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { LogService } from '../modules/logs/log-service.js';
+import { DemoGateway } from '../modules/payments/demo-gateway.js';
 import { takeLease } from './job-lease.js';
 import { runMaintenance } from './maintenance.js';
 
@@ -42,6 +43,7 @@ describe('background maintenance across processes', () => {
       clock: { now: () => now },
       logs: new LogService({ db: handle.db, limits: { maxEntries: 1000, retentionDays: 30 } }),
       log: Fastify({ logger: false }).log,
+      payments: new DemoGateway(),
     };
     const vitals = async () => (await handle.db.selectFrom('web_vitals').select('id').execute()).length;
 

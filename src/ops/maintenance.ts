@@ -5,10 +5,22 @@ import { pruneRateCounters } from '../modules/limits/database-counter-store.js';
 import type { LogService } from '../modules/logs/log-service.js';
 import { startPeriodic } from '../modules/logs/periodic.js';
 import { expireAbandonedDemoOrders } from '../modules/orders/abandoned-orders.js';
+import { reconcilePendingOrders } from '../modules/orders/reconcile.js';
+import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
 import { pruneVitals } from '../modules/telemetry/vitals.repository.js';
 import { releaseLease, thisProcess, whileHoldingLease } from './job-lease.js';
 
-type MaintenanceDeps = { db: Db; clock: Clock; logs: LogService; log: FastifyBaseLogger };
+type MaintenanceDeps = {
+  db: Db;
+  clock: Clock;
+  logs: LogService;
+  log: FastifyBaseLogger;
+  /** Asked about Stripe checkouts still pending (a missed webhook); nothing to ask in demo mode. */
+  payments: PaymentGateway;
+};
+
+/** A checkout younger than this may still be paid for in the shopper's browser: left to its webhook. */
+export const RECONCILE_AFTER_MS = 15 * 60_000;
 
 const INTERVAL_MS = 10 * 60_000;
 /** Outlives the interval, so the process that runs the housekeeping keeps it while it lives. */
@@ -27,13 +39,18 @@ export async function runMaintenance(deps: MaintenanceDeps, holder: string = thi
     const expired = await expireAbandonedDemoOrders(deps.db, now);
     if (expired > 0)
       deps.log.info({ event: 'orders.expired', count: expired }, 'abandoned demo checkouts expired');
+    const reconciled = await reconcilePendingOrders(deps, {
+      createdBefore: new Date(now.getTime() - RECONCILE_AFTER_MS),
+    });
+    if (reconciled.updated > 0 || reconciled.failed > 0)
+      deps.log.info({ event: 'orders.reconcile', ...reconciled, account: 'background' }, 'orders reconciled');
   });
 }
 
 /**
  * The housekeeping a running store does in the background, never in a request: retention of the
- * application log and the vitals, the rate-limit counters of ended windows, and the expiry of abandoned
- * demo checkouts. Every 10 minutes, the first
+ * application log and the vitals, the rate-limit counters of ended windows, the expiry of abandoned
+ * demo checkouts, and asking Stripe about checkouts whose webhook never came. Every 10 minutes, the first
  * run 30 s after start, on one process at a time (runMaintenance). Returns the stop function.
  */
 export function startMaintenance(deps: MaintenanceDeps): () => Promise<void> {

@@ -4,12 +4,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { databaseFile, openDatabase } from '../db/connect.js';
+import { openPostgres } from '../db/postgres/connect-postgres.js';
 import { importCatalog } from '../modules/catalog-versions/catalog-versions.service.js';
 import { LocalFileStorage } from '../storage/local-file-storage.js';
 
-const [dataDir, file] = process.argv.slice(2);
-if (!dataDir || !file) throw new Error('usage: catalog-import-child <dataDir> <file>');
-const handle = openDatabase(databaseFile(dataDir));
+const [dataDir, file, postgresUrl] = process.argv.slice(2);
+if (!dataDir || !file) throw new Error('usage: catalog-import-child <dataDir> <file> [postgresUrl]');
+// The store's database: the data folder's SQLite file, or the PostgreSQL database the test store uses.
+const handle = postgresUrl ? openPostgres(postgresUrl, 2) : openDatabase(databaseFile(dataDir));
 let inserted = false;
 await importCatalog(
   { db: handle.db, storage: new LocalFileStorage(dataDir), clock: { now: () => new Date() } },

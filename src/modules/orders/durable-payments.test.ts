@@ -3,7 +3,13 @@ import type Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeStripe } from '../../test-support/fake-stripe.js';
 import { insertProducts } from '../../test-support/fixtures.js';
-import { buildTestApp, createTestStore, fixedClock, type TestStore } from '../../test-support/test-store.js';
+import {
+  buildTestApp,
+  createTestStore,
+  fixedClock,
+  type TestStore,
+  testEngine,
+} from '../../test-support/test-store.js';
 import { createStripeClient, StripeGateway } from '../payments/stripe-gateway.js';
 import { reconcilePendingOrders } from './reconcile.js';
 
@@ -34,118 +40,122 @@ function watchSyncLevel(store: TestStore): () => Array<{ what: string; level: nu
   };
 }
 
-describe('payment records are written with synchronous=FULL, everything else with NORMAL', () => {
-  let fake: FakeStripe;
-  let store: TestStore;
-  let app: FastifyInstance;
-  let stripe: Stripe;
-  let seen: () => Array<{ what: string; level: number }>;
+// SQLite's synchronous pragma; PostgreSQL flushes every commit (synchronous_commit on).
+describe.skipIf(testEngine === 'postgres')(
+  'payment records are written with synchronous=FULL, everything else with NORMAL',
+  () => {
+    let fake: FakeStripe;
+    let store: TestStore;
+    let app: FastifyInstance;
+    let stripe: Stripe;
+    let seen: () => Array<{ what: string; level: number }>;
 
-  beforeAll(async () => {
-    fake = await new FakeStripe().start();
-  });
-  afterAll(async () => fake.stop());
-  beforeEach(async () => {
-    store = await createTestStore({
-      env: {
-        PUBLIC_URL: 'https://shop.example',
-        STRIPE_SECRET_KEY: 'sk_test_fakekey123',
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_URL: fake.url,
-      },
+    beforeAll(async () => {
+      fake = await new FakeStripe().start();
     });
-    seen = watchSyncLevel(store);
-    await insertProducts(store.handle.db, [{ id: 'k1', title: 'Mint Lawn Kurta', price_minor: 8500 }]);
-    stripe = createStripeClient({ secretKey: 'sk_test_fakekey123', apiUrl: fake.url, timeoutMs: 800 });
-    app = await buildTestApp(store, { payments: new StripeGateway(stripe, WEBHOOK_SECRET) });
-  });
-  afterEach(async () => {
-    await app.close();
-    await store.cleanup();
-  });
-
-  async function checkout(): Promise<{ orderId: string; sessionId: string }> {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/trpc/checkout.createSession',
-      headers: { 'content-type': 'application/json', origin: 'https://shop.example' },
-      payload: JSON.stringify({ lines: [{ productId: 'k1', size: 'M', quantity: 1 }] }),
-    });
-    expect(res.statusCode).toBe(200);
-    const order = await store.handle.db
-      .selectFrom('orders')
-      .select(['id', 'stripe_session_id'])
-      .executeTakeFirstOrThrow();
-    return { orderId: order.id, sessionId: order.stripe_session_id ?? '' };
-  }
-
-  it('checkout: the pending order and its session id', async () => {
-    expect(seen()).toEqual([{ what: 'product insert', level: NORMAL }]);
-    await checkout();
-    expect(seen()).toEqual([
-      { what: 'order insert', level: FULL },
-      { what: 'order update', level: FULL },
-    ]);
-    expect(store.handle.sqlite.pragma('synchronous', { simple: true })).toBe(NORMAL);
-  });
-
-  it('webhook: the event record and the order it pays, in one FULL transaction', async () => {
-    const { orderId, sessionId } = await checkout();
-    seen();
-    const body = JSON.stringify({
-      id: 'evt_durable_1',
-      object: 'event',
-      type: 'checkout.session.completed',
-      api_version: '2026-01-01',
-      created: 1,
-      data: {
-        object: {
-          object: 'checkout.session',
-          id: sessionId,
-          client_reference_id: orderId,
-          status: 'complete',
-          payment_status: 'paid',
-          amount_total: 8500,
-          currency: 'usd',
+    afterAll(async () => fake.stop());
+    beforeEach(async () => {
+      store = await createTestStore({
+        env: {
+          PUBLIC_URL: 'https://shop.example',
+          STRIPE_SECRET_KEY: 'sk_test_fakekey123',
+          STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+          STRIPE_API_URL: fake.url,
         },
-      },
+      });
+      seen = watchSyncLevel(store);
+      await insertProducts(store.handle.db, [{ id: 'k1', title: 'Mint Lawn Kurta', price_minor: 8500 }]);
+      stripe = createStripeClient({ secretKey: 'sk_test_fakekey123', apiUrl: fake.url, timeoutMs: 800 });
+      app = await buildTestApp(store, { payments: new StripeGateway(stripe, WEBHOOK_SECRET) });
     });
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/stripe/webhook',
-      headers: {
-        'content-type': 'application/json',
-        'stripe-signature': stripe.webhooks.generateTestHeaderString({
-          payload: body,
-          secret: WEBHOOK_SECRET,
-        }),
-      },
-      payload: body,
+    afterEach(async () => {
+      await app.close();
+      await store.cleanup();
     });
-    expect(res.json()).toEqual({ received: true, duplicate: false });
-    expect(seen()).toEqual([
-      { what: 'order update', level: FULL },
-      { what: 'event insert', level: FULL },
-    ]);
-    expect(store.handle.sqlite.pragma('synchronous', { simple: true })).toBe(NORMAL);
-  });
 
-  it('reconcile: a payment learned from Stripe after a missed webhook', async () => {
-    const { sessionId } = await checkout();
-    seen();
-    fake.update(sessionId, { status: 'complete', payment_status: 'paid' });
-    const result = await reconcilePendingOrders({
-      db: store.handle.db,
-      payments: new StripeGateway(stripe),
-      clock: fixedClock,
-    });
-    expect(result).toMatchObject({ updated: 1, failed: 0 });
-    expect(seen()).toEqual([{ what: 'order update', level: FULL }]);
-    expect(store.handle.sqlite.pragma('synchronous', { simple: true })).toBe(NORMAL);
-  });
-});
+    async function checkout(): Promise<{ orderId: string; sessionId: string }> {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/trpc/checkout.createSession',
+        headers: { 'content-type': 'application/json', origin: 'https://shop.example' },
+        payload: JSON.stringify({ lines: [{ productId: 'k1', size: 'M', quantity: 1 }] }),
+      });
+      expect(res.statusCode).toBe(200);
+      const order = await store.handle.db
+        .selectFrom('orders')
+        .select(['id', 'stripe_session_id'])
+        .executeTakeFirstOrThrow();
+      return { orderId: order.id, sessionId: order.stripe_session_id ?? '' };
+    }
 
-describe('demo payment mode', () => {
+    it('checkout: the pending order and its session id', async () => {
+      expect(seen()).toEqual([{ what: 'product insert', level: NORMAL }]);
+      await checkout();
+      expect(seen()).toEqual([
+        { what: 'order insert', level: FULL },
+        { what: 'order update', level: FULL },
+      ]);
+      expect(store.handle.sqlite.pragma('synchronous', { simple: true })).toBe(NORMAL);
+    });
+
+    it('webhook: the event record and the order it pays, in one FULL transaction', async () => {
+      const { orderId, sessionId } = await checkout();
+      seen();
+      const body = JSON.stringify({
+        id: 'evt_durable_1',
+        object: 'event',
+        type: 'checkout.session.completed',
+        api_version: '2026-01-01',
+        created: 1,
+        data: {
+          object: {
+            object: 'checkout.session',
+            id: sessionId,
+            client_reference_id: orderId,
+            status: 'complete',
+            payment_status: 'paid',
+            amount_total: 8500,
+            currency: 'usd',
+          },
+        },
+      });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/stripe/webhook',
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': stripe.webhooks.generateTestHeaderString({
+            payload: body,
+            secret: WEBHOOK_SECRET,
+          }),
+        },
+        payload: body,
+      });
+      expect(res.json()).toEqual({ received: true, duplicate: false });
+      expect(seen()).toEqual([
+        { what: 'order update', level: FULL },
+        { what: 'event insert', level: FULL },
+      ]);
+      expect(store.handle.sqlite.pragma('synchronous', { simple: true })).toBe(NORMAL);
+    });
+
+    it('reconcile: a payment learned from Stripe after a missed webhook', async () => {
+      const { sessionId } = await checkout();
+      seen();
+      fake.update(sessionId, { status: 'complete', payment_status: 'paid' });
+      const result = await reconcilePendingOrders({
+        db: store.handle.db,
+        payments: new StripeGateway(stripe),
+        clock: fixedClock,
+      });
+      expect(result).toMatchObject({ updated: 1, failed: 0 });
+      expect(seen()).toEqual([{ what: 'order update', level: FULL }]);
+      expect(store.handle.sqlite.pragma('synchronous', { simple: true })).toBe(NORMAL);
+    });
+  },
+);
+
+describe.skipIf(testEngine === 'postgres')('demo payment mode', () => {
   let store: TestStore;
   afterEach(async () => store.cleanup());
 

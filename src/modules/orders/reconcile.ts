@@ -7,18 +7,22 @@ import { applySessionOutcome } from './orders.repository.js';
 /**
  * Brings pending orders up to date by asking the payment provider about each session: the path for
  * webhooks that were missed (downtime, a wrong webhook secret). Safe to run any time: status only moves on.
+ * `createdBefore` leaves out checkouts still in progress (the background run does; the admin's button asks
+ * about every order).
  */
-export async function reconcilePendingOrders(deps: { db: Db; payments: PaymentGateway; clock: Clock }) {
+export async function reconcilePendingOrders(
+  deps: { db: Db; payments: PaymentGateway; clock: Clock },
+  opts: { createdBefore?: Date } = {},
+) {
   if (deps.payments.mode !== 'stripe') return { checked: 0, updated: 0, failed: 0 };
-  const pending = await deps.db
+  let query = deps.db
     .selectFrom('orders')
     .select(['id', 'stripe_session_id'])
     .where('status', 'in', ['pending', 'processing'])
     .where('payment_mode', '=', 'stripe')
-    .where('stripe_session_id', 'is not', null)
-    .orderBy('created_at')
-    .limit(500)
-    .execute();
+    .where('stripe_session_id', 'is not', null);
+  if (opts.createdBefore) query = query.where('created_at', '<', opts.createdBefore.toISOString());
+  const pending = await query.orderBy('created_at').limit(500).execute();
   let updated = 0;
   let failed = 0;
   for (const order of pending) {
