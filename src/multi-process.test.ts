@@ -1,15 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresMigrations } from '../migrations/postgres/index.js';
 import { type ServerProcess, startServer } from '../scripts/launcher/server.js';
+import type { FileStorage } from './storage/file-storage.js';
 import { createThrowawayDatabase, type ThrowawayDatabase } from './test-support/postgres.js';
+import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from './test-support/s3.js';
 import { testEngine } from './test-support/test-store.js';
 
 /**
- * Two store processes on one PostgreSQL database, as a shop behind a load balancer runs them: what one
- * process does, the other shows, and what must hold for the shop holds across both. Real processes
- * (src/main.ts), real HTTP, a real server; run in the PostgreSQL pass of the suite.
+ * Two store processes on one PostgreSQL database and one S3 bucket (s3rver), as a shop behind a load
+ * balancer runs them: what one process does, the other shows, and what must hold for the shop holds across
+ * both. Real processes (src/main.ts), real HTTP, real servers; run in the PostgreSQL pass of the suite.
  */
 const ADMIN = { email: 'owner@shop.example', password: 'a long enough password 1' };
 
@@ -72,17 +75,24 @@ const productFields = (title: string, sku: string) => ({
 describe.skipIf(testEngine !== 'postgres')('two store processes on one PostgreSQL database', () => {
   let database: ThrowawayDatabase;
   let pool: pg.Pool;
+  let s3: TestS3Server;
+  let bucket: { name: string; storage: FileStorage };
   let store: Store;
   const env = () => ({
     DATABASE_URL: database.url,
     SESSION_SECRET: randomBytes(32).toString('base64url'),
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
+    AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+    ...s3.env(bucket.name),
   });
 
   beforeAll(async () => {
     database = await createThrowawayDatabase('store_twins');
     pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    s3 = await startS3Server();
+    bucket = await s3.bucket();
     const shared = env();
     // Started together on an empty database: both migrate, one does the work.
     const [a, b] = await Promise.all([
@@ -96,6 +106,7 @@ describe.skipIf(testEngine !== 'postgres')('two store processes on one PostgreSQ
     await Promise.all([store?.a.stop(), store?.b.stop()]);
     await pool?.end();
     await database?.drop();
+    await s3?.close();
   });
 
   it('started together on an empty database, applied each migration once and loaded the demo once', async () => {
@@ -106,7 +117,17 @@ describe.skipIf(testEngine !== 'postgres')('two store processes on one PostgreSQ
     expect((await search(store.a.baseUrl)).total).toBe((await search(store.b.baseUrl)).total);
   });
 
-  it('a product an admin creates on A is found on B within 1 s, and A’s session works on B', async () => {
+  it('keeps the demo pictures in the bucket, once, and both processes serve them alike', async () => {
+    const demo: string[] = [];
+    for await (const file of bucket.storage.list('media/demo/')) demo.push(file.key);
+    expect(demo.length).toBeGreaterThan(10);
+    const [fromA, fromB] = await Promise.all([store.a, store.b].map((p) => fetch(`${p.baseUrl}/${demo[0]}`)));
+    expect(fromA?.status).toBe(200);
+    expect(fromB?.status).toBe(200);
+    expect(fromA?.headers.get('etag')).toBe(fromB?.headers.get('etag'));
+  });
+
+  it('a product an admin creates on A with an uploaded picture: within 1 s B finds it, shows it and serves the picture', async () => {
     const cookie = await signIn(store.a.baseUrl);
     const created = await post(
       store.a.baseUrl,
@@ -116,14 +137,32 @@ describe.skipIf(testEngine !== 'postgres')('two store processes on one PostgreSQ
     );
     expect(created.status).toBe(200);
     const { id } = ((await created.json()) as { result: { data: { id: string } } }).result.data;
+    const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#2a6' } })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append('files', new Blob([new Uint8Array(png)]), 'twin.png');
+    const upload = await fetch(`${store.a.baseUrl}/api/admin/products/${id}/media`, {
+      method: 'POST',
+      headers: { cookie },
+      body: form,
+    });
+    expect(upload.status).toBe(201);
+    const [picture] = ((await upload.json()) as { items: { url: string }[] }).items;
+    if (!picture) throw new Error('one media item expected');
 
-    const tookMs = await within(1000, async () =>
-      (await search(store.b.baseUrl, 'twin process')).items.some((p) => p.id === id),
-    );
+    const tookMs = await within(1000, async () => {
+      const found = (await search(store.b.baseUrl, 'twin process')).items.some((p) => p.id === id);
+      const detail = await fetch(`${store.b.baseUrl}${trpc('catalogue.byId', { id })}`);
+      return found && detail.status === 200 && (await detail.text()).includes(picture.url);
+    });
     expect(tookMs).toBeLessThan(1000);
-    const detail = await fetch(`${store.b.baseUrl}${trpc('catalogue.byId', { id })}`);
-    expect(detail.status).toBe(200);
-    expect(await detail.text()).toContain('Twin Process Kurta');
+    const served = await fetch(`${store.b.baseUrl}${picture.url}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/webp');
+    expect(
+      Buffer.from(await served.arrayBuffer()).equals(await bucket.storage.read(picture.url.slice(1))),
+    ).toBe(true);
     // The session key is SESSION_SECRET's on both, so the load balancer may send the admin to either.
     const list = await fetch(`${store.b.baseUrl}${trpc('admin.products.list', {})}`, { headers: { cookie } });
     expect(list.status).toBe(200);
