@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { startServer } from '../scripts/launcher/server';
 import { createThrowawayDatabase } from '../src/test-support/postgres';
+import { S3RVER_CREDENTIALS, startS3Server } from '../src/test-support/s3';
 import { ensureChromium } from './support/chromium';
 
 /**
@@ -16,17 +17,34 @@ async function databaseEnv(): Promise<{ env: Record<string, string>; drop(): Pro
   };
 }
 
+/** E2E_STORAGE=s3 keeps media and catalogue files in a bucket of a local S3-protocol server (s3rver). */
+async function storageEnv(): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
+  if (process.env.E2E_STORAGE !== 's3') return { env: {}, close: async () => {} };
+  const s3 = await startS3Server();
+  const bucket = await s3.bucket();
+  return {
+    env: {
+      ...s3.env(bucket.name),
+      AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+    },
+    close: () => s3.close(),
+  };
+}
+
 export default async function globalSetup() {
   process.env.CHROMIUM_PATH = ensureChromium();
   // A throwaway admin for this run only: the password is made here and never stored in the repo.
   const adminEmail = 'e2e-owner@shop.example';
   const adminPassword = randomBytes(18).toString('base64url');
   const database = await databaseEnv();
+  const storage = await storageEnv();
   // Every test signs in from 127.0.0.1; the per-IP limit is raised so the suite never trips it.
   const server = await startServer({
     entry: 'dist',
     env: {
       ...database.env,
+      ...storage.env,
       ADMIN_EMAIL: adminEmail,
       ADMIN_PASSWORD: adminPassword,
       LOGIN_MAX_ATTEMPTS_PER_IP: '1000',
@@ -44,5 +62,6 @@ export default async function globalSetup() {
   return async () => {
     await server.stop(5_000);
     await database.drop();
+    await storage.close();
   };
 }
