@@ -154,7 +154,14 @@ describe.skipIf(testEngine !== 'postgres')('two store processes on one PostgreSQ
     const tookMs = await within(1000, async () => {
       const found = (await search(store.b.baseUrl, 'twin process')).items.some((p) => p.id === id);
       const detail = await fetch(`${store.b.baseUrl}${trpc('catalogue.byId', { id })}`);
-      return found && detail.status === 200 && (await detail.text()).includes(picture.url);
+      // The facet counts too: B's facet snapshot catches up from the change log in the database.
+      const facets = await fetch(`${store.b.baseUrl}${trpc('catalogue.facets', {})}`);
+      return (
+        found &&
+        detail.status === 200 &&
+        (await detail.text()).includes(picture.url) &&
+        (await facets.text()).includes('Twin Looms')
+      );
     });
     expect(tookMs).toBeLessThan(1000);
     const served = await fetch(`${store.b.baseUrl}${picture.url}`);
