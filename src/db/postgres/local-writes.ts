@@ -18,6 +18,11 @@ export class LocalWrites implements KyselyPlugin {
 
   constructor(private readonly now: () => number = Date.now) {}
 
+  /** When this process last wrote (epoch ms; 0 before the first). */
+  lastAt(): number {
+    return this.last;
+  }
+
   /** Milliseconds since the last write of this process (Infinity before the first). */
   sinceLast(): number {
     return this.last === 0 ? Number.POSITIVE_INFINITY : this.now() - this.last;

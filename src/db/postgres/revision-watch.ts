@@ -20,11 +20,30 @@ export async function watchRevision(
 ): Promise<RevisionWatch> {
   let value = '0';
   let stopped = false;
-  const refresh = async () => {
-    const result = await pool.query<{ value: string }>('SELECT value FROM app_meta WHERE key = $1', [
-      STOREFRONT_REVISION_KEY,
-    ]);
-    value = result.rows[0]?.value ?? '0';
+  // Each read and each notification gets the next number when it starts or arrives; a value is taken only
+  // from something newer than what gave the current one, so a read that started before a notification (or
+  // before another read) never puts back an older value, however the answers are ordered. (Comparing the
+  // values would not do: a restore may move the revision back.)
+  let counter = 0;
+  let current = 0;
+  const take = (next: string, seq: number) => {
+    if (seq <= current) return;
+    value = next;
+    current = seq;
+  };
+  // The read in flight and when it started, so the requests of a busy moment share one query.
+  let inflight: { startedAt: number; done: Promise<void> } | null = null;
+  const refresh = (): Promise<void> => {
+    const startedAt = Date.now();
+    const seq = ++counter;
+    const done = pool
+      .query<{ value: string }>('SELECT value FROM app_meta WHERE key = $1', [STOREFRONT_REVISION_KEY])
+      .then((result) => take(result.rows[0]?.value ?? '0', seq))
+      .finally(() => {
+        if (inflight?.done === done) inflight = null;
+      });
+    inflight = { startedAt, done };
+    return done;
   };
   await refresh();
 
@@ -32,7 +51,7 @@ export async function watchRevision(
   const listen = async () => {
     const client = new pg.Client({ connectionString: opts.url, application_name: STORE_APPLICATION_NAME });
     client.on('notification', (message) => {
-      if (message.channel === 'storefront_revision' && message.payload) value = message.payload;
+      if (message.channel === 'storefront_revision' && message.payload) take(message.payload, ++counter);
     });
     client.on('error', () => {
       // The poll keeps the value right; listen again shortly.
@@ -49,7 +68,11 @@ export async function watchRevision(
   timer.unref();
   const read: RevisionReader = Object.assign(() => value, {
     settle: async () => {
-      if ((opts.writes?.sinceLast() ?? Number.POSITIVE_INFINITY) < OWN_WRITE_MS) await refresh();
+      const writes = opts.writes;
+      if (!writes || writes.sinceLast() >= OWN_WRITE_MS) return;
+      // A read that started after this process's last write sees it; an older one may not.
+      const reading = inflight;
+      await (reading && reading.startedAt >= writes.lastAt() ? reading.done : refresh());
     },
   });
   return {
