@@ -53,6 +53,15 @@ describe('admin products', () => {
     expect(await caller.catalogue.bySlug({ slug: 'mint-lawn-kurta' })).toEqual({ id: p.id });
   });
 
+  it('keeps size details in the order they were written, on either engine', async () => {
+    // jsonb would sort these keys shortest first (Waist, Length, Chest (in)…); the size table shows them as typed.
+    const written = { M: { 'Length (in)': '28', Waist: '32', 'Chest (in)': '38' }, S: { Waist: '30' } };
+    const p = await caller.admin.products.create({ fields: fields({ sizeDetail: written }) });
+    const read = await caller.catalogue.byId({ id: p.id });
+    expect(Object.keys(read.sizeDetail)).toEqual(['M', 'S']);
+    expect(Object.keys(read.sizeDetail.M ?? {})).toEqual(['Length (in)', 'Waist', 'Chest (in)']);
+  });
+
   it('uses the default sizes when none are given', async () => {
     const p = await caller.admin.products.create({ fields: fields({ sizes: [] }) });
     expect(p.sizes).toEqual(['S', 'M', 'L', 'XL']);
