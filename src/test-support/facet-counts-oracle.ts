@@ -17,9 +17,9 @@ const GROUPS = [
  * in-memory snapshot: the reference the snapshot's answers are checked against.
  */
 export async function facetCountsBySql(db: DbOrTx, f: CatalogueFilter): Promise<RawFacetCounts> {
+  const text = await fullText(db, f.q);
   const conditions = (except?: FacetKind | 'price'): RawBuilder<unknown> => {
     const parts: RawBuilder<unknown>[] = [sql`1 = 1`];
-    const text = fullText(db, f.q);
     if (text) {
       parts.push(sql`p.id IN (SELECT s.product_id FROM ${text.table}
         JOIN product_search_ids s ON s.rowid = ${text.rowid} WHERE ${text.match})`);

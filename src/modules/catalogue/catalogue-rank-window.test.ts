@@ -61,7 +61,7 @@ describe('relevance ranking window', () => {
   }
 
   it('ranks every match by bm25 when they fit in the window, as the index itself does', async () => {
-    const silk = fullText(store.handle.db, 'silk');
+    const silk = await fullText(store.handle.db, 'silk');
     if (!silk) throw new Error('silk is a search word');
     const byIndex = await sql<{ id: string }>`SELECT s.product_id AS id FROM ${silk.table}
       JOIN product_search_ids s ON s.rowid = ${silk.rowid}

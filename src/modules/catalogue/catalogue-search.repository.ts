@@ -161,7 +161,7 @@ export async function searchProducts(
   f: CatalogueFilter,
   opts: { sort?: CatalogueSort | undefined; offset: number; limit: number; rankWindow?: number },
 ): Promise<SearchPage> {
-  const text = fullText(db, f.q);
+  const text = await fullText(db, f.q);
   const sort: CatalogueSort =
     opts.sort === 'relevance' && !text ? 'featured' : (opts.sort ?? (text ? 'relevance' : 'featured'));
   // Only words typed, no other filter: the full-text index alone answers the page and the count.
@@ -169,14 +169,14 @@ export async function searchProducts(
 
   // With words typed the full-text index drives the page (when ranked) and the count.
   const source = text ? matchSource(f, text, textOnly) : null;
-  let ids: string[];
-  if (sort === 'relevance' && source && text) {
-    ids = await rankedIds(db, text, source, {
-      offset: opts.offset,
-      limit: opts.limit,
-      window: opts.rankWindow ?? RANK_WINDOW,
-    });
-  } else {
+  const choosePage = async (): Promise<string[]> => {
+    if (sort === 'relevance' && source && text) {
+      return rankedIds(db, text, source, {
+        offset: opts.offset,
+        limit: opts.limit,
+        window: opts.rankWindow ?? RANK_WINDOW,
+      });
+    }
     let query = db
       .selectFrom('products as p')
       .select('p.id')
@@ -186,8 +186,24 @@ export async function searchProducts(
     else if (sort === 'price-desc') query = query.orderBy('p.price_minor', 'desc');
     else query = query.orderBy('p.page_order');
     // The id breaks every tie, so pages never overlap or skip a product.
-    ids = (await query.orderBy('p.id').limit(opts.limit).offset(opts.offset).execute()).map((r) => r.id);
-  }
+    return (await query.orderBy('p.id').limit(opts.limit).offset(opts.offset).execute()).map((r) => r.id);
+  };
+  const countAll = async (): Promise<number> =>
+    source
+      ? Number((await sql<{ n: number }>`SELECT count(*) AS n ${source}`.execute(db)).rows[0]?.n ?? 0)
+      : Number(
+          (
+            await db
+              .selectFrom('products as p')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where((eb) => where(eb, f, text))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+  // Side by side: on PostgreSQL each takes a pooled connection of its own, so a broad word's count (15 ms
+  // for 34,648 matches at 100,000 products, every match read from the table) no longer adds to its page.
+  // SQLite, and a transaction's one connection, run them one after the other as before.
+  const [ids, count] = await Promise.all([choosePage(), countAll()]);
 
   const cards = ids.length === 0 ? [] : await cardColumns(db).where('p.id', 'in', ids).execute();
   const byId = new Map(cards.map((c) => [c.id, c]));
@@ -195,18 +211,6 @@ export async function searchProducts(
     const card = byId.get(id);
     return card ? [toCard(card)] : [];
   });
-
-  const count = source
-    ? Number((await sql<{ n: number }>`SELECT count(*) AS n ${source}`.execute(db)).rows[0]?.n ?? 0)
-    : Number(
-        (
-          await db
-            .selectFrom('products as p')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where((eb) => where(eb, f, text))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
   const next = opts.offset + ids.length;
   return { items: rows, total: count, nextOffset: next < count && ids.length > 0 ? next : null };
 }

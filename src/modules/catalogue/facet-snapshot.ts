@@ -262,7 +262,7 @@ export async function countFacets(
   snap: FacetSnapshot,
   f: CatalogueFilter,
 ): Promise<RawFacetCounts> {
-  const text = fullText(db, f.q);
+  const text = await fullText(db, f.q);
   const matched = text
     ? (
         await sql<{

@@ -27,12 +27,18 @@ export type FullText = {
   join: RawBuilder<unknown>;
 };
 
-export function fullText(db: DbOrTx, input: string | undefined): FullText | null {
+export async function fullText(db: DbOrTx, input: string | undefined): Promise<FullText | null> {
   if (engineOf(db) === 'postgres') {
     if (!input || !searchTerms(input)) return null;
     // Folded and cut into words by the same SQL as the index (migration postgres/0003), from what the
-    // shopper typed; a sub-select, so it is worked out once per query rather than once per row.
-    const tsquery = sql`(SELECT search_query(${input.slice(0, MAX_QUERY_TEXT)}))`;
+    // shopper typed. Worked out first and sent as a value rather than as a sub-select: the planner then
+    // sees the words and estimates their matches from the statistics. Behind a sub-select it guessed
+    // 500 matches for every word, so a broad word ('silk', 34,648 of 100,000) was read whole and sorted
+    // (35-50 ms) where a backward scan of the rowid index stops at the window's 5,000 (3 ms).
+    const words = await sql<{
+      q: string;
+    }>`SELECT search_query(${input.slice(0, MAX_QUERY_TEXT)})::text AS q`.execute(db);
+    const tsquery = sql`${words.rows[0]?.q ?? ''}::tsquery`;
     return {
       table: sql`product_search`,
       match: sql<boolean>`product_search.document @@ ${tsquery}`,

@@ -1,0 +1,51 @@
+/**
+ * The HTTP side of the bench: what a scenario is, how one is loaded (autocannon, as a browser asks), and the
+ * store URLs every run loads.
+ */
+import autocannon from 'autocannon';
+
+export type Measured = { rps: number; p50: number; p99: number; errors: number; non2xx: number };
+
+export type Scenario = { name: string; path: string };
+
+export async function load(url: string, connections: number, seconds: number): Promise<Measured> {
+  // As a browser asks: it always accepts compressed answers (the baseline ignores the header).
+  const r = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+    headers: { 'accept-encoding': 'gzip, deflate, br' },
+  });
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
+}
+
+const trpcGet = (pathName: string, input: unknown) =>
+  `/api/trpc/${pathName}?input=${encodeURIComponent(JSON.stringify(input))}`;
+const trpcBatch = (paths: string[], inputs: unknown[]) =>
+  `/api/trpc/${paths.join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(Object.fromEntries(inputs.map((v, i) => [i, v]))))}`;
+
+/**
+ * The store's scenarios, as paths so that the same ones can be sent to any store or balancer. After the
+ * warm-up every one is answered from the response caches (decision 0007): these are the cached scenarios.
+ */
+export function storeScenarios(productId: string): Scenario[] {
+  const filter = { sizes: ['M'], tags: ['women'], manufacturers: [], colors: [] };
+  return [
+    { name: 'catalogue first page', path: trpcGet('catalogue.search', { limit: 24 }) },
+    {
+      name: 'filtered page + facets',
+      path: trpcBatch(['catalogue.search', 'catalogue.facets'], [{ ...filter, limit: 24 }, filter]),
+    },
+    { name: 'text search', path: trpcGet('catalogue.search', { q: 'silk kurta', limit: 24 }) },
+    { name: 'product detail', path: trpcGet('catalogue.byId', { id: productId }) },
+    { name: 'home page HTML', path: '/' },
+    { name: 'product page HTML', path: `/product/${productId}` },
+  ];
+}

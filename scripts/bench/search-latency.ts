@@ -1,0 +1,71 @@
+/**
+ * In-process catalogue query latency (no HTTP): what the queries themselves cost, on whichever engine the
+ * Kysely instance talks to.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../../src/db/database.js';
+import { facetCounts, searchProducts } from '../../src/modules/catalogue/catalogue-search.repository.js';
+
+export const SEARCH_WORDS = [
+  'silk',
+  'kurta',
+  'emerald jaal',
+  'wedding lehenga',
+  'zarnigar',
+  'chik',
+  'blush pink anarkali',
+];
+
+export type Latency = { p50: number; p99: number };
+
+export type SearchTimings = {
+  text: Latency;
+  filtered: Latency;
+  facetsUncached: Latency;
+  facetSnapshotLoadMs: number;
+};
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+function latency(timings: number[]): Latency {
+  timings.sort((a, b) => a - b);
+  return { p50: Number(percentile(timings, 50).toFixed(2)), p99: Number(percentile(timings, 99).toFixed(2)) };
+}
+
+/**
+ * - ranked search for the words alone, and with a size filter (the full-text index then drives a join
+ *   with the facets);
+ * - facet counts for those searches with a price bound no request repeats, so none is answered from the
+ *   answer cache (what the first shopper to ask pays), and the one-off load of the facet snapshot.
+ */
+export async function searchLatency(db: Kysely<Database>): Promise<SearchTimings> {
+  const filterFor = (i: number, sizes: string[]) => ({
+    q: SEARCH_WORDS[i % SEARCH_WORDS.length],
+    manufacturers: [],
+    sizes,
+    colors: [],
+    tags: [],
+  });
+  // 350 rounds; the first 50 warm the page cache and the JIT and are not counted.
+  const rounds = async (run: (i: number) => Promise<unknown>): Promise<Latency> => {
+    const timings: number[] = [];
+    for (let i = 0; i < 350; i++) {
+      const s = performance.now();
+      await run(i);
+      if (i >= 50) timings.push(performance.now() - s);
+    }
+    return latency(timings);
+  };
+  const text = await rounds((i) => searchProducts(db, filterFor(i, []), { offset: 0, limit: 24 }));
+  const filtered = await rounds((i) => searchProducts(db, filterFor(i, ['M']), { offset: 0, limit: 24 }));
+
+  const t = performance.now();
+  await facetCounts(db, { manufacturers: [], sizes: [], colors: [], tags: [] });
+  const facetSnapshotLoadMs = Math.round(performance.now() - t);
+  const facetsUncached = await rounds((i) =>
+    facetCounts(db, { ...filterFor(i, i % 2 ? ['M'] : []), priceMax: 1_000_000_000 + i }),
+  );
+  return { text, filtered, facetsUncached, facetSnapshotLoadMs };
+}
