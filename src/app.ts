@@ -139,7 +139,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHealth(app, { db: deps.db, dataDir: config.dataDir });
   await registerVitals(app, { db: deps.db, clock: deps.clock, limiter: telemetry.vitals });
   registerLogsExport(app, { db: deps.db, clock: deps.clock, policy: sessionPolicy, logs: logService });
-  await registerStripeWebhook(app, { db: deps.db, clock: deps.clock, payments: deps.payments });
+  await registerStripeWebhook(app, {
+    db: deps.db,
+    clock: deps.clock,
+    payments: deps.payments,
+    publicUrl: config.publicUrl,
+  });
   await registerMedia(app, { storage: deps.storage });
   await registerCatalogFiles(app, {
     db: deps.db,

@@ -64,6 +64,7 @@ async function main(): Promise<void> {
     logs: logService,
     log: app.log,
     payments,
+    publicUrl: config.publicUrl,
   });
   const backups = startScheduledBackups({
     dataDir: config.dataDir,

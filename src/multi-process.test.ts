@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresMigrations } from '../migrations/postgres/index.js';
 import { type ServerProcess, startServer } from '../scripts/launcher/server.js';
 import type { FileStorage } from './storage/file-storage.js';
+import { demoShopper } from './test-support/fixtures.js';
 import { createThrowawayDatabase, type ThrowawayDatabase } from './test-support/postgres.js';
 import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from './test-support/s3.js';
 import { testEngine } from './test-support/test-store.js';
@@ -198,7 +199,10 @@ describe.skipIf(testEngine !== 'postgres')('two store processes on one PostgreSQ
     expect(started.status).toBe(200);
     const { url } = ((await started.json()) as { result: { data: { url: string } } }).result.data;
     const sessionId = new URL(url, store.a.baseUrl).searchParams.get('session_id') ?? '';
-    const completed = await post(store.b.baseUrl, 'checkout.completeTestPayment', { sessionId });
+    const completed = await post(store.b.baseUrl, 'checkout.completeTestPayment', {
+      sessionId,
+      ...demoShopper,
+    });
     expect(completed.status).toBe(200);
     const order = await fetch(`${store.a.baseUrl}${trpc('checkout.order', { sessionId })}`);
     expect(((await order.json()) as { result: { data: { status: string } } }).result.data.status).toBe(

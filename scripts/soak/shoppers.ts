@@ -67,6 +67,12 @@ export type LoadOptions = {
   onTick?: (elapsedMs: number) => void;
 };
 
+/** What a soak shopper types on the demo payment page. */
+const SOAK_SHOPPER = {
+  email: 'soak@example.com',
+  name: 'Soak Shopper',
+  address: { line1: '1 Test Street', city: 'Springfield', postalCode: '12345', country: 'US' },
+};
 const WORDS = ['silk', 'kurta', 'emerald jaal', 'wedding lehenga', 'zarnigar', 'chik', 'blush pink anarkali'];
 const SIZES = ['XS', 'S', 'M', 'L', 'XL', 'XXL'];
 const TAGS = ['lawn', 'formal', 'casual', 'eid', 'wedding', 'embroidered', 'women', 'men', 'festive'];
@@ -174,7 +180,7 @@ export async function runShoppers(opts: LoadOptions): Promise<LoadStats> {
     await call('payment page HTML', { path: session.url });
     const paid = data<{ ok: boolean }>(
       'confirm demo payment',
-      await call('confirm demo payment', trpcMutation('checkout.completeTestPayment', { sessionId })),
+      await call('confirm demo payment', trpcMutation('checkout.completeTestPayment', { sessionId, ...SOAK_SHOPPER })),
     );
     if (!paid?.ok) return;
     stats.paidSessions.push(sessionId);

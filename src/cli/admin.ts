@@ -124,6 +124,7 @@ async function run(argv: string[]): Promise<number> {
           db,
           payments,
           clock: systemClock,
+          publicUrl: config.publicUrl,
         });
         console.log(
           `Checked ${result.checked} order(s): ${result.updated} updated, ${result.failed} could not be checked.`,

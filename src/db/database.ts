@@ -149,6 +149,51 @@ export interface OrdersTable {
   created_at: string;
   updated_at: string;
   paid_at: string | null;
+  fulfilment: Generated<Fulfilment>;
+  carrier: string | null;
+  tracking_number: string | null;
+  tracking_url: string | null;
+  shipped_at: string | null;
+  delivered_at: string | null;
+  cancelled_at: string | null;
+  /** Pending and succeeded refunds together, never above what was paid (a CHECK). */
+  refunded_minor: Generated<number>;
+  payment_intent_id: string | null;
+  /** The key of the shopper's order page link. */
+  access_token: string | null;
+}
+
+/** Where the goods are, beside where the money is (status): as Stripe and Shopify keep the two apart. */
+export type Fulfilment = 'unfulfilled' | 'shipped' | 'delivered' | 'cancelled';
+
+export type RefundStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface RefundsTable {
+  id: string;
+  order_id: string;
+  amount_minor: number;
+  currency: string;
+  reason: string | null;
+  /** JSON array of { lineId, quantity }: the lines this refund gives back, empty for an amount. */
+  lines: Generated<string>;
+  status: RefundStatus;
+  provider: 'stripe' | 'demo';
+  provider_refund_id: string | null;
+  failure: string | null;
+  admin_email: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrderEventsTable {
+  id: Generated<number>;
+  order_id: string;
+  kind: string;
+  /** Who acted: an admin's email, "Stripe", "shopper" or "store". */
+  actor: string;
+  /** JSON object with what the event needs to be told (carrier, amount...). */
+  detail: Generated<string>;
+  at: string;
 }
 
 export interface OrderLinesTable {
@@ -161,6 +206,7 @@ export interface OrderLinesTable {
   unit_price_minor: number;
   line_total_minor: number;
   image_url: string | null;
+  refunded_quantity: Generated<number>;
 }
 
 export interface StripeEventsTable {
@@ -281,6 +327,8 @@ export interface Database {
   orders: OrdersTable;
   order_lines: OrderLinesTable;
   stripe_events: StripeEventsTable;
+  refunds: RefundsTable;
+  order_events: OrderEventsTable;
   product_history: ProductHistoryTable;
   logs: LogsTable;
   web_vitals: WebVitalsTable;

@@ -12,7 +12,7 @@ import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
  */
 export async function registerStripeWebhook(
   app: FastifyInstance,
-  opts: { db: Db; clock: Clock; payments: PaymentGateway },
+  opts: { db: Db; clock: Clock; payments: PaymentGateway; publicUrl: string },
 ): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -44,7 +44,7 @@ export async function registerStripeWebhook(
       const { event } = verified;
       // FULL sync for this commit: Stripe is told "received" only after the effect is on disk for good.
       const result = await durableTransaction(opts.db, (trx) =>
-        recordPaymentEvent(trx, event, opts.clock.now()),
+        recordPaymentEvent(trx, event, opts.clock.now(), opts.publicUrl),
       );
       const logLine = { event: 'stripe.webhook', type: event.type, id: event.id, outcome: result.outcome };
       if (result.outcome === 'unknown-session')

@@ -44,6 +44,7 @@ describe('background maintenance across processes', () => {
       logs: new LogService({ db: handle.db, limits: { maxEntries: 1000, retentionDays: 30 } }),
       log: Fastify({ logger: false }).log,
       payments: new DemoGateway(),
+      publicUrl: 'https://shop.example',
     };
     const vitals = async () => (await handle.db.selectFrom('web_vitals').select('id').execute()).length;
 

@@ -17,6 +17,8 @@ type MaintenanceDeps = {
   log: FastifyBaseLogger;
   /** Asked about Stripe checkouts still pending (a missed webhook); nothing to ask in demo mode. */
   payments: PaymentGateway;
+  /** The store's address, for the links in the emails a late payment queues. */
+  publicUrl: string;
 };
 
 /** A checkout younger than this may still be paid for in the shopper's browser: left to its webhook. */

@@ -13,6 +13,8 @@ export const COPIED_TABLES = [
   'orders',
   'order_lines',
   'stripe_events',
+  'refunds',
+  'order_events',
   'catalog_versions',
   'logs',
   'web_vitals',

@@ -20,3 +20,42 @@ export const orderListInput = z.object({
   limit: z.number().int().min(1).max(100).default(25),
 });
 export const orderIdInput = z.object({ id: z.string().trim().min(1).max(100) });
+
+/** A two-letter country code, as Stripe's shipping countries are kept. */
+const countryCode = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z]{2}$/, 'Choose a country')
+  .transform((c) => c.toUpperCase());
+
+const addressText = (label: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} is too long (at most ${max} characters)`);
+
+/** Demo payment mode's stand-in for what Stripe's page collects: who pays, and where the parcel goes. */
+export const testPaymentInput = z.object({
+  sessionId: z.string().trim().min(1).max(300),
+  email: z.string().trim().max(254).email('Enter a valid email address'),
+  name: addressText('Name', 120),
+  address: z.object({
+    line1: addressText('Address', 200),
+    line2: z
+      .string()
+      .trim()
+      .max(200, 'Address line 2 is too long (at most 200 characters)')
+      .optional()
+      .transform((v) => v || null),
+    city: addressText('City', 100),
+    postalCode: addressText('Postal code', 20),
+    country: countryCode,
+  }),
+});
+
+/** The shopper's order page: the order id and the key from its link. */
+export const orderPageInput = z.object({
+  id: z.string().trim().min(1).max(100),
+  token: z.string().trim().min(1).max(200),
+});

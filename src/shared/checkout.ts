@@ -42,6 +42,8 @@ export type OrderSummary = {
     lineTotalMinor: number;
     image: string | null;
   }>;
+  /** Where the shopper can follow the order once it is paid (/order/{id}?token=...). */
+  orderPagePath: string | null;
 };
 
 export const PROBLEM_TEXT: Record<LineProblem, string> = {

@@ -8,3 +8,75 @@ export const ORDER_STATUS_LABEL: Record<OrderStatusName, string> = {
   payment_failed: 'Payment failed',
   expired: 'Expired',
 };
+
+/** Where the goods are: beside the payment status, as Stripe and Shopify keep the two. */
+export const FULFILMENTS = ['unfulfilled', 'shipped', 'delivered', 'cancelled'] as const;
+export type FulfilmentName = (typeof FULFILMENTS)[number];
+
+export const FULFILMENT_LABEL: Record<FulfilmentName, string> = {
+  unfulfilled: 'Not shipped yet',
+  shipped: 'Shipped',
+  delivered: 'Delivered',
+  cancelled: 'Cancelled',
+};
+
+/** The one word a list shows for an order: where the goods are once it is paid, its payment before. */
+export function orderStageLabel(status: OrderStatusName, fulfilment: FulfilmentName): string {
+  if (fulfilment === 'cancelled') return 'Cancelled';
+  if (status !== 'paid') return ORDER_STATUS_LABEL[status];
+  return fulfilment === 'unfulfilled' ? 'Paid' : FULFILMENT_LABEL[fulfilment];
+}
+
+export type RefundStatusName = 'pending' | 'succeeded' | 'failed';
+
+export const REFUND_STATUS_LABEL: Record<RefundStatusName, string> = {
+  pending: 'Pending',
+  succeeded: 'Refunded',
+  failed: 'Failed',
+};
+
+/** An address as the store shows it, whichever way it arrived (Stripe's session, the demo form). */
+export type PostalAddress = {
+  name: string | null;
+  line1: string;
+  line2: string | null;
+  city: string;
+  state: string | null;
+  postalCode: string;
+  country: string;
+};
+
+export type Shipment = {
+  carrier: string;
+  trackingNumber: string;
+  trackingUrl: string | null;
+  shippedAt: string;
+};
+
+/** What the shopper's order page shows (GET /order/{id}?token=...). */
+export type CustomerOrderView = {
+  number: number;
+  status: OrderStatusName;
+  fulfilment: FulfilmentName;
+  stage: string;
+  currency: string;
+  createdAt: string;
+  paidAt: string | null;
+  subtotalMinor: number;
+  totalMinor: number;
+  refundedMinor: number;
+  lines: Array<{
+    title: string;
+    size: string | null;
+    quantity: number;
+    refundedQuantity: number;
+    unitPriceMinor: number;
+    lineTotalMinor: number;
+    image: string | null;
+  }>;
+  shippingAddress: PostalAddress | null;
+  shipment: Shipment | null;
+  deliveredAt: string | null;
+  cancelledAt: string | null;
+  store: { name: string; contactEmail: string | null; contactUrl: string | null };
+};

@@ -34,3 +34,10 @@ export async function insertProducts(db: Db, rows: ProductInput[]): Promise<void
   if (rows.length === 0) return;
   await db.insertInto('products').values(rows.map(productRow)).execute();
 }
+
+/** What a shopper types on the demo payment page (/testpayment) for the after-sale flow. */
+export const demoShopper = {
+  email: 'ayesha@example.com',
+  name: 'Ayesha Khan',
+  address: { line1: '12 Canal Road', city: 'Lahore', postalCode: '54000', country: 'PK' },
+};

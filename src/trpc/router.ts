@@ -6,6 +6,7 @@ import { checkoutRouter } from '../modules/checkout/checkout.router.js';
 import { adminLogsRouter } from '../modules/logs/admin-logs.router.js';
 import { adminMediaRouter } from '../modules/media/media.router.js';
 import { adminOrdersRouter } from '../modules/orders/admin-orders.router.js';
+import { orderPageRouter } from '../modules/orders/order-page.router.js';
 import { adminProductsRouter } from '../modules/products/admin-products.router.js';
 import { adminSettingsRouter } from '../modules/settings/admin-settings.router.js';
 import { siteRouter } from '../modules/settings/site.router.js';
@@ -17,6 +18,7 @@ export const appRouter = router({
   site: siteRouter,
   auth: authRouter,
   checkout: checkoutRouter,
+  orderPage: orderPageRouter,
   telemetry: telemetryRouter,
   // Every admin procedure lives under `admin.*` so the boundary shows in every call's path.
   admin: router({

@@ -1,12 +1,14 @@
 import { TRPCError } from '@trpc/server';
 import { durableTransaction } from '../../db/durable.js';
-import { cartInput, sessionIdInput } from '../../shared/checkout-input.js';
+import { cartInput, sessionIdInput, testPaymentInput } from '../../shared/checkout-input.js';
 import { publicProcedure, router } from '../../trpc/init.js';
 import {
   applySessionOutcome,
   findOrderIdBySession,
   orderSummaryBySession,
 } from '../orders/orders.repository.js';
+import { stripeShippingOf } from '../orders/postal-address.js';
+import { readShipping } from '../settings/settings.repository.js';
 import { startCheckout } from './checkout.service.js';
 import { quoteCart } from './quote.js';
 
@@ -34,8 +36,12 @@ export const checkoutRouter = router({
     return order;
   }),
 
-  /** Demo payment mode only: completes the order of a demo session. Refused when real payments are set up. */
-  completeTestPayment: publicProcedure.input(sessionIdInput).mutation(async ({ ctx, input }) => {
+  /**
+   * Demo payment mode only: completes the order of a demo session with what Stripe's page would have
+   * collected (who pays, where it ships), so the whole after-sale flow runs without Stripe keys. Refused
+   * when real payments are set up.
+   */
+  completeTestPayment: publicProcedure.input(testPaymentInput).mutation(async ({ ctx, input }) => {
     if (ctx.payments.mode !== 'demo') {
       throw new TRPCError({
         code: 'FORBIDDEN',
@@ -45,6 +51,14 @@ export const checkoutRouter = router({
     const order = await findOrderIdBySession(ctx.db, input.sessionId);
     if (order?.payment_mode !== 'demo')
       throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });
+    // As on Stripe's page: only the countries the shop ships to.
+    const { countries } = await readShipping(ctx.db);
+    if (!countries.includes(input.address.country)) {
+      throw new TRPCError({
+        code: 'BAD_REQUEST',
+        message: `This store does not ship to ${input.address.country}. It ships to ${countries.join(', ')}.`,
+      });
+    }
     const result = await durableTransaction(ctx.db, (trx) =>
       applySessionOutcome(
         trx,
@@ -54,19 +68,20 @@ export const checkoutRouter = router({
           status: 'paid',
           amountTotalMinor: null,
           currency: null,
-          customerEmail: null,
-          customerName: null,
-          shippingAddress: null,
+          customerEmail: input.email,
+          customerName: input.name,
+          shippingAddress: stripeShippingOf(input.name, input.address),
           billingAddress: null,
+          paymentIntentId: null,
         },
         ctx.clock.now(),
+        ctx.config.publicUrl,
       ),
     );
     if (result.changed)
       ctx.log.info({ event: 'checkout.demo.paid', order: order.id }, 'demo payment completed');
     return { ok: true as const };
   }),
-
   /** Whether real payments are configured, so the client can say so (never the key itself). */
   mode: publicProcedure.query(({ ctx }) => ({ mode: ctx.payments.mode })),
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { insertProducts } from '../../test-support/fixtures.js';
+import { demoShopper, insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 import { createStripeClient, StripeGateway } from '../payments/stripe-gateway.js';
 
@@ -19,7 +19,7 @@ describe('demo payment mode (no Stripe key)', () => {
     expect(url).toMatch(/^\/testpayment\?session_id=demo_[A-Za-z0-9_-]{20,}$/);
     const sessionId = decodeURIComponent(url.split('session_id=')[1] ?? '');
     expect((await caller.checkout.order({ sessionId })).status).toBe('pending');
-    await caller.checkout.completeTestPayment({ sessionId });
+    await caller.checkout.completeTestPayment({ sessionId, ...demoShopper });
     const order = await caller.checkout.order({ sessionId });
     expect(order).toMatchObject({
       number: orderNumber,
@@ -34,11 +34,13 @@ describe('demo payment mode (no Stripe key)', () => {
 
   it('refuses unknown sessions, and refuses test payments when a Stripe key is configured', async () => {
     await expect(
-      store.caller().checkout.completeTestPayment({ sessionId: 'demo_nope' }),
+      store.caller().checkout.completeTestPayment({ sessionId: 'demo_nope', ...demoShopper }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const stripe = createStripeClient({ secretKey: 'sk_test_x', apiUrl: 'http://127.0.0.1:9' });
     const live = store.caller({ payments: new StripeGateway(stripe) });
-    await expect(live.checkout.completeTestPayment({ sessionId: 'demo_any' })).rejects.toMatchObject({
+    await expect(
+      live.checkout.completeTestPayment({ sessionId: 'demo_any', ...demoShopper }),
+    ).rejects.toMatchObject({
       code: 'FORBIDDEN',
     });
   });

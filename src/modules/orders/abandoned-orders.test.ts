@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { insertProducts } from '../../test-support/fixtures.js';
+import { demoShopper, insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, manualClock, type TestStore } from '../../test-support/test-store.js';
 import { CHECKOUT_SESSION_LIFETIME_MS, expireAbandonedDemoOrders } from './abandoned-orders.js';
 
@@ -39,11 +39,15 @@ describe('checkouts that are never paid', () => {
   it('a paid order never expires, and an expired demo session can no longer be paid', async () => {
     const paid = await checkout();
     const sessionOf = (url: string) => decodeURIComponent(url.split('session_id=')[1] ?? '');
-    await store.caller({ clock }).checkout.completeTestPayment({ sessionId: sessionOf(paid.url) });
+    await store
+      .caller({ clock })
+      .checkout.completeTestPayment({ sessionId: sessionOf(paid.url), ...demoShopper });
     const late = await checkout();
     clock.advance(3 * CHECKOUT_SESSION_LIFETIME_MS);
     expect(await expireAbandonedDemoOrders(store.handle.db, clock.now())).toBe(1);
-    await store.caller({ clock }).checkout.completeTestPayment({ sessionId: sessionOf(late.url) });
+    await store
+      .caller({ clock })
+      .checkout.completeTestPayment({ sessionId: sessionOf(late.url), ...demoShopper });
     const order = await store.caller({ clock }).checkout.order({ sessionId: sessionOf(late.url) });
     expect(order.status).toBe('expired');
     expect(await listed()).toEqual([paid.orderNumber]);

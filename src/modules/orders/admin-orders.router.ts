@@ -1,16 +1,17 @@
 import { TRPCError } from '@trpc/server';
+import type { Clock } from '../../core/clock.js';
+import type { Db } from '../../db/database.js';
 import { orderIdInput, orderListInput } from '../../shared/checkout-input.js';
+import { cancelOrderInput, refundOrderInput, shipOrderInput } from '../../shared/order-admin-input.js';
+import { orderStageLabel } from '../../shared/orders.js';
 import { adminProcedure, router } from '../../trpc/init.js';
-import { orderLines } from './orders.repository.js';
+import { adminOrderDetail } from './admin-order-detail.js';
+import { cancelOrder, markDelivered, shipOrder } from './fulfilment.service.js';
 import { reconcilePendingOrders } from './reconcile.js';
+import { refundOrder } from './refunds.service.js';
 
-function parseJson(text: string | null): unknown {
-  if (!text) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
+function fulfilmentDeps(ctx: { db: Db; clock: Clock; config: { publicUrl: string } }) {
+  return { db: ctx.db, clock: ctx.clock, publicUrl: ctx.config.publicUrl };
 }
 
 /** admin.orders.*: what was sold, to whom, and what Stripe said about it. */
@@ -29,6 +30,8 @@ export const adminOrdersRouter = router({
         'total_minor',
         'customer_email',
         'created_at',
+        'fulfilment',
+        'refunded_minor',
       ]);
     // Checkouts that were never paid expire (Stripe's word, or the demo sweep): they leave the default list,
     // so a flood of abandoned sessions cannot bury the real orders.
@@ -48,43 +51,62 @@ export const adminOrdersRouter = router({
       totalMinor: o.total_minor ?? o.subtotal_minor,
       customerEmail: o.customer_email,
       createdAt: o.created_at,
+      fulfilment: o.fulfilment,
+      stage: orderStageLabel(o.status, o.fulfilment),
+      refunded: o.refunded_minor > 0,
     }));
     return { items, nextCursor: rows.length > input.limit ? offset + input.limit : null };
   }),
 
   byId: adminProcedure.input(orderIdInput).query(async ({ ctx, input }) => {
-    const order = await ctx.db.selectFrom('orders').selectAll().where('id', '=', input.id).executeTakeFirst();
+    const order = await adminOrderDetail(ctx.db, input.id, ctx.config.publicUrl);
     if (!order) throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });
-    const lines = await orderLines(ctx.db, order.id);
-    const events = await ctx.db
-      .selectFrom('stripe_events')
-      .select(['id', 'type', 'outcome', 'received_at'])
-      .where('order_id', '=', order.id)
-      .orderBy('received_at')
-      .execute();
-    return {
-      id: order.id,
-      number: order.number,
-      status: order.status,
-      paymentMode: order.payment_mode,
-      currency: order.currency,
-      subtotalMinor: order.subtotal_minor,
-      totalMinor: order.total_minor,
-      customerEmail: order.customer_email,
-      customerName: order.customer_name,
-      shippingAddress: parseJson(order.shipping_address),
-      billingAddress: parseJson(order.billing_address),
-      stripeSessionId: order.stripe_session_id,
-      createdAt: order.created_at,
-      paidAt: order.paid_at,
-      lines,
-      events: events.map((e) => ({ id: e.id, type: e.type, outcome: e.outcome, receivedAt: e.received_at })),
-    };
+    return order;
   }),
-
+  /** Hands a paid order to the carrier: its tracking goes on the order page and into the shipping email. */
+  ship: adminProcedure.input(shipOrderInput).mutation(async ({ ctx, input }) => {
+    const shipped = await shipOrder(fulfilmentDeps(ctx), ctx.admin.email, input);
+    ctx.mail.nudge();
+    ctx.log.info(
+      { event: 'orders.shipped', order: shipped.number, carrier: input.carrier, account: ctx.admin.email },
+      `order ${shipped.number} shipped`,
+    );
+    return shipped;
+  }),
+  markDelivered: adminProcedure.input(orderIdInput).mutation(async ({ ctx, input }) => {
+    const done = await markDelivered(fulfilmentDeps(ctx), ctx.admin.email, input.id);
+    ctx.log.info(
+      { event: 'orders.delivered', order: done.number, account: ctx.admin.email },
+      `order ${done.number} delivered`,
+    );
+    return done;
+  }),
+  cancel: adminProcedure.input(cancelOrderInput).mutation(async ({ ctx, input }) => {
+    const done = await cancelOrder(fulfilmentDeps(ctx), ctx.admin.email, input);
+    ctx.log.info(
+      { event: 'orders.cancelled', order: done.number, account: ctx.admin.email },
+      `order ${done.number} cancelled`,
+    );
+    return done;
+  }),
+  /** Gives money back: whole lines or an amount, never more than was paid, never twice. */
+  refund: adminProcedure.input(refundOrderInput).mutation(async ({ ctx, input }) => {
+    const result = await refundOrder(
+      { db: ctx.db, clock: ctx.clock, payments: ctx.payments, publicUrl: ctx.config.publicUrl, log: ctx.log },
+      ctx.admin.email,
+      input,
+    );
+    ctx.mail.nudge();
+    return result;
+  }),
   /** Asks Stripe about every order still waiting, for webhooks that never arrived. */
   reconcile: adminProcedure.mutation(async ({ ctx }) => {
-    const result = await reconcilePendingOrders({ db: ctx.db, payments: ctx.payments, clock: ctx.clock });
+    const result = await reconcilePendingOrders({
+      db: ctx.db,
+      payments: ctx.payments,
+      clock: ctx.clock,
+      publicUrl: ctx.config.publicUrl,
+    });
     ctx.log.info({ event: 'orders.reconcile', ...result, account: ctx.admin.email }, 'orders reconciled');
     return result;
   }),

@@ -66,6 +66,7 @@ describe('orders reconciled in the background', () => {
       logs: new LogService({ db: store.handle.db, limits: store.config.logs }),
       log: Fastify({ logger: false }).log,
       payments,
+      publicUrl: 'https://shop.example',
     });
     // Still within its checkout: left to the webhook.
     expect(await runMaintenance(at(60_000), 'process A')).toBe(true);

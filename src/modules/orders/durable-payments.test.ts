@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeStripe } from '../../test-support/fake-stripe.js';
-import { insertProducts } from '../../test-support/fixtures.js';
+import { demoShopper, insertProducts } from '../../test-support/fixtures.js';
 import {
   buildTestApp,
   createTestStore,
@@ -147,6 +147,7 @@ describe.skipIf(testEngine === 'postgres')(
         db: store.handle.db,
         payments: new StripeGateway(stripe),
         clock: fixedClock,
+        publicUrl: 'https://shop.example',
       });
       expect(result).toMatchObject({ updated: 1, failed: 0 });
       expect(seen()).toEqual([{ what: 'order update', level: FULL }]);
@@ -170,6 +171,7 @@ describe.skipIf(testEngine === 'postgres')('demo payment mode', () => {
     seen();
     await caller.checkout.completeTestPayment({
       sessionId: decodeURIComponent(url.split('session_id=')[1] ?? ''),
+      ...demoShopper,
     });
     expect(seen()).toEqual([{ what: 'order update', level: FULL }]);
     expect(store.handle.sqlite.pragma('synchronous', { simple: true })).toBe(NORMAL);

@@ -4,7 +4,11 @@ import type { DbOrTx, OrderStatus } from '../../db/database.js';
 import { oneAtATime } from '../../db/engine-sql.js';
 import type { OrderSummary } from '../../shared/checkout.js';
 import type { PaymentEvent, SessionOutcome } from '../payments/payment-gateway.js';
+import { newAccessToken, orderPagePath } from './order-access.js';
+import { type OrderEventKind, recordOrderEvent } from './order-events.repository.js';
+import { queueOrderEmail } from './order-mail.js';
 import { canMove } from './order-status.js';
+import { applyProviderRefund } from './refunds.service.js';
 
 export type NewOrderLine = {
   productId: string;
@@ -50,8 +54,16 @@ export async function insertPendingOrder(
       created_at: iso,
       updated_at: iso,
       paid_at: null,
+      access_token: newAccessToken(),
     })
     .execute();
+  await recordOrderEvent(trx, {
+    orderId: order.id,
+    kind: 'created',
+    actor: 'shopper',
+    detail: { paymentMode: order.paymentMode },
+    at: order.now,
+  });
   await trx
     .insertInto('order_lines')
     .values(
@@ -98,7 +110,17 @@ export async function findOrderIdBySession(db: DbOrTx, sessionId: string) {
 export async function orderSummaryBySession(db: DbOrTx, sessionId: string): Promise<OrderSummary | null> {
   const order = await db
     .selectFrom('orders')
-    .select(['id', 'number', 'status', 'currency', 'subtotal_minor', 'total_minor', 'payment_mode'])
+    .select([
+      'id',
+      'number',
+      'status',
+      'currency',
+      'subtotal_minor',
+      'total_minor',
+      'payment_mode',
+      'access_token',
+      'paid_at',
+    ])
     .where('stripe_session_id', '=', sessionId)
     .executeTakeFirst();
   if (!order) return null;
@@ -111,6 +133,9 @@ export async function orderSummaryBySession(db: DbOrTx, sessionId: string): Prom
     totalMinor: order.total_minor,
     paymentMode: order.payment_mode,
     lines,
+    // The session id is the shopper's own secret already: its holder may follow on to the order page.
+    orderPagePath:
+      order.paid_at !== null && order.access_token ? orderPagePath(order.id, order.access_token) : null,
   };
 }
 
@@ -132,6 +157,13 @@ export async function orderLines(db: DbOrTx, orderId: string) {
   }));
 }
 
+/** The status changes an order's timeline tells of (processing is a moment on the way to paid). */
+const EVENT_OF_STATUS: Partial<Record<OrderStatus, OrderEventKind>> = {
+  paid: 'paid',
+  payment_failed: 'payment_failed',
+  expired: 'expired',
+};
+
 /**
  * Applies what the payment provider says about a session to its order, only ever moving the status forward.
  * Returns whether anything changed and which order it was (null when no order has that session).
@@ -140,10 +172,12 @@ export async function applySessionOutcome(
   db: DbOrTx,
   outcome: SessionOutcome,
   now: Date,
+  /** The store's address, for the order page link in the confirmation email a payment queues. */
+  publicUrl: string,
 ): Promise<{ orderId: string | null; changed: boolean; from?: OrderStatus }> {
   const order = await db
     .selectFrom('orders')
-    .select(['id', 'status'])
+    .select(['id', 'status', 'payment_mode', 'subtotal_minor'])
     .where((eb) =>
       eb.or([
         eb('stripe_session_id', '=', outcome.sessionId),
@@ -166,10 +200,26 @@ export async function applySessionOutcome(
       ...(outcome.customerName ? { customer_name: outcome.customerName } : {}),
       ...(outcome.shippingAddress ? { shipping_address: JSON.stringify(outcome.shippingAddress) } : {}),
       ...(outcome.billingAddress ? { billing_address: JSON.stringify(outcome.billingAddress) } : {}),
+      ...(outcome.paymentIntentId ? { payment_intent_id: outcome.paymentIntentId } : {}),
     })
     .where('id', '=', order.id)
     .where('status', '=', order.status)
     .execute();
+  const told = EVENT_OF_STATUS[outcome.status];
+  if (told) {
+    await recordOrderEvent(db, {
+      orderId: order.id,
+      kind: told,
+      actor: order.payment_mode === 'stripe' ? 'Stripe' : 'shopper (demo payment)',
+      detail:
+        outcome.status === 'paid'
+          ? { amountMinor: outcome.amountTotalMinor ?? order.subtotal_minor, currency: outcome.currency }
+          : {},
+      at: now,
+    });
+  }
+  if (outcome.status === 'paid')
+    await queueOrderEmail(db, { kind: 'order_confirmation', orderId: order.id, publicUrl, now });
   return { orderId: order.id, changed: true, from: order.status };
 }
 
@@ -182,6 +232,7 @@ export async function recordPaymentEvent(
   trx: DbOrTx,
   event: PaymentEvent,
   now: Date,
+  publicUrl: string,
 ): Promise<{ duplicate: boolean; outcome: string }> {
   // Two deliveries of one event at once: the second waits here for the first to commit, then sees it
   // (SQLite's writes take turns anyway; PostgreSQL's read committed would let both pass the check).
@@ -194,8 +245,12 @@ export async function recordPaymentEvent(
   if (seen) return { duplicate: true, outcome: 'duplicate' };
   let outcome = 'ignored';
   let orderId: string | null = null;
-  if (event.outcome) {
-    const applied = await applySessionOutcome(trx, event.outcome, now);
+  if (event.refund) {
+    const applied = await applyProviderRefund(trx, event.refund, now, publicUrl);
+    orderId = applied.orderId;
+    outcome = applied.outcome;
+  } else if (event.outcome) {
+    const applied = await applySessionOutcome(trx, event.outcome, now, publicUrl);
     orderId = applied.orderId;
     outcome = !applied.orderId
       ? 'unknown-session'

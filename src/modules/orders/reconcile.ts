@@ -11,7 +11,7 @@ import { applySessionOutcome } from './orders.repository.js';
  * about every order).
  */
 export async function reconcilePendingOrders(
-  deps: { db: Db; payments: PaymentGateway; clock: Clock },
+  deps: { db: Db; payments: PaymentGateway; clock: Clock; publicUrl: string },
   opts: { createdBefore?: Date } = {},
 ) {
   if (deps.payments.mode !== 'stripe') return { checked: 0, updated: 0, failed: 0 };
@@ -33,7 +33,7 @@ export async function reconcilePendingOrders(
       if (!outcome) continue;
       // Durable (synchronous=FULL), as in the webhook: a payment learned here must survive a power cut.
       const applied = await durableTransaction(deps.db, (trx) =>
-        applySessionOutcome(trx, { ...outcome, orderId: order.id }, deps.clock.now()),
+        applySessionOutcome(trx, { ...outcome, orderId: order.id }, deps.clock.now(), deps.publicUrl),
       );
       if (applied.changed) updated += 1;
     } catch {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { PaymentGateway, WebhookVerification } from './payment-gateway.js';
+import type { PaymentGateway, RefundOutcome, RefundRequest, WebhookVerification } from './payment-gateway.js';
 
 /**
  * Demo payment mode (no STRIPE_SECRET_KEY): the "session" is a random token and its page is /testpayment,
@@ -20,5 +20,22 @@ export class DemoGateway implements PaymentGateway {
 
   async verifyWebhook(): Promise<WebhookVerification> {
     return { ok: false, reason: 'unconfigured', detail: 'demo payment mode takes no webhooks' };
+  }
+
+  /** No money moved, so none moves back: the refund is recorded as a demo refund, at once. */
+  async refund(request: RefundRequest): Promise<RefundOutcome> {
+    return {
+      providerRefundId: `demo_re_${request.refundId}`,
+      localRefundId: request.refundId,
+      paymentIntentId: null,
+      amountMinor: request.amountMinor,
+      currency: request.currency,
+      status: 'succeeded',
+      failure: null,
+    };
+  }
+
+  async findRefund(): Promise<RefundOutcome | null> {
+    return null;
   }
 }

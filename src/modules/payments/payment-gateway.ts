@@ -1,4 +1,4 @@
-import type { OrderStatus } from '../../db/database.js';
+import type { OrderStatus, RefundStatus } from '../../db/database.js';
 import type { ShippingOption } from '../settings/settings.repository.js';
 
 export type CheckoutOrder = {
@@ -33,6 +33,30 @@ export type SessionOutcome = {
   customerName: string | null;
   shippingAddress: unknown;
   billingAddress: unknown;
+  /** Stripe's payment of a completed session: what a refund is made against. */
+  paymentIntentId: string | null;
+};
+
+/** A refund as the provider reports it (its answer to a request, or a webhook). */
+export type RefundOutcome = {
+  providerRefundId: string;
+  /** Our refund's id, which the store gives the provider as metadata; null for one made elsewhere. */
+  localRefundId: string | null;
+  paymentIntentId: string | null;
+  amountMinor: number;
+  currency: string;
+  status: RefundStatus;
+  failure: string | null;
+};
+
+export type RefundRequest = {
+  refundId: string;
+  orderId: string;
+  /** The payment to refund; when unknown, the provider looks it up from the checkout session. */
+  paymentIntentId: string | null;
+  sessionId: string | null;
+  amountMinor: number;
+  currency: string;
 };
 
 /** A provider's event about a payment, read from a webhook whose signature checked out. */
@@ -41,6 +65,8 @@ export type PaymentEvent = {
   type: string;
   /** What the event says about a checkout session; null for events the store does not act on. */
   outcome: SessionOutcome | null;
+  /** What the event says about a refund; absent for every other event. */
+  refund?: RefundOutcome | null;
 };
 
 export type WebhookVerification =
@@ -59,8 +85,20 @@ export interface PaymentGateway {
   retrieveSession(sessionId: string): Promise<SessionOutcome | null>;
   /** Checks a webhook delivery's signature over its exact bytes and reads its event. */
   verifyWebhook(body: Buffer | null, signature: string | null): Promise<WebhookVerification>;
+  /**
+   * Gives money back. Asking twice for one refundId never refunds twice. Throws RefundRefusedError when
+   * the provider said no, PaymentProviderError when it could not be asked (the refund's fate is unknown).
+   */
+  refund(request: RefundRequest): Promise<RefundOutcome>;
+  /** The refund made for refundId, if the provider has one: how a refund whose answer was lost is settled. */
+  findRefund(request: RefundRequest): Promise<RefundOutcome | null>;
 }
 
 export class PaymentProviderError extends Error {
   override name = 'PaymentProviderError';
+}
+
+/** The provider answered and refused: nothing was refunded. */
+export class RefundRefusedError extends PaymentProviderError {
+  override name = 'RefundRefusedError';
 }

@@ -1,10 +1,13 @@
 import Stripe from 'stripe';
-import type { OrderStatus } from '../../db/database.js';
+import type { OrderStatus, RefundStatus } from '../../db/database.js';
 import {
   type CheckoutSessionRequest,
   type PaymentEvent,
   type PaymentGateway,
   PaymentProviderError,
+  type RefundOutcome,
+  RefundRefusedError,
+  type RefundRequest,
   type SessionOutcome,
   type WebhookVerification,
 } from './payment-gateway.js';
@@ -51,6 +54,10 @@ export function outcomeOfSession(
     customerName: session.customer_details?.name ?? null,
     shippingAddress: shipping,
     billingAddress: session.customer_details?.address ?? null,
+    paymentIntentId:
+      typeof session.payment_intent === 'string'
+        ? session.payment_intent
+        : (session.payment_intent?.id ?? null),
   };
 }
 
@@ -76,7 +83,37 @@ const SESSION_EVENTS: Record<string, OrderStatus | 'from-session'> = {
 /** How old a signed delivery may be, in seconds: Stripe's own default tolerance. */
 const WEBHOOK_TOLERANCE_S = 300;
 
+/** Stripe's refund statuses in the store's three: requires_action and pending are both still open. */
+function refundStatus(status: string | null): RefundStatus {
+  if (status === 'succeeded') return 'succeeded';
+  if (status === 'failed' || status === 'canceled') return 'failed';
+  return 'pending';
+}
+
+export function outcomeOfRefund(refund: Stripe.Refund): RefundOutcome {
+  const intent = refund.payment_intent;
+  return {
+    providerRefundId: refund.id,
+    localRefundId: refund.metadata?.refund_id ?? null,
+    paymentIntentId: typeof intent === 'string' ? intent : (intent?.id ?? null),
+    amountMinor: refund.amount,
+    currency: refund.currency,
+    status: refundStatus(refund.status),
+    failure: refund.failure_reason ?? (refund.status === 'canceled' ? 'canceled' : null),
+  };
+}
+
+const REFUND_EVENTS = new Set(['refund.created', 'refund.updated', 'refund.failed', 'charge.refund.updated']);
+
 function paymentEvent(event: Stripe.Event): PaymentEvent {
+  if (REFUND_EVENTS.has(event.type)) {
+    return {
+      id: event.id,
+      type: event.type,
+      outcome: null,
+      refund: outcomeOfRefund(event.data.object as Stripe.Refund),
+    };
+  }
   const kind = SESSION_EVENTS[event.type];
   if (!kind) return { id: event.id, type: event.type, outcome: null };
   const session = event.data.object as Stripe.Checkout.Session;
@@ -169,6 +206,44 @@ export class StripeGateway implements PaymentGateway {
     }
   }
 
+  async refund(request: RefundRequest): Promise<RefundOutcome> {
+    const paymentIntent = await this.paymentIntentOf(request);
+    try {
+      const refund = await this.stripe.refunds.create(
+        {
+          payment_intent: paymentIntent,
+          amount: request.amountMinor,
+          metadata: { refund_id: request.refundId, order_id: request.orderId },
+        },
+        // One refund per refundId, however often it is asked for (a retry, a second click).
+        { idempotencyKey: `refund-${request.refundId}` },
+      );
+      return outcomeOfRefund(refund);
+    } catch (error) {
+      throw refundError(error);
+    }
+  }
+
+  async findRefund(request: RefundRequest): Promise<RefundOutcome | null> {
+    const paymentIntent = await this.paymentIntentOf(request);
+    try {
+      const refunds = await this.stripe.refunds.list({ payment_intent: paymentIntent, limit: 100 });
+      const found = refunds.data.find((r) => r.metadata?.refund_id === request.refundId);
+      return found ? outcomeOfRefund(found) : null;
+    } catch (error) {
+      throw refundError(error);
+    }
+  }
+
+  /** The payment a refund goes against: the order's, or its checkout session's when the order lacks it. */
+  private async paymentIntentOf(request: RefundRequest): Promise<string> {
+    if (request.paymentIntentId) return request.paymentIntentId;
+    const outcome = request.sessionId ? await this.retrieveSession(request.sessionId) : null;
+    if (!outcome?.paymentIntentId)
+      throw new RefundRefusedError('Stripe has no payment for this order, so there is nothing to refund.');
+    return outcome.paymentIntentId;
+  }
+
   async retrieveSession(sessionId: string): Promise<SessionOutcome | null> {
     try {
       return outcomeOfSession(await this.stripe.checkout.sessions.retrieve(sessionId));
@@ -177,4 +252,17 @@ export class StripeGateway implements PaymentGateway {
       throw new PaymentProviderError(error instanceof Error ? error.message : String(error));
     }
   }
+}
+
+/** Stripe said no (a bad request, a refund above what is left): RefundRefusedError; no answer at all: unknown. */
+function refundError(error: unknown): PaymentProviderError {
+  if (error instanceof PaymentProviderError) return error;
+  if (
+    error instanceof Stripe.errors.StripeInvalidRequestError ||
+    error instanceof Stripe.errors.StripeCardError ||
+    error instanceof Stripe.errors.StripePermissionError
+  ) {
+    return new RefundRefusedError(error.message);
+  }
+  return new PaymentProviderError(error instanceof Error ? error.message : String(error));
 }

@@ -1,0 +1,185 @@
+import type { DbOrTx } from '../../db/database.js';
+import { minorToMajorString } from '../../shared/money.js';
+import { orderStageLabel } from '../../shared/orders.js';
+import { emailsOfOrder, type OutboxEntry } from '../email/outbox.repository.js';
+import { orderPagePath } from './order-access.js';
+import { type OrderEvent, orderEvents } from './order-events.repository.js';
+import { refundLines } from './order-mail.js';
+import { loadOrderRecord } from './order-record.js';
+
+export type TimelineEntry = { at: string; kind: string; label: string; actor: string; detail: string | null };
+
+const EMAIL_NAME: Record<string, string> = {
+  order_confirmation: 'order confirmation',
+  order_shipped: 'shipping email',
+  order_refund: 'refund email',
+};
+
+function money(detail: Record<string, unknown>): string {
+  const amount = detail.amountMinor;
+  const currency = detail.currency;
+  return typeof amount === 'number' && typeof currency === 'string'
+    ? `${currency.toUpperCase()} ${minorToMajorString(amount, currency)}`
+    : '';
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function eventEntry(e: OrderEvent): TimelineEntry {
+  const base = { at: e.at, kind: e.kind, actor: e.actor };
+  const d = e.detail;
+  switch (e.kind) {
+    case 'created':
+      return {
+        ...base,
+        label: 'Order created',
+        detail: d.paymentMode === 'demo' ? 'Demo checkout' : 'Stripe Checkout',
+      };
+    case 'paid':
+      return { ...base, label: 'Paid', detail: money(d) || null };
+    case 'payment_failed':
+      return { ...base, label: 'Payment failed', detail: null };
+    case 'expired':
+      return { ...base, label: 'Checkout expired unpaid', detail: null };
+    case 'shipped':
+      return {
+        ...base,
+        label: 'Shipped',
+        detail: [text(d.carrier), text(d.trackingNumber)].filter(Boolean).join(' · ') || null,
+      };
+    case 'delivered':
+      return { ...base, label: 'Delivered', detail: null };
+    case 'cancelled':
+      return { ...base, label: 'Cancelled', detail: text(d.reason) };
+    case 'refund_requested':
+      return {
+        ...base,
+        label: 'Refund requested',
+        detail: [money(d), text(d.reason)].filter(Boolean).join(' · '),
+      };
+    case 'refund_succeeded':
+      return { ...base, label: 'Refunded', detail: money(d) || null };
+    case 'refund_failed':
+      return {
+        ...base,
+        label: 'Refund failed',
+        detail: [money(d), text(d.failure)].filter(Boolean).join(' · '),
+      };
+  }
+}
+
+function emailEntries(email: OutboxEntry): TimelineEntry[] {
+  const name = EMAIL_NAME[email.kind] ?? email.kind;
+  const entries: TimelineEntry[] = [
+    {
+      at: email.createdAt,
+      kind: 'email_queued',
+      label: `Queued the ${name}`,
+      actor: 'store',
+      detail: `To ${email.to}`,
+    },
+  ];
+  if (email.sentAt)
+    entries.push({
+      at: email.sentAt,
+      kind: 'email_sent',
+      label: `Sent the ${name}`,
+      actor: 'store',
+      detail: `To ${email.to}`,
+    });
+  if (email.status === 'failed')
+    entries.push({
+      at: email.nextAttemptAt ?? email.createdAt,
+      kind: 'email_failed',
+      label: `Could not send the ${name}`,
+      actor: 'store',
+      detail: email.lastError,
+    });
+  return entries;
+}
+
+/** One order as the admin's detail shows it: money, goods, refunds, emails and the timeline of all of it. */
+export async function adminOrderDetail(db: DbOrTx, id: string, publicUrl: string) {
+  const record = await loadOrderRecord(db, id);
+  if (!record) return null;
+  const { order } = record;
+  const [events, emails, stripeEvents] = await Promise.all([
+    orderEvents(db, id),
+    emailsOfOrder(db, id),
+    db
+      .selectFrom('stripe_events')
+      .select(['id', 'type', 'outcome', 'received_at'])
+      .where('order_id', '=', id)
+      .orderBy('received_at')
+      .execute(),
+  ]);
+  const timeline = [...events.map(eventEntry), ...emails.flatMap(emailEntries)].sort((a, b) =>
+    a.at < b.at ? -1 : a.at > b.at ? 1 : 0,
+  );
+  const paid = order.status === 'paid';
+  return {
+    id: order.id,
+    number: order.number,
+    status: order.status,
+    fulfilment: order.fulfilment,
+    stage: orderStageLabel(order.status, order.fulfilment),
+    paymentMode: order.payment_mode,
+    currency: order.currency,
+    subtotalMinor: order.subtotal_minor,
+    totalMinor: order.total_minor,
+    paidMinor: record.paidMinor,
+    refundedMinor: record.refundedMinor,
+    refundPendingMinor: record.refundPendingMinor,
+    refundableMinor: record.refundableMinor,
+    customerEmail: order.customer_email,
+    customerName: order.customer_name,
+    shippingAddress: record.shippingAddress,
+    billingAddress: parseJson(order.billing_address),
+    stripeSessionId: order.stripe_session_id,
+    createdAt: order.created_at,
+    paidAt: order.paid_at,
+    shipment: record.shipment,
+    deliveredAt: order.delivered_at,
+    cancelledAt: order.cancelled_at,
+    lines: record.lines,
+    refunds: record.refunds.map((r) => ({
+      id: r.id,
+      amountMinor: r.amount_minor,
+      currency: r.currency,
+      status: r.status,
+      provider: r.provider,
+      reason: r.reason,
+      failure: r.failure,
+      adminEmail: r.admin_email,
+      lines: refundLines(r.lines),
+      createdAt: r.created_at,
+    })),
+    emails,
+    timeline,
+    events: stripeEvents.map((e) => ({
+      id: e.id,
+      type: e.type,
+      outcome: e.outcome,
+      receivedAt: e.received_at,
+    })),
+    customerPageUrl:
+      paid && order.access_token ? `${publicUrl}${orderPagePath(order.id, order.access_token)}` : null,
+    can: {
+      ship: paid && order.fulfilment === 'unfulfilled',
+      markDelivered: order.fulfilment === 'shipped',
+      cancel: paid && order.fulfilment === 'unfulfilled',
+      refund: record.refundableMinor > 0,
+    },
+  };
+}
+
+function parseJson(text: string | null): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

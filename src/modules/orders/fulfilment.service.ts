@@ -1,0 +1,144 @@
+import { TRPCError } from '@trpc/server';
+import type { z } from 'zod';
+import type { Clock } from '../../core/clock.js';
+import type { Db, Fulfilment } from '../../db/database.js';
+import type { cancelOrderInput, shipOrderInput } from '../../shared/order-admin-input.js';
+import { trackingUrlFor } from './known-carriers.js';
+import { recordOrderEvent } from './order-events.repository.js';
+import { queueOrderEmail } from './order-mail.js';
+
+export type FulfilmentDeps = { db: Db; clock: Clock; publicUrl: string };
+
+async function orderState(db: Db, id: string) {
+  const order = await db
+    .selectFrom('orders')
+    .select(['id', 'number', 'status', 'fulfilment'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!order) throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });
+  return order;
+}
+
+const WHY_NOT: Record<Fulfilment, string> = {
+  unfulfilled: 'it has not been shipped yet',
+  shipped: 'it has already been shipped',
+  delivered: 'it has already been delivered',
+  cancelled: 'it was cancelled',
+};
+
+/**
+ * Marks a paid order shipped with its carrier and tracking, and queues the shipping email in the same
+ * transaction. The update only moves an order that is still paid and unshipped, so two admins pressing
+ * "Ship" at once ship it (and email the shopper) once.
+ */
+export async function shipOrder(
+  deps: FulfilmentDeps,
+  admin: string,
+  input: z.output<typeof shipOrderInput>,
+): Promise<{ number: number; trackingUrl: string | null }> {
+  const trackingUrl = input.trackingUrl ?? trackingUrlFor(input.carrier, input.trackingNumber);
+  const now = deps.clock.now();
+  return deps.db.transaction().execute(async (trx) => {
+    const moved = await trx
+      .updateTable('orders')
+      .set({
+        fulfilment: 'shipped',
+        carrier: input.carrier,
+        tracking_number: input.trackingNumber,
+        tracking_url: trackingUrl,
+        shipped_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      })
+      .where('id', '=', input.id)
+      .where('status', '=', 'paid')
+      .where('fulfilment', '=', 'unfulfilled')
+      .returning(['number'])
+      .executeTakeFirst();
+    if (!moved) {
+      const order = await orderState(deps.db, input.id);
+      throw new TRPCError({
+        code: 'CONFLICT',
+        message:
+          order.status !== 'paid'
+            ? `Order #${order.number} cannot be shipped: it is not paid.`
+            : `Order #${order.number} cannot be shipped: ${WHY_NOT[order.fulfilment]}.`,
+      });
+    }
+    await recordOrderEvent(trx, {
+      orderId: input.id,
+      kind: 'shipped',
+      actor: admin,
+      detail: { carrier: input.carrier, trackingNumber: input.trackingNumber, trackingUrl },
+      at: now,
+    });
+    await queueOrderEmail(trx, { kind: 'order_shipped', orderId: input.id, publicUrl: deps.publicUrl, now });
+    return { number: moved.number, trackingUrl };
+  });
+}
+
+/** A shipped order arrived (the carrier said so, or the shopper did). */
+export async function markDelivered(
+  deps: FulfilmentDeps,
+  admin: string,
+  id: string,
+): Promise<{ number: number }> {
+  const now = deps.clock.now();
+  return deps.db.transaction().execute(async (trx) => {
+    const moved = await trx
+      .updateTable('orders')
+      .set({ fulfilment: 'delivered', delivered_at: now.toISOString(), updated_at: now.toISOString() })
+      .where('id', '=', id)
+      .where('fulfilment', '=', 'shipped')
+      .returning(['number'])
+      .executeTakeFirst();
+    if (!moved) {
+      const order = await orderState(deps.db, id);
+      throw new TRPCError({
+        code: 'CONFLICT',
+        message: `Order #${order.number} cannot be marked delivered: ${WHY_NOT[order.fulfilment]}.`,
+      });
+    }
+    await recordOrderEvent(trx, { orderId: id, kind: 'delivered', actor: admin, at: now });
+    return moved;
+  });
+}
+
+/**
+ * Cancels a paid order that has not left the shop. Cancelling gives no money back by itself: the admin
+ * refunds what should be refunded, and the order page says which.
+ */
+export async function cancelOrder(
+  deps: FulfilmentDeps,
+  admin: string,
+  input: z.output<typeof cancelOrderInput>,
+): Promise<{ number: number }> {
+  const now = deps.clock.now();
+  return deps.db.transaction().execute(async (trx) => {
+    const moved = await trx
+      .updateTable('orders')
+      .set({ fulfilment: 'cancelled', cancelled_at: now.toISOString(), updated_at: now.toISOString() })
+      .where('id', '=', input.id)
+      .where('status', '=', 'paid')
+      .where('fulfilment', '=', 'unfulfilled')
+      .returning(['number'])
+      .executeTakeFirst();
+    if (!moved) {
+      const order = await orderState(deps.db, input.id);
+      throw new TRPCError({
+        code: 'CONFLICT',
+        message:
+          order.status !== 'paid'
+            ? `Order #${order.number} cannot be cancelled: it is not paid (unpaid checkouts expire by themselves).`
+            : `Order #${order.number} cannot be cancelled: ${WHY_NOT[order.fulfilment]}.`,
+      });
+    }
+    await recordOrderEvent(trx, {
+      orderId: input.id,
+      kind: 'cancelled',
+      actor: admin,
+      detail: input.reason ? { reason: input.reason } : {},
+      at: now,
+    });
+    return moved;
+  });
+}

@@ -1,0 +1,87 @@
+import type { DbOrTx } from '../../db/database.js';
+import type { PostalAddress, Shipment } from '../../shared/orders.js';
+import { postalAddressOf } from './postal-address.js';
+
+/**
+ * One order as the after-sale parts read it (the shopper's page, the admin's detail, the emails): its row,
+ * its lines with what was refunded of each, and its refunds. Null when there is no such order.
+ */
+export async function loadOrderRecord(db: DbOrTx, id: string) {
+  const order = await db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!order) return null;
+  const lines = await db
+    .selectFrom('order_lines')
+    .select([
+      'id',
+      'product_id',
+      'title',
+      'size',
+      'quantity',
+      'refunded_quantity',
+      'unit_price_minor',
+      'line_total_minor',
+      'image_url',
+    ])
+    .where('order_id', '=', id)
+    .orderBy('id')
+    .execute();
+  const refunds = await db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('order_id', '=', id)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const paidMinor = order.total_minor ?? order.subtotal_minor;
+  const refundedMinor = refunds
+    .filter((r) => r.status === 'succeeded')
+    .reduce((s, r) => s + r.amount_minor, 0);
+  const shipment: Shipment | null =
+    order.carrier && order.tracking_number && order.shipped_at
+      ? {
+          carrier: order.carrier,
+          trackingNumber: order.tracking_number,
+          trackingUrl: order.tracking_url,
+          shippedAt: order.shipped_at,
+        }
+      : null;
+  const shippingAddress: PostalAddress | null = postalAddressOf(order.shipping_address);
+  return {
+    order,
+    lines: lines.map((l) => ({
+      id: l.id,
+      productId: l.product_id,
+      title: l.title,
+      size: l.size,
+      quantity: l.quantity,
+      refundedQuantity: l.refunded_quantity,
+      unitPriceMinor: l.unit_price_minor,
+      lineTotalMinor: l.line_total_minor,
+      image: l.image_url,
+    })),
+    refunds,
+    paidMinor,
+    refundedMinor,
+    /** Promised back but not yet confirmed by the payment provider. */
+    refundPendingMinor: order.refunded_minor - refundedMinor,
+    refundableMinor: order.status === 'paid' ? paidMinor - order.refunded_minor : 0,
+    shipment,
+    shippingAddress,
+  };
+}
+
+export type OrderRecord = NonNullable<Awaited<ReturnType<typeof loadOrderRecord>>>;
+
+/** The store's name and how to reach it, as the order page and the emails sign off. */
+export async function storeIdentity(db: DbOrTx) {
+  const row = await db
+    .selectFrom('settings')
+    .select(['store_name', 'contact_url', 'contact_email'])
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  return {
+    name: row?.store_name ?? 'My Store',
+    contactEmail: row?.contact_email ?? null,
+    contactUrl: row?.contact_url ?? null,
+  };
+}

@@ -1,0 +1,499 @@
+import { randomBytes } from 'node:crypto';
+import { TRPCError } from '@trpc/server';
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+import type { Clock } from '../../core/clock.js';
+import type { Db, DbOrTx, RefundStatus } from '../../db/database.js';
+import { formatMoney } from '../../shared/money.js';
+import type { refundOrderInput } from '../../shared/order-admin-input.js';
+import { DemoGateway } from '../payments/demo-gateway.js';
+import {
+  type PaymentGateway,
+  PaymentProviderError,
+  type RefundOutcome,
+  RefundRefusedError,
+  type RefundRequest,
+} from '../payments/payment-gateway.js';
+import { recordOrderEvent } from './order-events.repository.js';
+import { queueOrderEmail, refundLines } from './order-mail.js';
+
+export type RefundDeps = {
+  db: Db;
+  clock: Clock;
+  payments: PaymentGateway;
+  publicUrl: string;
+  log: FastifyBaseLogger;
+};
+
+function newRefundId(): string {
+  return `rf_${randomBytes(12).toString('base64url')}`;
+}
+
+type Reserved = { refundId: string; request: RefundRequest; number: number; provider: 'stripe' | 'demo' };
+
+/**
+ * Promises the money back in one transaction before anyone is asked for it: the order's refunded amount
+ * and each line's refunded quantity grow only where they stay within what was paid and sold (the UPDATEs'
+ * conditions, backed by CHECKs). Two admins refunding at once: the second UPDATE waits for the first's row
+ * and then finds nothing left, so it refunds nothing.
+ */
+async function reserveRefund(
+  deps: RefundDeps,
+  admin: string,
+  input: z.output<typeof refundOrderInput>,
+): Promise<Reserved> {
+  const now = deps.clock.now();
+  const iso = now.toISOString();
+  return deps.db.transaction().execute(async (trx) => {
+    const order = await trx
+      .selectFrom('orders')
+      .select([
+        'id',
+        'number',
+        'status',
+        'currency',
+        'payment_mode',
+        'payment_intent_id',
+        'stripe_session_id',
+        'refunded_minor',
+        'total_minor',
+        'subtotal_minor',
+      ])
+      .where('id', '=', input.id)
+      .executeTakeFirst();
+    if (!order) throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });
+    if (order.status !== 'paid')
+      throw new TRPCError({
+        code: 'CONFLICT',
+        message: `Order #${order.number} is not paid: there is nothing to refund.`,
+      });
+    const wanted = input.lines ?? [];
+    const sold = wanted.length
+      ? await trx
+          .selectFrom('order_lines')
+          .select(['id', 'title', 'size', 'quantity', 'unit_price_minor'])
+          .where('order_id', '=', order.id)
+          .where(
+            'id',
+            'in',
+            wanted.map((l) => l.lineId),
+          )
+          .execute()
+      : [];
+    if (sold.length !== wanted.length)
+      throw new TRPCError({ code: 'BAD_REQUEST', message: 'A line to refund is not part of this order.' });
+    const amount =
+      input.amountMinor ??
+      wanted.reduce(
+        (sum, w) => sum + (sold.find((l) => l.id === w.lineId)?.unit_price_minor ?? 0) * w.quantity,
+        0,
+      );
+    if (amount <= 0)
+      throw new TRPCError({
+        code: 'BAD_REQUEST',
+        message: 'These lines were free: there is nothing to refund.',
+      });
+    // The order's row first, so that refunds of one order queue up behind each other here.
+    const reserved = await trx
+      .updateTable('orders')
+      .set((eb) => ({ refunded_minor: eb('refunded_minor', '+', amount), updated_at: iso }))
+      .where('id', '=', order.id)
+      .where('status', '=', 'paid')
+      .where((eb) =>
+        eb(eb('refunded_minor', '+', amount), '<=', eb.fn.coalesce('total_minor', 'subtotal_minor')),
+      )
+      .returning('refunded_minor')
+      .executeTakeFirst();
+    if (!reserved) {
+      const now = await trx
+        .selectFrom('orders')
+        .select(['refunded_minor', 'total_minor', 'subtotal_minor'])
+        .where('id', '=', order.id)
+        .executeTakeFirstOrThrow();
+      const left = (now.total_minor ?? now.subtotal_minor) - now.refunded_minor;
+      throw new TRPCError({
+        code: 'CONFLICT',
+        message:
+          left <= 0
+            ? `Order #${order.number} has already been refunded in full.`
+            : `Only ${formatMoney(left, order.currency)} is left to refund on order #${order.number}.`,
+      });
+    }
+    for (const w of wanted) {
+      const line = sold.find((l) => l.id === w.lineId);
+      const moved = await trx
+        .updateTable('order_lines')
+        .set((eb) => ({ refunded_quantity: eb('refunded_quantity', '+', w.quantity) }))
+        .where('id', '=', w.lineId)
+        .where('order_id', '=', order.id)
+        .where((eb) => eb(eb('refunded_quantity', '+', w.quantity), '<=', eb.ref('quantity')))
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) === 0) {
+        throw new TRPCError({
+          code: 'CONFLICT',
+          message: `${line?.title ?? 'A line'}${line?.size ? ` (${line.size})` : ''}: fewer are left to refund than that.`,
+        });
+      }
+    }
+    const refundId = newRefundId();
+    await trx
+      .insertInto('refunds')
+      .values({
+        id: refundId,
+        order_id: order.id,
+        amount_minor: amount,
+        currency: order.currency,
+        reason: input.reason,
+        lines: JSON.stringify(wanted),
+        status: 'pending',
+        provider: order.payment_mode,
+        provider_refund_id: null,
+        failure: null,
+        admin_email: admin,
+        created_at: iso,
+        updated_at: iso,
+      })
+      .execute();
+    await recordOrderEvent(trx, {
+      orderId: order.id,
+      kind: 'refund_requested',
+      actor: admin,
+      detail: {
+        refundId,
+        amountMinor: amount,
+        currency: order.currency,
+        reason: input.reason,
+        lines: wanted,
+      },
+      at: now,
+    });
+    return {
+      refundId,
+      number: order.number,
+      provider: order.payment_mode,
+      request: {
+        refundId,
+        orderId: order.id,
+        paymentIntentId: order.payment_intent_id,
+        sessionId: order.stripe_session_id,
+        amountMinor: amount,
+        currency: order.currency,
+      },
+    };
+  });
+}
+
+/**
+ * Moves a refund to what the provider says, once: a refund only leaves pending (or, rarely, a succeeded
+ * one fails later), so the admin's request and Stripe's webhook settling it at the same moment record one
+ * outcome and send one email. A failed refund gives its reservation back. True when it changed.
+ */
+export async function settleRefund(
+  trx: DbOrTx,
+  settle: {
+    refundId: string;
+    status: RefundStatus;
+    providerRefundId: string | null;
+    failure: string | null;
+    actor: string;
+    now: Date;
+    publicUrl: string;
+  },
+): Promise<boolean> {
+  const iso = settle.now.toISOString();
+  if (settle.status === 'pending') {
+    if (settle.providerRefundId) {
+      await trx
+        .updateTable('refunds')
+        .set({ provider_refund_id: settle.providerRefundId, updated_at: iso })
+        .where('id', '=', settle.refundId)
+        .where('provider_refund_id', 'is', null)
+        .execute();
+    }
+    return false;
+  }
+  const from: RefundStatus[] = settle.status === 'failed' ? ['pending', 'succeeded'] : ['pending'];
+  const moved = await trx
+    .updateTable('refunds')
+    .set((eb) => ({
+      status: settle.status,
+      provider_refund_id: eb.fn.coalesce(eb.val(settle.providerRefundId), eb.ref('provider_refund_id')),
+      failure: settle.status === 'failed' ? (settle.failure ?? 'refused').slice(0, 500) : null,
+      updated_at: iso,
+    }))
+    .where('id', '=', settle.refundId)
+    .where('status', 'in', from)
+    .returning(['order_id', 'amount_minor', 'currency', 'lines'])
+    .executeTakeFirst();
+  if (!moved) return false;
+  if (settle.status === 'failed') {
+    await trx
+      .updateTable('orders')
+      .set((eb) => ({ refunded_minor: eb('refunded_minor', '-', moved.amount_minor), updated_at: iso }))
+      .where('id', '=', moved.order_id)
+      .execute();
+    for (const line of refundLines(moved.lines)) {
+      await trx
+        .updateTable('order_lines')
+        .set((eb) => ({ refunded_quantity: eb('refunded_quantity', '-', line.quantity) }))
+        .where('id', '=', line.lineId)
+        .where('order_id', '=', moved.order_id)
+        .execute();
+    }
+  }
+  await recordOrderEvent(trx, {
+    orderId: moved.order_id,
+    kind: settle.status === 'succeeded' ? 'refund_succeeded' : 'refund_failed',
+    actor: settle.actor,
+    detail: {
+      refundId: settle.refundId,
+      amountMinor: moved.amount_minor,
+      currency: moved.currency,
+      ...(settle.status === 'failed' ? { failure: settle.failure } : {}),
+    },
+    at: settle.now,
+  });
+  if (settle.status === 'succeeded') {
+    await queueOrderEmail(trx, {
+      kind: 'order_refund',
+      orderId: moved.order_id,
+      refundId: settle.refundId,
+      publicUrl: settle.publicUrl,
+      now: settle.now,
+    });
+  }
+  return true;
+}
+
+/**
+ * Refunds an order, fully or partly (lines or an amount): reserve, ask the provider (Stripe's Refunds API
+ * with an idempotency key, or the demo), record its answer. When the provider cannot be reached the refund
+ * stays pending: Stripe's webhook or the background retry settles it, never a second refund.
+ */
+export async function refundOrder(deps: RefundDeps, admin: string, input: z.output<typeof refundOrderInput>) {
+  const reserved = await reserveRefund(deps, admin, input);
+  const { refundId, request } = reserved;
+  const settle = (
+    outcome: { status: RefundStatus; providerRefundId: string | null; failure: string | null },
+    actor: string,
+  ) =>
+    deps.db
+      .transaction()
+      .execute((trx) =>
+        settleRefund(trx, { refundId, ...outcome, actor, now: deps.clock.now(), publicUrl: deps.publicUrl }),
+      );
+  let outcome: { status: RefundStatus; providerRefundId: string | null; failure: string | null };
+  if (reserved.provider === 'stripe' && deps.payments.mode !== 'stripe') {
+    outcome = {
+      status: 'failed',
+      providerRefundId: null,
+      failure: 'This order was paid through Stripe, and Stripe is not configured on this store now.',
+    };
+  } else {
+    try {
+      // A demo order's refund is a demo refund, whatever the store takes today: no money moved.
+      const answer =
+        reserved.provider === 'stripe'
+          ? await deps.payments.refund(request)
+          : await new DemoGateway().refund(request);
+      outcome = { status: answer.status, providerRefundId: answer.providerRefundId, failure: answer.failure };
+      if (answer.paymentIntentId)
+        await rememberPaymentIntent(deps.db, request.orderId, answer.paymentIntentId);
+    } catch (error) {
+      if (!(error instanceof RefundRefusedError)) {
+        const reason = error instanceof PaymentProviderError ? error.message : String(error);
+        deps.log.warn(
+          { event: 'orders.refund.unanswered', refund: refundId, reason },
+          'refund sent, no answer yet',
+        );
+        return {
+          refundId,
+          number: reserved.number,
+          amountMinor: request.amountMinor,
+          status: 'pending' as const,
+        };
+      }
+      outcome = { status: 'failed', providerRefundId: null, failure: error.message };
+    }
+  }
+  await settle(outcome, reserved.provider === 'stripe' ? 'Stripe' : admin);
+  deps.log.info(
+    {
+      event: `orders.refund.${outcome.status}`,
+      order: reserved.number,
+      refund: refundId,
+      amountMinor: request.amountMinor,
+      currency: request.currency,
+      account: admin,
+    },
+    `refund of order ${reserved.number}: ${outcome.status}`,
+  );
+  if (outcome.status === 'failed') {
+    throw new TRPCError({
+      code: 'BAD_GATEWAY',
+      message: `The refund was refused: ${outcome.failure ?? 'no reason given'}`,
+    });
+  }
+  return { refundId, number: reserved.number, amountMinor: request.amountMinor, status: outcome.status };
+}
+
+async function rememberPaymentIntent(db: Db, orderId: string, paymentIntentId: string): Promise<void> {
+  await db
+    .updateTable('orders')
+    .set({ payment_intent_id: paymentIntentId })
+    .where('id', '=', orderId)
+    .where('payment_intent_id', 'is', null)
+    .execute();
+}
+
+/**
+ * What a refund webhook says, applied once (the caller records the event in the same transaction). A
+ * refund the store asked for is settled; one made in Stripe's Dashboard is recorded as a refund of its order,
+ * so the order and its emails tell the truth either way.
+ */
+export async function applyProviderRefund(
+  trx: DbOrTx,
+  refund: RefundOutcome,
+  now: Date,
+  publicUrl: string,
+): Promise<{ orderId: string | null; outcome: string }> {
+  let local = await trx
+    .selectFrom('refunds')
+    .select(['id', 'order_id', 'status'])
+    .where((eb) =>
+      eb.or([
+        eb('provider_refund_id', '=', refund.providerRefundId),
+        ...(refund.localRefundId ? [eb('id', '=', refund.localRefundId)] : []),
+      ]),
+    )
+    .executeTakeFirst();
+  if (!local) {
+    const order = refund.paymentIntentId
+      ? await trx
+          .selectFrom('orders')
+          .select(['id', 'currency', 'refunded_minor', 'total_minor', 'subtotal_minor'])
+          .where('payment_intent_id', '=', refund.paymentIntentId)
+          .executeTakeFirst()
+      : undefined;
+    if (!order) return { orderId: null, outcome: 'unknown-refund' };
+    const left = (order.total_minor ?? order.subtotal_minor) - order.refunded_minor;
+    const amount = Math.min(refund.amountMinor, left);
+    if (amount <= 0) return { orderId: order.id, outcome: 'refund beyond what was paid (not recorded)' };
+    const id = newRefundId();
+    const iso = now.toISOString();
+    await trx
+      .updateTable('orders')
+      .set((eb) => ({ refunded_minor: eb('refunded_minor', '+', amount), updated_at: iso }))
+      .where('id', '=', order.id)
+      .execute();
+    await trx
+      .insertInto('refunds')
+      .values({
+        id,
+        order_id: order.id,
+        amount_minor: amount,
+        currency: order.currency,
+        reason: 'Refunded in the Stripe Dashboard',
+        status: 'pending',
+        provider: 'stripe',
+        provider_refund_id: refund.providerRefundId,
+        failure: null,
+        admin_email: 'Stripe Dashboard',
+        created_at: iso,
+        updated_at: iso,
+      })
+      .execute();
+    await recordOrderEvent(trx, {
+      orderId: order.id,
+      kind: 'refund_requested',
+      actor: 'Stripe Dashboard',
+      detail: { refundId: id, amountMinor: amount, currency: order.currency },
+      at: now,
+    });
+    local = { id, order_id: order.id, status: 'pending' };
+  }
+  const changed = await settleRefund(trx, {
+    refundId: local.id,
+    status: refund.status,
+    providerRefundId: refund.providerRefundId,
+    failure: refund.failure,
+    actor: 'Stripe',
+    now,
+    publicUrl,
+  });
+  return {
+    orderId: local.order_id,
+    outcome: changed ? `refund ${refund.status}` : `refund unchanged (${local.status})`,
+  };
+}
+
+/**
+ * Settles Stripe refunds whose answer was lost (the store stopped, Stripe timed out): asks Stripe whether
+ * the refund exists, and sends it again under the same idempotency key only when it does not, so a lost
+ * answer never turns into a second refund. Run by the background housekeeping.
+ */
+export async function settlePendingRefunds(
+  deps: Omit<RefundDeps, 'log'>,
+  opts: { olderThan: Date },
+): Promise<{ settled: number; failed: number }> {
+  if (deps.payments.mode !== 'stripe') return { settled: 0, failed: 0 };
+  const pending = await deps.db
+    .selectFrom('refunds')
+    .innerJoin('orders', 'orders.id', 'refunds.order_id')
+    .select([
+      'refunds.id',
+      'refunds.order_id',
+      'refunds.amount_minor',
+      'refunds.currency',
+      'orders.payment_intent_id',
+      'orders.stripe_session_id',
+    ])
+    .where('refunds.status', '=', 'pending')
+    .where('refunds.provider', '=', 'stripe')
+    .where('refunds.updated_at', '<', opts.olderThan.toISOString())
+    .orderBy('refunds.created_at')
+    .limit(100)
+    .execute();
+  let settled = 0;
+  let failed = 0;
+  for (const r of pending) {
+    const request: RefundRequest = {
+      refundId: r.id,
+      orderId: r.order_id,
+      paymentIntentId: r.payment_intent_id,
+      sessionId: r.stripe_session_id,
+      amountMinor: r.amount_minor,
+      currency: r.currency,
+    };
+    try {
+      let answer: { status: RefundStatus; providerRefundId: string | null; failure: string | null };
+      try {
+        answer = (await deps.payments.findRefund(request)) ?? (await deps.payments.refund(request));
+      } catch (error) {
+        if (!(error instanceof RefundRefusedError)) throw error;
+        answer = { status: 'failed', providerRefundId: null, failure: error.message };
+      }
+      const changed = await deps.db.transaction().execute(async (trx) => {
+        const moved = await settleRefund(trx, {
+          refundId: r.id,
+          ...answer,
+          actor: 'Stripe',
+          now: deps.clock.now(),
+          publicUrl: deps.publicUrl,
+        });
+        // Still pending at Stripe: look again next round, not at once.
+        if (!moved)
+          await trx
+            .updateTable('refunds')
+            .set({ updated_at: deps.clock.now().toISOString() })
+            .where('id', '=', r.id)
+            .execute();
+        return moved;
+      });
+      if (changed) settled += 1;
+    } catch {
+      failed += 1;
+    }
+  }
+  return { settled, failed };
+}
