@@ -12,6 +12,8 @@ import { registerHealth } from './http/health.js';
 import { registerLogsExport } from './http/logs-export.js';
 import { registerMedia } from './http/media.js';
 import { registerMediaUploads } from './http/media-uploads.js';
+import { registerOrderPage } from './http/order-page.js';
+import { registerOrdersExport } from './http/orders-export.js';
 import { readPageShell } from './http/page-shell.js';
 import { registerPublicApiCache } from './http/public-api-cache.js';
 import { ResponseCache } from './http/response-cache.js';
@@ -139,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHealth(app, { db: deps.db, dataDir: config.dataDir });
   await registerVitals(app, { db: deps.db, clock: deps.clock, limiter: telemetry.vitals });
   registerLogsExport(app, { db: deps.db, clock: deps.clock, policy: sessionPolicy, logs: logService });
+  registerOrdersExport(app, { db: deps.db, clock: deps.clock, policy: sessionPolicy });
   await registerStripeWebhook(app, {
     db: deps.db,
     clock: deps.clock,
@@ -181,6 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerSeo(app, { db: deps.db, publicUrl: config.publicUrl });
+  registerOrderPage(app, { db: deps.db, shellHtml: shell?.html ?? null });
   await registerSpa(app, {
     clientDir: deps.clientDir,
     shell,

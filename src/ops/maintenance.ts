@@ -6,6 +6,7 @@ import type { LogService } from '../modules/logs/log-service.js';
 import { startPeriodic } from '../modules/logs/periodic.js';
 import { expireAbandonedDemoOrders } from '../modules/orders/abandoned-orders.js';
 import { reconcilePendingOrders } from '../modules/orders/reconcile.js';
+import { settlePendingRefunds } from '../modules/orders/refunds.service.js';
 import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
 import { pruneVitals } from '../modules/telemetry/vitals.repository.js';
 import { releaseLease, thisProcess, whileHoldingLease } from './job-lease.js';
@@ -23,6 +24,9 @@ type MaintenanceDeps = {
 
 /** A checkout younger than this may still be paid for in the shopper's browser: left to its webhook. */
 export const RECONCILE_AFTER_MS = 15 * 60_000;
+
+/** A refund still pending this long after Stripe was last asked is asked about again. */
+export const SETTLE_REFUNDS_AFTER_MS = 10 * 60_000;
 
 const INTERVAL_MS = 10 * 60_000;
 /** Outlives the interval, so the process that runs the housekeeping keeps it while it lives. */
@@ -46,6 +50,11 @@ export async function runMaintenance(deps: MaintenanceDeps, holder: string = thi
     });
     if (reconciled.updated > 0 || reconciled.failed > 0)
       deps.log.info({ event: 'orders.reconcile', ...reconciled, account: 'background' }, 'orders reconciled');
+    const refunds = await settlePendingRefunds(deps, {
+      olderThan: new Date(now.getTime() - SETTLE_REFUNDS_AFTER_MS),
+    });
+    if (refunds.settled > 0 || refunds.failed > 0)
+      deps.log.info({ event: 'orders.refunds.settled', ...refunds }, 'refunds with a lost answer settled');
   });
 }
 

@@ -37,7 +37,12 @@ export function parseStripeForm(text: string): Record<string, unknown> {
 export class FakeStripe {
   readonly requests: RecordedRequest[] = [];
   readonly sessions = new Map<string, FakeSession>();
+  /** Refunds by id, as Stripe keeps them against their payment intent. */
+  readonly refunds = new Map<string, FakeSession>();
   private readonly byIdempotencyKey = new Map<string, FakeSession>();
+  private paymentCounter = 0;
+  /** The status the next refunds are created with ('succeeded' as card refunds in test mode usually are). */
+  refundStatus: 'succeeded' | 'pending' | 'failed' = 'succeeded';
   private failure: { status: number; body: unknown } | 'hang' | null = null;
   private server: Server | null = null;
   private counter = 0;
@@ -67,10 +72,78 @@ export class FakeStripe {
     this.failure = null;
   }
 
-  /** Changes a session as Stripe would after the shopper paid (or it expired). */
+  /** Changes a session as Stripe would after the shopper paid (or it expired). A completed session gets its payment. */
   update(id: string, changes: Record<string, unknown>): void {
     const s = this.sessions.get(id);
-    if (s) Object.assign(s, changes);
+    if (!s) return;
+    Object.assign(s, changes);
+    if (s.status === 'complete' && !s.payment_intent) {
+      this.paymentCounter += 1;
+      s.payment_intent = `pi_fake${this.paymentCounter}`;
+    }
+  }
+
+  get refundCreates(): RecordedRequest[] {
+    return this.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds');
+  }
+
+  private refunded(paymentIntent: string): number {
+    let sum = 0;
+    for (const r of this.refunds.values())
+      if (r.payment_intent === paymentIntent && r.status !== 'failed') sum += Number(r.amount);
+    return sum;
+  }
+
+  /** POST /v1/refunds: against a paid session's payment intent, never above what is left of it. */
+  private createRefund(
+    body: Record<string, unknown>,
+    key: string | undefined,
+  ): { status: number; body: unknown } {
+    const replay = key ? this.byIdempotencyKey.get(key) : undefined;
+    if (replay) return { status: 200, body: replay };
+    const intent = String(body.payment_intent ?? '');
+    const session = [...this.sessions.values()].find((s) => s.payment_intent === intent);
+    if (!session)
+      return {
+        status: 404,
+        body: { error: { type: 'invalid_request_error', message: `No such payment_intent: '${intent}'` } },
+      };
+    const paid = Number(session.amount_total ?? 0);
+    const amount = body.amount === undefined ? paid - this.refunded(intent) : Number(body.amount);
+    if (!(amount > 0) || this.refunded(intent) + amount > paid) {
+      return {
+        status: 400,
+        body: {
+          error: {
+            type: 'invalid_request_error',
+            code: 'amount_too_large',
+            message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${paid - this.refunded(intent)})`,
+          },
+        },
+      };
+    }
+    this.counter += 1;
+    const refund: FakeSession = {
+      id: `re_fake${this.counter}`,
+      object: 'refund',
+      amount,
+      currency: session.currency,
+      payment_intent: intent,
+      status: this.refundStatus,
+      failure_reason: this.refundStatus === 'failed' ? 'expired_or_canceled_card' : null,
+      metadata: body.metadata ?? {},
+      created: Math.floor(Date.now() / 1000),
+    };
+    this.refunds.set(refund.id, refund);
+    if (key) this.byIdempotencyKey.set(key, refund);
+    return { status: 200, body: refund };
+  }
+
+  /** Changes a refund as Stripe would later (pending to succeeded or failed); returns it for a webhook. */
+  updateRefund(id: string, changes: Record<string, unknown>): FakeSession | undefined {
+    const r = this.refunds.get(id);
+    if (r) Object.assign(r, changes);
+    return r;
   }
 
   get creates(): RecordedRequest[] {
@@ -124,6 +197,15 @@ export class FakeStripe {
       this.sessions.set(id, session);
       if (key) this.byIdempotencyKey.set(key, session);
       return send(200, session);
+    }
+    if (req.method === 'POST' && path === '/v1/refunds') {
+      const answer = this.createRefund(body, req.headers['idempotency-key'] as string | undefined);
+      return send(answer.status, answer.body);
+    }
+    if (req.method === 'GET' && path === '/v1/refunds') {
+      const intent = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('payment_intent');
+      const data = [...this.refunds.values()].filter((r) => !intent || r.payment_intent === intent);
+      return send(200, { object: 'list', data, has_more: false, url: '/v1/refunds' });
     }
     const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && match) {
