@@ -16,6 +16,7 @@ import * as storefrontRevisionKey from './2026-11-25T0014-storefront-revision-ke
 import * as jobLeases from './2026-11-25T0015-job-leases.js';
 import * as foldFinalSigma from './2026-11-25T0016-fold-final-sigma.js';
 import * as rateCounters from './2026-11-25T0017-rate-counters.js';
+import * as emailOutbox from './2026-11-25T0018-email-outbox.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T0015-job-leases': jobLeases,
   '2026-11-25T0016-fold-final-sigma': foldFinalSigma,
   '2026-11-25T0017-rate-counters': rateCounters,
+  '2026-11-25T0018-email-outbox': emailOutbox,
 };
