@@ -16,6 +16,7 @@ import * as storefrontRevisionKey from './2026-11-25T0014-storefront-revision-ke
 import * as jobLeases from './2026-11-25T0015-job-leases.js';
 import * as foldFinalSigma from './2026-11-25T0016-fold-final-sigma.js';
 import * as rateCounters from './2026-11-25T0017-rate-counters.js';
+import * as emailOutbox from './2026-11-25T0018-email-outbox.js';
 import * as afterPayment from './2026-11-25T0019-after-payment.js';
 
 /**
@@ -40,5 +41,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T0015-job-leases': jobLeases,
   '2026-11-25T0016-fold-final-sigma': foldFinalSigma,
   '2026-11-25T0017-rate-counters': rateCounters,
+  '2026-11-25T0018-email-outbox': emailOutbox,
   '2026-11-25T0019-after-payment': afterPayment,
 };

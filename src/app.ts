@@ -24,6 +24,7 @@ import { registerStripeWebhook } from './http/stripe-webhook.js';
 import { registerVitals } from './http/vitals.js';
 import { LoginThrottle } from './modules/auth/login-throttle.js';
 import { loadSessionKeys } from './modules/auth/session-keys.js';
+import { createMailWorker, type MailWorker } from './modules/email/mail-worker.js';
 import type { CounterStore } from './modules/limits/counter-store.js';
 import { openCounterStore } from './modules/limits/open-counter-store.js';
 import { createRequestLimits, type RequestLimits } from './modules/limits/request-limits.js';
@@ -62,7 +63,19 @@ export type AppDeps = {
   logService?: LogService;
   /** Per-address limits of public queries and checkouts; the defaults when absent. */
   limits?: RequestLimits;
+  /** The order emails' worker; built from the configuration when absent. Either way main.ts starts it. */
+  mail?: MailWorker;
 };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The app's email worker (modules/email/mail-worker.ts). It sends nothing until start(): main.ts starts it
+     * as it starts the other background work; app close stops it.
+     */
+    mailWorker: MailWorker;
+  }
+}
 
 /** Fastify takes a hop count as a function of the hop index. */
 function toFastifyTrustProxy(
@@ -157,6 +170,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await registerMediaUploads(app, { db: deps.db, storage: deps.storage, clock: deps.clock, config });
 
+  // Stopped on close after the requests are done (its pass in flight finishes first), before main closes the db.
+  const mail = deps.mail ?? createMailWorker({ db: deps.db, clock: deps.clock, log: app.log, config });
+  app.decorate('mailWorker', mail);
+  app.addHook('onClose', () => mail.stop());
+
   const contextDeps: ContextDeps = {
     db: deps.db,
     config,
@@ -166,6 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logs: logService,
     telemetry,
     limits,
+    mail,
     loginThrottle:
       deps.loginThrottle ??
       new LoginThrottle({

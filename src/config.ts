@@ -111,6 +111,25 @@ const envSchema = z.object({
     .string()
     .regex(/^whsec_[A-Za-z0-9+/=]+$/, 'must start with whsec_')
     .optional(),
+  /**
+   * The mail server the order emails go through: smtp://user:password@host:587 (STARTTLS when the server
+   * offers it) or smtps://user:password@host:465 (TLS from the start). Without it emails wait in the outbox.
+   */
+  SMTP_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^smtps?:\/\/[^\s]+$/.test(v) && URL.canParse(v), 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  /**
+   * The From of the order emails: an address, or a name and an address ("Store" <shop@example.com>).
+   * Default: the store's name (from the settings) and no-reply@ the host of PUBLIC_URL.
+   */
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .max(320)
+    .refine((v) => parseMailbox(v) !== null, 'must be an email address, or "Name" <address>')
+    .optional(),
   /** Only for tests and local Stripe mocks: where the stripe package sends its API calls. */
   STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   ADMIN_EMAIL: z.email().optional(),
@@ -158,7 +177,24 @@ const SECRET_VARIABLES = new Set([
   'STRIPE_WEBHOOK_SECRET',
   'DATABASE_URL',
   'REDIS_URL',
+  'SMTP_URL',
 ]);
+
+/** An address, or a display name and an address in angle brackets; null for anything else. */
+export function parseMailbox(text: string): { name: string | null; address: string } | null {
+  const address = /^[^\s<>@",;]+@[^\s<>@",;]+\.?[^\s<>@",;]*$/;
+  const trimmed = text.trim();
+  if (address.test(trimmed)) return { name: null, address: trimmed };
+  const named = /^(.*?)\s*<([^<>]+)>$/.exec(trimmed);
+  if (!named) return null;
+  const name = (named[1] ?? '')
+    .trim()
+    .replace(/^"(.*)"$/, '$1')
+    .trim();
+  const inner = (named[2] ?? '').trim();
+  if (!address.test(inner) || /[\r\n<>"]/.test(name) || name.length > 100) return null;
+  return { name: name || null, address: inner };
+}
 
 export type Config = {
   nodeEnv: 'development' | 'production' | 'test';
@@ -190,6 +226,17 @@ export type Config = {
   loginLimits: { perIp: number; perAccount: number };
   /** Per-address limits of shoppers' requests: public query time (ms per second; 0 = off), checkouts. */
   requestLimits: { queryMsPerSecond: number; checkoutsPerIp: number };
+  /**
+   * The order emails' mail server (SMTP_URL; its host alone is what logs may show, the URL holds the
+   * password) and their From (MAIL_FROM; null: the store's name and no-reply@ the host of the public URL).
+   */
+  mail: {
+    smtpUrl: string | null;
+    smtpHost: string | null;
+    from: { name: string | null; address: string } | null;
+    /** The address used when MAIL_FROM is not set. */
+    defaultFromAddress: string;
+  };
   /** Real payments when a secret key is set; otherwise the demo payment mode. */
   stripe: { secretKey: string; webhookSecret: string | null; apiUrl: string | null } | null;
   /** The first admin account, created at start when no admin exists yet. */
@@ -264,6 +311,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ttlMs: Math.round(e.SESSION_TTL_HOURS * 3600_000),
       idleMs: Math.round(e.SESSION_IDLE_MINUTES * 60_000),
       secureCookie: (e.PUBLIC_URL ?? '').startsWith('https://'),
+    },
+    mail: {
+      smtpUrl: e.SMTP_URL ?? null,
+      smtpHost: e.SMTP_URL ? new URL(e.SMTP_URL).hostname : null,
+      from: e.MAIL_FROM ? parseMailbox(e.MAIL_FROM) : null,
+      defaultFromAddress: `no-reply@${new URL(e.PUBLIC_URL ?? `http://${shownHost}:${e.PORT}`).hostname}`,
     },
     stripe: e.STRIPE_SECRET_KEY
       ? {

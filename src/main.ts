@@ -66,6 +66,8 @@ async function main(): Promise<void> {
     payments,
     publicUrl: config.publicUrl,
   });
+  // Sends what waited in the outbox (a restart, or SMTP_URL newly set), then on each nudge and every 30 s.
+  const stopMail = app.mailWorker.start();
   const backups = startScheduledBackups({
     dataDir: config.dataDir,
     settings: config.backups,
@@ -90,6 +92,8 @@ async function main(): Promise<void> {
     try {
       sweepAbort.abort();
       await stopMaintenance();
+      // An email in flight finishes (its outcome recorded) before the connections close.
+      await stopMail();
       // Fastify closes the connections that are idle when the close starts; a keep-alive connection whose
       // request was still running would hold the close open for the keep-alive timeout (72 s), past the
       // 10 s above, so each is closed as soon as its last response is out.

@@ -4,6 +4,7 @@ import * as jobLeases from './2026-11-25T0002-job-leases.js';
 import * as searchTokens from './2026-11-25T0003-search-tokens.js';
 import * as rateCounters from './2026-11-25T0004-rate-counters.js';
 import * as sizeDetailAsWritten from './2026-11-25T0005-size-detail-as-written.js';
+import * as emailOutbox from './2026-11-25T0006-email-outbox.js';
 import * as afterPayment from './2026-11-25T0007-after-payment.js';
 
 /** Every PostgreSQL migration, listed by hand so that the bundled server carries them. */
@@ -13,5 +14,6 @@ export const postgresMigrations: Record<string, Migration> = {
   '2026-11-25T0003-search-tokens': searchTokens,
   '2026-11-25T0004-rate-counters': rateCounters,
   '2026-11-25T0005-size-detail-as-written': sizeDetailAsWritten,
+  '2026-11-25T0006-email-outbox': emailOutbox,
   '2026-11-25T0007-after-payment': afterPayment,
 };

@@ -62,6 +62,8 @@ export interface SettingsTable {
   credits: string;
   special_order_url: string | null;
   contact_url: string | null;
+  /** Shown in the order emails and used as their Reply-To (migration 0018). */
+  contact_email: string | null;
   banner_title: string | null;
   banner_description: string | null;
   banner_image_url: string | null;
@@ -311,6 +313,32 @@ export interface RateCountersTable {
   announced_window: Generated<number>;
 }
 
+export type EmailKind = 'order_confirmation' | 'order_shipped' | 'order_refund';
+export type EmailStatus = 'queued' | 'sending' | 'sent' | 'failed';
+
+/** Emails waiting to go out, and the record of those sent or given up (migration 0018, modules/email). */
+export interface EmailOutboxTable {
+  id: string;
+  kind: EmailKind;
+  order_id: string | null;
+  to_address: string;
+  subject: string;
+  html: string;
+  text_body: string;
+  status: EmailStatus;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: string;
+  /** When a queued email is due; null once sent or failed. */
+  next_attempt_at: string | null;
+  /** The process sending it and until when (status 'sending' only). */
+  claimed_by: string | null;
+  claim_expires_at: string | null;
+  sent_at: string | null;
+  /** The Message-ID the email went out with. */
+  message_id: string | null;
+}
+
 export interface Database {
   products: ProductsTable;
   media: MediaTable;
@@ -335,6 +363,7 @@ export interface Database {
   catalog_versions: CatalogVersionsTable;
   job_leases: JobLeasesTable;
   rate_counters: RateCountersTable;
+  email_outbox: EmailOutboxTable;
 }
 
 export type Db = Kysely<Database>;

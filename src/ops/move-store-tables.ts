@@ -13,6 +13,8 @@ export const COPIED_TABLES = [
   'orders',
   'order_lines',
   'stripe_events',
+  // After orders: an email names its order. Queued emails go out from PostgreSQL once the store runs there.
+  'email_outbox',
   'refunds',
   'order_events',
   'catalog_versions',

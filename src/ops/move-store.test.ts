@@ -145,6 +145,27 @@ async function makeSourceStore(dir: string): Promise<void> {
       })
       .execute();
     await db
+      .insertInto('email_outbox')
+      .values({
+        id: 'eml_1',
+        kind: 'order_confirmation',
+        order_id: 'o1',
+        to_address: 'a@b.example',
+        subject: 'Order #1001 confirmed — Shop',
+        html: '<p>Thank you</p>',
+        text_body: 'Thank you',
+        status: 'queued',
+        attempts: 2,
+        last_error: '421 try later',
+        created_at: NOW,
+        next_attempt_at: NOW,
+        claimed_by: null,
+        claim_expires_at: null,
+        sent_at: null,
+        message_id: null,
+      })
+      .execute();
+    await db
       .insertInto('catalog_versions')
       .values({
         id: 'cv_1',

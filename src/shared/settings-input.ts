@@ -19,6 +19,14 @@ const imageUrl = z
   )
   .transform((v) => (v === '' ? null : v));
 
+/** The store's contact address for the order emails (shown in them, and their Reply-To); '' for none. */
+const optionalEmail = z
+  .string()
+  .trim()
+  .max(254, 'At most 254 characters')
+  .refine((v) => v === '' || z.email().safeParse(v).success, 'Enter an email address like help@example.com')
+  .transform((v) => (v === '' ? null : v));
+
 export const shippingOptionInput = z
   .object({
     label: z.string().trim().min(1, 'Name the option').max(100),
@@ -53,6 +61,8 @@ export const settingsInput = z.object({
     .max(20),
   specialOrderUrl: optionalUrl,
   contactUrl: optionalUrl,
+  /** Optional so that a client of an older form keeps the stored address (left out = unchanged). */
+  contactEmail: optionalEmail.optional(),
   bannerTitle: z
     .string()
     .trim()

@@ -17,6 +17,7 @@ import { LoginThrottle } from '../modules/auth/login-throttle.js';
 import { hashPassword } from '../modules/auth/password.js';
 import { memorySession } from '../modules/auth/session.js';
 import { loadDemoCatalogueIfEmpty } from '../modules/demo/demo-loader.js';
+import { countingOutbox, type MailWorker } from '../modules/email/mail-worker.js';
 import type { CounterStore } from '../modules/limits/counter-store.js';
 import { createRequestLimits, type RequestLimits } from '../modules/limits/request-limits.js';
 import { LogService } from '../modules/logs/log-service.js';
@@ -96,6 +97,8 @@ export async function createTestStore(
     telemetry: createTelemetryLimits(),
     // Real gate (one call at a time, a turn each), without a budget: the gate's own tests set one.
     limits: createRequestLimits({ unlimited: true }),
+    // Counts nudges and sends nothing; a delivery test passes a MailWorker of its own.
+    mail: countingOutbox(),
     admin: null,
     session: memorySession(),
     ip: '203.0.113.7',
@@ -206,6 +209,8 @@ export async function buildTestApp(
     limits?: RequestLimits;
     /** Where the sign-in throttle and the limits count; the app's own memory by default. */
     counters?: CounterStore;
+    /** The app's mail worker; built from the configuration (and not started) by default. */
+    mail?: MailWorker;
   } = {},
 ) {
   const lines = opts.logLines;
@@ -221,6 +226,7 @@ export async function buildTestApp(
     logService: opts.logService,
     limits: opts.limits ?? createRequestLimits({ unlimited: true }),
     counters: opts.counters,
+    mail: opts.mail,
   });
 }
 

@@ -10,6 +10,7 @@ import {
   resolveAdmin,
   type SessionPort,
 } from '../modules/auth/session.js';
+import type { MailOutbox } from '../modules/email/mail-worker.js';
 import type { RequestLimits } from '../modules/limits/request-limits.js';
 import type { LogService } from '../modules/logs/log-service.js';
 import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
@@ -33,6 +34,8 @@ export type InnerContext = {
   telemetry: TelemetryLimits;
   /** Per-address limits of public queries and checkout sessions. */
   limits: RequestLimits;
+  /** The email outbox's worker: nudge() after a commit that queued mail (modules/email). */
+  mail: MailOutbox;
   /** The signed-in admin, resolved once per request from the session; null for shoppers. */
   admin: AdminIdentity | null;
   session: SessionPort;
@@ -44,7 +47,16 @@ export type Context = InnerContext;
 
 export type ContextDeps = Pick<
   InnerContext,
-  'db' | 'config' | 'clock' | 'storage' | 'loginThrottle' | 'payments' | 'logs' | 'telemetry' | 'limits'
+  | 'db'
+  | 'config'
+  | 'clock'
+  | 'storage'
+  | 'loginThrottle'
+  | 'payments'
+  | 'logs'
+  | 'telemetry'
+  | 'limits'
+  | 'mail'
 >;
 
 export function createContextFactory(deps: ContextDeps) {

@@ -3,6 +3,7 @@ import { authRouter } from '../modules/auth/auth.router.js';
 import { adminCatalogRouter } from '../modules/catalog-versions/catalog-versions.router.js';
 import { catalogueRouter } from '../modules/catalogue/catalogue.router.js';
 import { checkoutRouter } from '../modules/checkout/checkout.router.js';
+import { adminEmailsRouter } from '../modules/email/admin-emails.router.js';
 import { adminLogsRouter } from '../modules/logs/admin-logs.router.js';
 import { adminMediaRouter } from '../modules/media/media.router.js';
 import { adminOrdersRouter } from '../modules/orders/admin-orders.router.js';
@@ -24,6 +25,7 @@ export const appRouter = router({
   admin: router({
     account: accountRouter,
     catalog: adminCatalogRouter,
+    emails: adminEmailsRouter,
     logs: adminLogsRouter,
     media: adminMediaRouter,
     orders: adminOrdersRouter,

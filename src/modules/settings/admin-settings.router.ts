@@ -16,6 +16,7 @@ export const adminSettingsRouter = router({
       credits: s.credits,
       specialOrderUrl: s.specialOrderUrl ?? '',
       contactUrl: s.contactUrl ?? '',
+      contactEmail: s.contactEmail ?? '',
       bannerTitle: s.bannerTitle ?? '',
       bannerDescription: s.bannerDescription ?? '',
       bannerImageUrl: s.bannerImageUrl ?? '',

@@ -138,7 +138,7 @@ export async function readStoredSettings(db: DbOrTx): Promise<StoredSettings> {
   const site = await readSiteSettings(db);
   const row = await db
     .selectFrom('settings')
-    .select(['banner_title', 'banner_description', 'banner_image_url', 'banner_active'])
+    .select(['banner_title', 'banner_description', 'banner_image_url', 'banner_active', 'contact_email'])
     .where('id', '=', 1)
     .executeTakeFirst();
   const shipping = await readShipping(db);
@@ -150,6 +150,7 @@ export async function readStoredSettings(db: DbOrTx): Promise<StoredSettings> {
     credits: site.credits,
     specialOrderUrl: site.specialOrderUrl,
     contactUrl: site.contactUrl,
+    contactEmail: row?.contact_email ?? null,
     bannerTitle: row?.banner_title ?? null,
     bannerDescription: row?.banner_description ?? null,
     bannerImageUrl: row?.banner_image_url ?? null,
@@ -171,6 +172,7 @@ export async function updateSettings(db: DbOrTx, patch: Partial<StoredSettings>,
       credits: patch.credits && JSON.stringify(patch.credits),
       special_order_url: patch.specialOrderUrl,
       contact_url: patch.contactUrl,
+      contact_email: patch.contactEmail,
       banner_title: patch.bannerTitle,
       banner_description: patch.bannerDescription,
       banner_image_url: patch.bannerImageUrl,
@@ -181,6 +183,22 @@ export async function updateSettings(db: DbOrTx, patch: Partial<StoredSettings>,
     })
     .where('id', '=', 1)
     .execute();
+}
+
+/** Who the order emails come from: the store's name and its contacts (the email's Reply-To and footer). */
+export async function readStoreContacts(
+  db: DbOrTx,
+): Promise<{ name: string; contactEmail: string | null; contactUrl: string | null }> {
+  const row = await db
+    .selectFrom('settings')
+    .select(['store_name', 'contact_email', 'contact_url'])
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  return {
+    name: row?.store_name ?? 'My Store',
+    contactEmail: row?.contact_email ?? null,
+    contactUrl: row?.contact_url ?? null,
+  };
 }
 
 /** The banner image, which the orphan sweep must not delete. */

@@ -78,6 +78,14 @@ function SettingsForm({ initial }: { initial: Values }) {
           error={error('contactUrl')}
         />
       </div>
+      <TextField
+        label="Contact email (shown in order emails and used as Reply-To)"
+        type="email"
+        autoComplete="email"
+        value={values.contactEmail ?? ''}
+        onChange={(e) => set('contactEmail', e.target.value)}
+        error={error('contactEmail')}
+      />
       <fieldset className="space-y-3 rounded-xl border border-stone-line p-4">
         <legend className="px-1 text-sm font-medium">Banner</legend>
         <TextField
