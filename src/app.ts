@@ -151,6 +151,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const limits = deps.limits ?? createRequestLimits({ ...config.requestLimits, counters, onStoreError });
   const sessionPolicy = { ttlMs: config.session.ttlMs, idleMs: config.session.idleMs };
 
+  // Stopped on close after the requests are done (its pass in flight finishes first), before main closes the db.
+  const mail = deps.mail ?? createMailWorker({ db: deps.db, clock: deps.clock, log: app.log, config });
+  app.decorate('mailWorker', mail);
+  app.addHook('onClose', () => mail.stop());
+
   registerHealth(app, { db: deps.db, dataDir: config.dataDir });
   await registerVitals(app, { db: deps.db, clock: deps.clock, limiter: telemetry.vitals });
   registerLogsExport(app, { db: deps.db, clock: deps.clock, policy: sessionPolicy, logs: logService });
@@ -160,6 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock: deps.clock,
     payments: deps.payments,
     publicUrl: config.publicUrl,
+    mail,
   });
   await registerMedia(app, { storage: deps.storage });
   await registerCatalogFiles(app, {
@@ -169,11 +175,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     policy: sessionPolicy,
   });
   await registerMediaUploads(app, { db: deps.db, storage: deps.storage, clock: deps.clock, config });
-
-  // Stopped on close after the requests are done (its pass in flight finishes first), before main closes the db.
-  const mail = deps.mail ?? createMailWorker({ db: deps.db, clock: deps.clock, log: app.log, config });
-  app.decorate('mailWorker', mail);
-  app.addHook('onClose', () => mail.stop());
 
   const contextDeps: ContextDeps = {
     db: deps.db,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
 import { durableTransaction } from '../db/durable.js';
+import type { MailOutbox } from '../modules/email/mail-worker.js';
 import { recordPaymentEvent } from '../modules/orders/orders.repository.js';
 import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
 
@@ -12,7 +13,7 @@ import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
  */
 export async function registerStripeWebhook(
   app: FastifyInstance,
-  opts: { db: Db; clock: Clock; payments: PaymentGateway; publicUrl: string },
+  opts: { db: Db; clock: Clock; payments: PaymentGateway; publicUrl: string; mail: MailOutbox },
 ): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -46,6 +47,8 @@ export async function registerStripeWebhook(
       const result = await durableTransaction(opts.db, (trx) =>
         recordPaymentEvent(trx, event, opts.clock.now(), opts.publicUrl),
       );
+      // A payment or a refund may have queued an email with its change.
+      if (!result.duplicate) opts.mail.nudge();
       const logLine = { event: 'stripe.webhook', type: event.type, id: event.id, outcome: result.outcome };
       if (result.outcome === 'unknown-session')
         req.log.warn(logLine, 'webhook for a session this store does not know');

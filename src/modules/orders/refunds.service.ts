@@ -71,7 +71,7 @@ async function reserveRefund(
     const sold = wanted.length
       ? await trx
           .selectFrom('order_lines')
-          .select(['id', 'title', 'size', 'quantity', 'unit_price_minor'])
+          .select(['id', 'title', 'size', 'quantity', 'refunded_quantity', 'unit_price_minor'])
           .where('order_id', '=', order.id)
           .where(
             'id',
@@ -82,6 +82,18 @@ async function reserveRefund(
       : [];
     if (sold.length !== wanted.length)
       throw new TRPCError({ code: 'BAD_REQUEST', message: 'A line to refund is not part of this order.' });
+    const tooMany = (w: { lineId: number; quantity: number }) => {
+      const line = sold.find((l) => l.id === w.lineId);
+      return new TRPCError({
+        code: 'CONFLICT',
+        message: `${line?.title ?? 'A line'}${line?.size ? ` (${line.size})` : ''}: fewer are left to refund than that.`,
+      });
+    };
+    // Told before the amount, which follows from the lines; the UPDATE below still decides under the lock.
+    for (const w of wanted) {
+      const line = sold.find((l) => l.id === w.lineId);
+      if (line && line.refunded_quantity + w.quantity > line.quantity) throw tooMany(w);
+    }
     const amount =
       input.amountMinor ??
       wanted.reduce(
@@ -120,7 +132,6 @@ async function reserveRefund(
       });
     }
     for (const w of wanted) {
-      const line = sold.find((l) => l.id === w.lineId);
       const moved = await trx
         .updateTable('order_lines')
         .set((eb) => ({ refunded_quantity: eb('refunded_quantity', '+', w.quantity) }))
@@ -128,12 +139,7 @@ async function reserveRefund(
         .where('order_id', '=', order.id)
         .where((eb) => eb(eb('refunded_quantity', '+', w.quantity), '<=', eb.ref('quantity')))
         .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) === 0) {
-        throw new TRPCError({
-          code: 'CONFLICT',
-          message: `${line?.title ?? 'A line'}${line?.size ? ` (${line.size})` : ''}: fewer are left to refund than that.`,
-        });
-      }
+      if (Number(moved.numUpdatedRows) === 0) throw tooMany(w);
     }
     const refundId = newRefundId();
     await trx
