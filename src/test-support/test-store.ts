@@ -241,6 +241,23 @@ export function manualClock(start = '2026-11-22T10:00:00.000Z'): Clock & { advan
   };
 }
 
+/**
+ * A clock a second later at every reading, so that what a test does in order is recorded in order (an
+ * order's timeline, the outbox) instead of at one frozen instant.
+ */
+export function tickingClock(start = '2026-11-22T10:00:00.000Z'): Clock & { advance(ms: number): void } {
+  let t = new Date(start).getTime();
+  return {
+    now: () => {
+      t += 1000;
+      return new Date(t);
+    },
+    advance(ms: number) {
+      t += ms;
+    },
+  };
+}
+
 /** Cheap scrypt cost for fixtures; verification reads the cost from each hash, so login works the same. */
 export async function createAdmin(store: TestStore, email: string, password: string): Promise<number> {
   return insertAdmin(

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoShopper, insertProducts } from '../../test-support/fixtures.js';
-import { createTestStore, manualClock, type TestStore } from '../../test-support/test-store.js';
+import { createTestStore, type TestStore, tickingClock } from '../../test-support/test-store.js';
 import { emailsOfOrder } from '../email/outbox.repository.js';
 
 const owner = { id: 1, email: 'owner@shop.example', loginAt: '2026-11-22T09:00:00.000Z' };
@@ -14,15 +14,10 @@ const packer = { id: 2, email: 'packer@shop.example', loginAt: '2026-11-22T09:00
  */
 describe('after the payment (demo mode)', () => {
   let store: TestStore;
-  // Each step a minute after the last, so the timeline's order is the order things happened in.
-  let clock: ReturnType<typeof manualClock>;
+  // Each reading a second after the last, so the timeline's order is the order things happened in.
+  let clock = tickingClock();
   beforeEach(async () => {
-    clock = manualClock();
-    const now = clock.now.bind(clock);
-    clock.now = () => {
-      clock.advance(60_000);
-      return now();
-    };
+    clock = tickingClock();
     store = await createTestStore({ env: { PUBLIC_URL: 'https://shop.example' } });
     await insertProducts(store.handle.db, [
       { id: 'k1', title: 'Mint Lawn Kurta', price_minor: 8500 },
