@@ -1,0 +1,133 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { demoShopper, insertProducts } from '../test-support/fixtures.js';
+import {
+  buildTestApp,
+  createAdmin,
+  createTestStore,
+  loginCookie,
+  type TestStore,
+  tickingClock,
+} from '../test-support/test-store.js';
+
+const SHELL =
+  '<!doctype html><html lang="en"><head><title>Store</title></head><body><div id="root"></div></body></html>';
+
+/** The two after-sale HTTP routes: the shopper's order page and the accountant's CSV (admin only). */
+describe('order page and accounting export over HTTP', () => {
+  let store: TestStore;
+  let app: FastifyInstance;
+  let clock = tickingClock();
+  beforeEach(async () => {
+    clock = tickingClock('2026-11-10T09:00:00.000Z');
+    store = await createTestStore({ env: { PUBLIC_URL: 'https://shop.example' } });
+    await insertProducts(store.handle.db, [
+      { id: 'k1', title: '=HYPERLINK("http://evil.example")', price_minor: 8500 },
+      { id: 'k2', title: 'Silk "Noor" Dupatta, long', price_minor: 3005 },
+    ]);
+    const clientDir = path.join(store.dir, 'client');
+    mkdirSync(clientDir, { recursive: true });
+    writeFileSync(path.join(clientDir, 'index.html'), SHELL);
+    app = await buildTestApp(store, { clientDir, clock });
+  });
+  afterEach(async () => {
+    await app.close();
+    await store.cleanup();
+  });
+
+  async function paidOrder(lines: Array<{ productId: string; size: string; quantity: number }>) {
+    const shop = store.caller({ clock });
+    const { url, orderNumber } = await shop.checkout.createSession({ lines });
+    const sessionId = decodeURIComponent(url.split('session_id=')[1] ?? '');
+    await shop.checkout.completeTestPayment({ sessionId, ...demoShopper, name: '@Ayesha' });
+    return store.handle.db
+      .selectFrom('orders')
+      .select(['id', 'number', 'access_token'])
+      .where('number', '=', orderNumber)
+      .executeTakeFirstOrThrow();
+  }
+
+  it('answers the order page 200 only with its token, 404 otherwise, never cached, indexed or referred', async () => {
+    const order = await paidOrder([{ productId: 'k1', size: 'M', quantity: 1 }]);
+    const page = (url: string) => app.inject({ method: 'GET', url });
+    const right = await page(`/order/${order.id}?token=${order.access_token}`);
+    expect(right.statusCode).toBe(200);
+    expect(right.headers['content-type']).toMatch(/text\/html/);
+    for (const wrong of [
+      `/order/${order.id}`,
+      `/order/${order.id}?token=`,
+      `/order/${order.id}?token=${order.id}`,
+      `/order/${order.id}?token=${String(order.access_token).slice(1)}`,
+      `/order/ord_nothere?token=${order.access_token}`,
+    ]) {
+      const res = await page(wrong);
+      expect(res.statusCode, wrong).toBe(404);
+      // The same page as the right one: the answer tells nothing but "not found".
+      expect(res.body).toBe(right.body);
+    }
+    for (const res of [right, await page(`/order/${order.id}?token=nope`)]) {
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['x-robots-tag']).toBe('noindex, nofollow');
+    }
+  });
+
+  it('exports the orders paid in a date range as CSV, one row per line, to admins only', async () => {
+    const first = await paidOrder([
+      { productId: 'k1', size: 'M', quantity: 2 },
+      { productId: 'k2', size: 'S', quantity: 1 },
+    ]);
+    clock.advance(3 * 86_400_000);
+    await paidOrder([{ productId: 'k2', size: 'L', quantity: 1 }]);
+    const detail = await store.caller({
+      clock,
+      admin: { id: 1, email: 'owner@shop.example', loginAt: '2026-11-10T09:00:00.000Z' },
+    }).admin.orders;
+    await detail.refund({ id: first.id, amountMinor: 1005 });
+
+    const url = '/api/admin/orders/export.csv?from=2026-11-10&to=2026-11-10';
+    expect((await app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    await createAdmin(store, 'owner@shop.example', 'correct horse battery');
+    const cookie = await loginCookie(app, 'owner@shop.example', 'correct horse battery');
+    const res = await app.inject({ method: 'GET', url, headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="orders-2026-11-10-to-2026-11-10.csv"',
+    );
+    expect(res.headers['cache-control']).toBe('no-store');
+    const rows = res.body.trimEnd().split('\r\n');
+    expect(rows[0]).toBe(
+      'order_number,order_id,paid_at,status,fulfilment,customer_email,customer_name,ship_to_country,currency,product_id,title,size,quantity,unit_price,line_total,refunded_quantity,order_subtotal,order_total,order_refunded',
+    );
+    expect(rows).toHaveLength(3);
+    // A title that would be a formula is text; quotes and commas are quoted; money is exact decimal text.
+    expect(rows[1]).toContain(`${first.number},${first.id},`);
+    expect(rows[1]).toContain(
+      `,ayesha@example.com,'@Ayesha,PK,USD,k1,"'=HYPERLINK(""http://evil.example"")",M,2,85.00,170.00,0,200.05,200.05,10.05`,
+    );
+    expect(rows[2]).toContain(',k2,"Silk ""Noor"" Dupatta, long",S,1,30.05,30.05,0,200.05,200.05,10.05');
+
+    const all = await app.inject({
+      method: 'GET',
+      url: '/api/admin/orders/export.csv?from=2026-11-01&to=2026-11-30',
+      headers: { cookie },
+    });
+    expect(all.body.trimEnd().split('\r\n')).toHaveLength(4);
+    for (const bad of [
+      'from=2026-11-30&to=2026-11-01',
+      'from=2026-13-01&to=2026-13-02',
+      'from=yesterday&to=today',
+      '',
+    ]) {
+      const refused = await app.inject({
+        method: 'GET',
+        url: `/api/admin/orders/export.csv?${bad}`,
+        headers: { cookie },
+      });
+      expect(refused.statusCode, bad).toBe(400);
+    }
+  });
+});
