@@ -144,6 +144,36 @@ async function makeSourceStore(dir: string): Promise<void> {
         received_at: NOW,
       })
       .execute();
+    await sql`UPDATE orders SET fulfilment = 'shipped', carrier = 'UPS', tracking_number = '1Z',
+      shipped_at = ${NOW}, refunded_minor = 1000, access_token = 'tok_abc' WHERE id = 'o1'`.execute(db);
+    await db
+      .insertInto('refunds')
+      .values({
+        id: 'rf_1',
+        order_id: 'o1',
+        amount_minor: 1000,
+        currency: 'usd',
+        reason: 'Too small',
+        lines: '[]',
+        status: 'succeeded',
+        provider: 'demo',
+        provider_refund_id: 'demo_re_rf_1',
+        failure: null,
+        admin_email: 'owner@shop.example',
+        created_at: NOW,
+        updated_at: NOW,
+      })
+      .execute();
+    await db
+      .insertInto('order_events')
+      .values({
+        order_id: 'o1',
+        kind: 'shipped',
+        actor: 'owner@shop.example',
+        detail: '{"carrier":"UPS"}',
+        at: NOW,
+      })
+      .execute();
     await db
       .insertInto('email_outbox')
       .values({
