@@ -103,7 +103,9 @@ describe('limits on what shoppers may ask', () => {
       finished.length - 1,
     );
     expect(finished.indexOf('healthz')).toBeLessThan(finished.indexOf('batch 3'));
-  });
+    // What is checked is the order the answers came in, not their speed: 3,000 products and 80 searches that
+    // each match all of them take PostgreSQL on a busy 2-core machine close to the default 20 s.
+  }, 60_000);
 
   it('an address may open only so many checkout sessions', async () => {
     await start({
