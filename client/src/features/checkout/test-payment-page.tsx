@@ -7,6 +7,7 @@ import { countryName } from '../../lib/country-name';
 import { paths } from '../../lib/paths';
 import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
+import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useZodForm } from '../../lib/use-zod-form';
 
@@ -79,11 +80,7 @@ function DemoPaymentForm({ sessionId }: { sessionId: string }) {
   const setAddress = (key: keyof Values['address'], value: string) =>
     form.setValues((v) => ({ ...v, address: { ...v.address, [key]: value } }));
 
-  /** After a refused send, the first field in error takes focus, so its message is read out with it. */
-  const focusFirstError = () =>
-    requestAnimationFrame(() =>
-      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
-    );
+  const focusFirstError = useFocusFirstInvalid(formRef);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();

@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { TextAreaField } from '../../../components/ui/text-area-field';
 import { TextField } from '../../../components/ui/text-field';
+import { useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';
 import { serverFieldErrors, useZodForm } from '../../../lib/use-zod-form';
 import { ActionPanel, failureMessage, useFocusOnOpen } from './action-panel';
 import { type OrderDetail, useCancelOrder, useMarkDelivered, useShipOrder } from './use-orders';
@@ -106,13 +107,18 @@ function ShipForm({
   const ship = useShipOrder();
   const [failure, setFailure] = useState<string | null>(null);
   const ref = useFocusOnOpen<HTMLFormElement>();
+  const focusFirstError = useFocusFirstInvalid(ref);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setFailure(null);
     const result = await form.save((v) => ship.mutateAsync({ id: orderId, ...v }));
-    if (result === 'saved') onDone('Marked as shipped.');
-    else if (result !== 'invalid' && result.message !== 'Invalid input') setFailure(result.message);
+    if (result === 'saved') {
+      onDone('Marked as shipped.');
+      return;
+    }
+    if (result !== 'invalid' && result.message !== 'Invalid input') setFailure(result.message);
+    focusFirstError();
   };
 
   return (

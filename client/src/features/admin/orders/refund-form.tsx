@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { TextAreaField } from '../../../components/ui/text-area-field';
 import { TextField } from '../../../components/ui/text-field';
 import { formatMoney } from '../../../lib/money';
+import { useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';
 import { serverFieldErrors } from '../../../lib/use-zod-form';
 import { failureMessage, useFocusOnOpen } from './action-panel';
 import { type OrderDetail, useRefundOrder } from './use-orders';
@@ -34,6 +35,7 @@ export function RefundForm({
   const [failure, setFailure] = useState<string | null>(null);
   const refund = useRefundOrder();
   const ref = useFocusOnOpen<HTMLFormElement>();
+  const focusFirstError = useFocusFirstInvalid(ref);
   const id = useId();
 
   const chosen = refundable
@@ -64,11 +66,7 @@ export function RefundForm({
     const found = check();
     setErrors(found);
     if (Object.keys(found).length > 0) {
-      requestAnimationFrame(() =>
-        ref.current
-          ?.querySelector<HTMLElement>('[aria-invalid="true"], [data-invalid="true"] select')
-          ?.focus(),
-      );
+      focusFirstError();
       return;
     }
     const input =
@@ -85,6 +83,7 @@ export function RefundForm({
       onError: (err) => {
         const fields = serverFieldErrors(err.data);
         setErrors({ lines: fields.lines, amount: fields.amountMinor, reason: fields.reason });
+        focusFirstError();
         setFailure(
           failureMessage(err) === 'Invalid input'
             ? 'Please correct the highlighted fields.'
@@ -128,11 +127,7 @@ export function RefundForm({
       </fieldset>
 
       {mode === 'lines' ? (
-        <fieldset
-          aria-describedby={errors.lines ? `${id}-lines-error` : undefined}
-          data-invalid={errors.lines ? 'true' : undefined}
-          className="space-y-2"
-        >
+        <fieldset aria-describedby={errors.lines ? `${id}-lines-error` : undefined} className="space-y-2">
           <legend className="text-sm font-medium">Items to refund</legend>
           <ul className="divide-y divide-stone-line border-y border-stone-line text-sm">
             {refundable.map((l) => {
