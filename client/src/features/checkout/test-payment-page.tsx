@@ -70,7 +70,7 @@ function DemoPaymentForm({ sessionId }: { sessionId: string }) {
     [shipping.data],
   );
 
-  // The first country is chosen once the list arrives, as most shoppers of a store live in one of a few.
+  // Once the list arrives the first country (by name) is chosen, so the select never shows an empty value.
   useEffect(() => {
     const first = countries[0];
     if (!first) return;
