@@ -1,5 +1,6 @@
 import { signIn } from './support/admin';
 import { expectNoAxeViolations } from './support/axe';
+import { demoPaymentForm, payWithDemoForm } from './support/demo-payment';
 import { expect, type Page, test } from './support/test';
 
 // Axe walks every node of the page; a full catalogue page on a busy 2-core machine can take 20 s alone.
@@ -47,7 +48,7 @@ async function placeDemoOrder(page: Page): Promise<string> {
   const detail = page.getByTestId('product-detail');
   await detail.locator('fieldset label').first().click();
   await detail.getByRole('button', { name: 'Buy Now' }).click();
-  await expect(page).toHaveURL(/\/checkout\/success\?session_id=demo_/, { timeout: 15_000 });
+  await payWithDemoForm(page);
   const number = page.getByTestId('order-number');
   await expect(number).toHaveText(/^Order #\d+$/);
   return ((await number.textContent()) ?? '').replace('Order ', '');
@@ -99,25 +100,28 @@ test.describe('the storefront', () => {
     await expectNoAxeViolations(page, 'checkout');
   });
 
-  test('the demo payment page while it processes', async ({ page }) => {
-    // The page completes the payment two seconds after it opens: hold that request so axe sees it waiting.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(/\/api\/trpc\/checkout\.completeTestPayment/, async (route) => {
-      await held;
-      await route.continue();
-    });
+  test('the demo payment form, empty and with its errors', async ({ page }) => {
     await addFirstSizeToCart(page);
     await page.goto('/checkout');
     await page.getByRole('button', { name: 'Proceed to Payment' }).click();
     await expect(page).toHaveURL(/\/testpayment\?session_id=demo_/);
     await expect(page.getByRole('heading', { name: 'Test Payment Processing' })).toBeVisible();
-    await page.waitForLoadState('networkidle');
-    await expectNoAxeViolations(page, 'the demo payment page');
-    release();
-    await expect(page).toHaveURL(/\/checkout\/success\?session_id=demo_/, { timeout: 10_000 });
+    const form = demoPaymentForm(page);
+    await expect(form.getByLabel('Country')).toBeEnabled();
+    await settle(page);
+    await expectNoAxeViolations(page, 'the demo payment form');
+
+    // Sent empty: each field says what is wrong, tied to it, and the first one in error takes focus.
+    await form.getByRole('button', { name: 'Complete test payment' }).click();
+    const email = form.getByLabel('Email');
+    await expect(email).toHaveAttribute('aria-invalid', 'true');
+    await expect(email).toHaveAccessibleDescription(/Enter a valid email address/);
+    await expect(email).toBeFocused();
+    await expect(form.getByLabel('City')).toHaveAccessibleDescription('City is required');
+    await expect(form.getByRole('alert')).toHaveText('Please correct the highlighted fields.');
+    await expectNoAxeViolations(page, 'the demo payment form with its errors');
+
+    await payWithDemoForm(page);
   });
 
   test('checkout success with the paid order', async ({ page }) => {

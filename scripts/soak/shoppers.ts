@@ -180,7 +180,10 @@ export async function runShoppers(opts: LoadOptions): Promise<LoadStats> {
     await call('payment page HTML', { path: session.url });
     const paid = data<{ ok: boolean }>(
       'confirm demo payment',
-      await call('confirm demo payment', trpcMutation('checkout.completeTestPayment', { sessionId, ...SOAK_SHOPPER })),
+      await call(
+        'confirm demo payment',
+        trpcMutation('checkout.completeTestPayment', { sessionId, ...SOAK_SHOPPER }),
+      ),
     );
     if (!paid?.ok) return;
     stats.paidSessions.push(sessionId);

@@ -15,11 +15,13 @@ export const clientRoutes = [
   '/success',
   '/canceled',
   '/testpayment',
+  '/order/:id',
   '/admin',
   '/admin/dashboard',
   '/admin/profile',
   '/admin/about',
   '/admin/logs',
+  '/admin/orders/:id/packing-slip',
 ] as const;
 
 const matchers = clientRoutes.map((pattern) => {

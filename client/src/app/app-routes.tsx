@@ -31,6 +31,9 @@ const CanceledPage = lazy(() =>
 const TestPaymentPage = lazy(() =>
   import('../features/checkout/test-payment-page').then((m) => ({ default: m.TestPaymentPage })),
 );
+const OrderPage = lazy(() =>
+  import('../features/order-page/order-page').then((m) => ({ default: m.OrderPage })),
+);
 
 function AdminEntry() {
   return (
@@ -55,11 +58,13 @@ const pages: Record<ClientRoute, Page> = {
   '/success': { component: SuccessPage, layout: 'store' },
   '/canceled': { component: CanceledPage, layout: 'store' },
   '/testpayment': { component: TestPaymentPage, layout: 'store' },
+  '/order/:id': { component: OrderPage, layout: 'store' },
   '/admin': { component: AdminEntry, layout: 'own' },
   '/admin/dashboard': { component: AdminEntry, layout: 'own' },
   '/admin/profile': { component: AdminEntry, layout: 'own' },
   '/admin/about': { component: AdminEntry, layout: 'own' },
   '/admin/logs': { component: AdminEntry, layout: 'own' },
+  '/admin/orders/:id/packing-slip': { component: AdminEntry, layout: 'own' },
 };
 
 export function AppRoutes() {

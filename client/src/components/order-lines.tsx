@@ -1,11 +1,12 @@
 import { formatMoney } from '../lib/money';
 
 export type OrderLine = {
-  productId: string;
   title: string;
   size: string | null;
   quantity: number;
   lineTotalMinor: number;
+  /** How many of the line were given back (refunded); noted beside it when some were. */
+  refundedQuantity?: number;
 };
 
 /** An order's lines (title, size, quantity, line total), as the shopper's receipt and the admin show them. */
@@ -20,11 +21,18 @@ export function OrderLines({
 }) {
   return (
     <ul className={`divide-y divide-stone-line ${className}`}>
-      {lines.map((l) => (
-        <li key={`${l.productId}-${l.size}`} className="flex justify-between gap-4 py-2">
+      {lines.map((l, i) => (
+        // An order's lines are fixed once it is placed: their place in it is their identity.
+        // biome-ignore lint/suspicious/noArrayIndexKey: see above.
+        <li key={i} className="flex justify-between gap-4 py-2" data-testid="order-line">
           <span>
             {l.title}
             {l.size ? ` (${l.size})` : ''} × {l.quantity}
+            {l.refundedQuantity ? (
+              <span className="ml-2 rounded-full bg-stone-200 px-2 py-0.5 text-xs text-stone-800">
+                {l.refundedQuantity === l.quantity ? 'refunded' : `${l.refundedQuantity} refunded`}
+              </span>
+            ) : null}
           </span>
           <span>{formatMoney(l.lineTotalMinor, currency)}</span>
         </li>

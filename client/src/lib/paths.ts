@@ -13,6 +13,11 @@ export const paths = {
   adminProfile: () => '/admin/profile',
   adminAbout: () => '/admin/about',
   adminLogs: () => '/admin/logs',
+  /** A printable packing slip for one order (admin-only page). */
+  adminPackingSlip: (orderId: string) => `/admin/orders/${encodeURIComponent(orderId)}/packing-slip`,
+  /** Paid orders of a range of days (by paid date, UTC) as a CSV download (admin-only). */
+  adminOrdersExport: (range: { from: string; to: string }) =>
+    `/api/admin/orders/export.csv?${new URLSearchParams({ from: range.from, to: range.to }).toString()}`,
   /** The filtered application log as JSON lines (admin-only download). */
   adminLogsExport: (filter: { level?: string; source?: string; q?: string }) => {
     const query = new URLSearchParams();

@@ -8,6 +8,8 @@ type HeadOptions = {
   description?: string | null;
   /** Pages with a canonical address (home, about, a product): the current path. Others have none. */
   canonical?: boolean;
+  /** Pages that must stay out of search engines (a shopper's order behind its private link). */
+  noindex?: boolean;
 };
 
 /**
@@ -37,7 +39,7 @@ function headElement<T extends HTMLElement>(selector: string, create: () => T): 
 export function usePageTitle(page: string | null, options: HeadOptions = {}) {
   const settings = useSiteSettings().data;
   const [pathname] = useLocation();
-  const { description, canonical = false } = options;
+  const { description, canonical = false, noindex = false } = options;
   const storeName = settings?.storeName;
   const tagline = settings?.tagline ?? '';
   const storeDescription = settings ? settings.tagline || settings.aboutText || settings.storeName : '';
@@ -67,4 +69,15 @@ export function usePageTitle(page: string | null, options: HeadOptions = {}) {
     });
     link.href = `${canonicalOrigin}${pathname}`;
   }, [canonical, pathname]);
+
+  useEffect(() => {
+    if (!noindex) return;
+    const meta = headElement('meta[name="robots"]', () => {
+      const m = document.createElement('meta');
+      m.name = 'robots';
+      return m;
+    });
+    meta.content = 'noindex';
+    return () => meta.remove();
+  }, [noindex]);
 }

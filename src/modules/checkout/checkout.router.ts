@@ -82,6 +82,8 @@ export const checkoutRouter = router({
       ctx.log.info({ event: 'checkout.demo.paid', order: order.id }, 'demo payment completed');
     return { ok: true as const };
   }),
+  /** The countries the store ships to (two-letter codes), for the demo payment form's country list. */
+  shippingCountries: publicProcedure.query(async ({ ctx }) => (await readShipping(ctx.db)).countries),
   /** Whether real payments are configured, so the client can say so (never the key itself). */
   mode: publicProcedure.query(({ ctx }) => ({ mode: ctx.payments.mode })),
 });

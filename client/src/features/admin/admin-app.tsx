@@ -7,6 +7,7 @@ import { AdminGuard } from './admin-guard';
 import { AdminLayout } from './admin-layout';
 import { DashboardPage } from './dashboard-page';
 import { LogsPage } from './logs-page';
+import { PackingSlipPage } from './orders/packing-slip-page';
 
 /** Everything under /admin, loaded as its own chunk so shoppers never download it. */
 export default function AdminApp() {
@@ -32,6 +33,11 @@ export default function AdminApp() {
         <Route path={paths.adminLogs()}>
           <AdminGuard>
             <LogsPage />
+          </AdminGuard>
+        </Route>
+        <Route path="/admin/orders/:id/packing-slip">
+          <AdminGuard>
+            <PackingSlipPage />
           </AdminGuard>
         </Route>
       </Switch>

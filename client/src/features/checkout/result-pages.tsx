@@ -53,6 +53,17 @@ function PaymentSuccess({ back }: { back: 'Continue Shopping' | 'Return to Shop'
             <span>Total</span>
             <span>{formatMoney(order.data.totalMinor ?? order.data.subtotalMinor, order.data.currency)}</span>
           </p>
+          {order.data.orderPagePath ? (
+            <div className="mt-6 rounded-xl bg-sand/70 p-4 text-center">
+              <p className="text-sm">
+                A confirmation email is on its way, with a link to this order's page. You can follow the order
+                there: when it ships, its tracking appears on it.
+              </p>
+              <Link href={order.data.orderPagePath} className={buttonClass('primary', 'mt-4')}>
+                View your order
+              </Link>
+            </div>
+          ) : null}
         </section>
       ) : order.isError ? (
         <p className="mt-8 text-center text-sm text-muted">

@@ -1,59 +1,222 @@
-import { useEffect, useRef, useState } from 'react';
+import { testPaymentInput } from '@shared/checkout-input';
+import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { Button } from '../../components/ui/button';
+import { TextField } from '../../components/ui/text-field';
+import { countryName } from '../../lib/country-name';
 import { paths } from '../../lib/paths';
 import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
+import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { usePageTitle } from '../../lib/use-page-title';
+import { useZodForm } from '../../lib/use-zod-form';
 
-const DELAY_MS = 2000;
+/** What the form checks before sending: the server's own schema, less the session id it adds itself. */
+const demoPaymentFields = testPaymentInput.omit({ sessionId: true });
 
-/** Demo payment mode: completes the order after two seconds. No card, no money. */
+type Values = {
+  email: string;
+  name: string;
+  address: { line1: string; line2: string; city: string; postalCode: string; country: string };
+};
+
+const EMPTY: Values = {
+  email: '',
+  name: '',
+  address: { line1: '', line2: '', city: '', postalCode: '', country: '' },
+};
+
+/**
+ * Demo payment mode: stands in for Stripe's page. It asks what Stripe would (who pays, where the parcel goes)
+ * and completes the order when sent. No card, no money.
+ */
 export function TestPaymentPage() {
   usePageTitle('Test Payment Processing');
   const sessionId = new URLSearchParams(useSearch()).get('session_id') ?? '';
-  const [, navigate] = useLocation();
-  const [error, setError] = useState<string | null>(null);
-  const complete = trpc.checkout.completeTestPayment.useMutation();
-  // The latest mutate, without making the timer below restart on every render.
-  const mutate = useRef(complete.mutate);
-  mutate.current = complete.mutate;
-
-  useEffect(() => {
-    if (!sessionId) return;
-    const timer = setTimeout(() => {
-      mutate.current(
-        { sessionId },
-        {
-          onSuccess() {
-            toast.success('Test payment completed successfully!');
-            navigate(paths.checkoutSuccess(sessionId), { replace: true });
-          },
-          onError(err) {
-            setError(err.message);
-          },
-        },
-      );
-    }, DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [sessionId, navigate]);
 
   return (
-    <div className="mx-auto max-w-xl px-4 py-16 text-center">
-      <h1 className="font-serif text-3xl">Test Payment Processing</h1>
-      <p className="mt-4 rounded-xl bg-amber-50 p-4 text-sm text-amber-900">
-        This store is in demo payment mode: no card is charged and no money moves.
+    <div className="mx-auto max-w-xl px-4 py-16">
+      <h1 className="text-center font-serif text-3xl">Test Payment Processing</h1>
+      <p className="mt-4 rounded-xl bg-amber-50 p-4 text-center text-sm text-amber-900">
+        <strong>Demo payment — no card is charged and no money moves.</strong> This store is in demo payment
+        mode: the details below only complete a test order.
       </p>
-      {error || !sessionId ? (
-        <p role="alert" className="mt-6 text-red-800">
-          {error ?? 'This payment link is incomplete.'}
-        </p>
+      {sessionId ? (
+        <DemoPaymentForm sessionId={sessionId} />
       ) : (
-        <div className="mt-8 space-y-3" aria-hidden="true">
-          <div className="skeleton mx-auto h-5 w-2/3 rounded" />
-          <div className="skeleton mx-auto h-5 w-1/2 rounded" />
-          <div className="skeleton mx-auto h-10 w-40 rounded-full" />
-        </div>
+        <p role="alert" className="mt-6 text-center text-red-800">
+          This payment link is incomplete.
+        </p>
       )}
     </div>
+  );
+}
+
+function DemoPaymentForm({ sessionId }: { sessionId: string }) {
+  const [, navigate] = useLocation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const countryId = useId();
+  const form = useZodForm(demoPaymentFields, EMPTY);
+  const { values, error } = form;
+  const [failure, setFailure] = useState<string | null>(null);
+  const complete = trpc.checkout.completeTestPayment.useMutation();
+  const shipping = trpc.checkout.shippingCountries.useQuery(undefined, { staleTime: 10 * 60 * 1000 });
+
+  const countries = useMemo(
+    () =>
+      (shipping.data ?? [])
+        .map((code) => ({ code, name: countryName(code) }))
+        .sort((a, b) => a.name.localeCompare(b.name, 'en')),
+    [shipping.data],
+  );
+
+  // Once the list arrives the first country (by name) is chosen, so the select never shows an empty value.
+  useEffect(() => {
+    const first = countries[0];
+    if (!first) return;
+    form.setValues((v) => (v.address.country ? v : { ...v, address: { ...v.address, country: first.code } }));
+  }, [countries, form.setValues]);
+
+  const setAddress = (key: keyof Values['address'], value: string) =>
+    form.setValues((v) => ({ ...v, address: { ...v.address, [key]: value } }));
+
+  const focusFirstError = useFocusFirstInvalid(formRef);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setFailure(null);
+    const result = await form.save((v) => complete.mutateAsync({ sessionId, ...v }));
+    if (result === 'saved') {
+      toast.success('Test payment completed successfully!');
+      navigate(paths.checkoutSuccess(sessionId), { replace: true });
+      return;
+    }
+    if (result !== 'invalid') {
+      // Field errors are shown beside their fields; the address's own come as one list from the server
+      // (its flattened error keeps only the top-level key), so they are said here with the rest.
+      setFailure(
+        result.message === 'Invalid input' ? 'Please correct the highlighted fields.' : result.message,
+      );
+    }
+    focusFirstError();
+  };
+
+  const addressError = form.errors.address;
+
+  return (
+    <form
+      ref={formRef}
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      aria-label="Demo payment"
+      className="mt-8 space-y-5"
+    >
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        value={values.email}
+        onChange={(e) => form.set('email', e.target.value)}
+        error={error('email')}
+        hint="Where the order confirmation goes."
+        required
+      />
+      <TextField
+        label="Full name"
+        autoComplete="name"
+        value={values.name}
+        onChange={(e) => form.set('name', e.target.value)}
+        error={error('name')}
+        required
+      />
+      <fieldset className="space-y-4">
+        <legend className="font-serif text-lg">Shipping address</legend>
+        <TextField
+          label="Address line 1"
+          autoComplete="address-line1"
+          value={values.address.line1}
+          onChange={(e) => setAddress('line1', e.target.value)}
+          error={error('address.line1')}
+          required
+        />
+        <TextField
+          label="Address line 2 (optional)"
+          autoComplete="address-line2"
+          value={values.address.line2}
+          onChange={(e) => setAddress('line2', e.target.value)}
+          error={error('address.line2')}
+        />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField
+            label="City"
+            autoComplete="address-level2"
+            value={values.address.city}
+            onChange={(e) => setAddress('city', e.target.value)}
+            error={error('address.city')}
+            required
+          />
+          <TextField
+            label="Postal code"
+            autoComplete="postal-code"
+            value={values.address.postalCode}
+            onChange={(e) => setAddress('postalCode', e.target.value)}
+            error={error('address.postalCode')}
+            required
+          />
+        </div>
+        <div>
+          <label htmlFor={countryId} className="block text-sm font-medium text-ink">
+            Country
+          </label>
+          <select
+            id={countryId}
+            autoComplete="country"
+            value={values.address.country}
+            onChange={(e) => setAddress('country', e.target.value)}
+            disabled={!shipping.data}
+            required
+            aria-invalid={error('address.country') ? true : undefined}
+            aria-describedby={error('address.country') ? `${countryId}-error` : undefined}
+            className={`mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-sm ${error('address.country') ? 'border-red-700' : 'border-stone-line'}`}
+          >
+            {countries.length === 0 ? (
+              <option value="">{shipping.isPending ? 'Loading…' : '—'}</option>
+            ) : null}
+            {countries.map((c) => (
+              <option key={c.code} value={c.code}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+          {error('address.country') ? (
+            <p id={`${countryId}-error`} className="mt-1 text-xs text-red-700">
+              {error('address.country')}
+            </p>
+          ) : null}
+        </div>
+      </fieldset>
+      {shipping.isError ? (
+        <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
+          Could not load the countries this store ships to: {shipping.error.message}
+        </p>
+      ) : shipping.data?.length === 0 ? (
+        <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
+          This store does not ship anywhere yet, so the order cannot be completed.
+        </p>
+      ) : null}
+      {failure || addressError ? (
+        <div role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
+          {failure ? <p>{failure}</p> : null}
+          {addressError ? <p>{addressError}</p> : null}
+        </div>
+      ) : form.hasErrors ? (
+        <p role="alert" className="text-sm text-red-700">
+          Please correct the highlighted fields.
+        </p>
+      ) : null}
+      <Button type="submit" className="w-full" disabled={complete.isPending || !shipping.data?.length}>
+        {complete.isPending ? 'Completing…' : 'Complete test payment'}
+      </Button>
+    </form>
   );
 }

@@ -1,12 +1,20 @@
 import { ORDER_STATUS_LABEL, ORDER_STATUSES, type OrderStatusName } from '@shared/orders';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { type Column, DataTable } from '../../../components/admin/data-table';
-import { Button } from '../../../components/ui/button';
+import { Button, buttonClass } from '../../../components/ui/button';
 import { formatMoney } from '../../../lib/money';
+import { paths } from '../../../lib/paths';
 import { OrderDialog } from './order-dialog';
 import { type OrderRow, useOrderList, useReconcileOrders } from './use-orders';
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'short', timeStyle: 'short' });
+
+const stageStyle = (o: OrderRow) =>
+  o.fulfilment === 'cancelled'
+    ? 'bg-stone-200 text-stone-800'
+    : o.fulfilment === 'shipped' || o.fulfilment === 'delivered'
+      ? 'bg-sky-100 text-sky-900'
+      : statusStyle[o.status];
 
 const statusStyle: Record<OrderStatusName, string> = {
   pending: 'bg-amber-100 text-amber-900',
@@ -33,9 +41,12 @@ function orderColumns(open: (id: string) => void): Array<Column<OrderRow>> {
       header: 'Status',
       cell: (o) => (
         <>
-          <span className={`rounded-full px-2 py-0.5 text-xs ${statusStyle[o.status]}`}>
-            {ORDER_STATUS_LABEL[o.status]}
-          </span>
+          <span className={`rounded-full px-2 py-0.5 text-xs ${stageStyle(o)}`}>{o.stage}</span>
+          {o.refunded ? (
+            <span className="ml-2 rounded-full bg-stone-200 px-2 py-0.5 text-xs text-stone-800">
+              Refunded
+            </span>
+          ) : null}
           {o.paymentMode === 'demo' ? <span className="ml-2 text-xs text-muted">demo</span> : null}
         </>
       ),
@@ -80,6 +91,7 @@ export function OrdersPanel() {
           {reconcile.isPending ? 'Checking…' : 'Check pending payments with Stripe'}
         </Button>
       </div>
+      <OrdersExport />
       <div className="mt-6">
         <DataTable
           label="Orders"
@@ -97,5 +109,72 @@ export function OrdersPanel() {
       </div>
       {selected ? <OrderDialog id={selected} onClose={() => setSelected(null)} /> : null}
     </div>
+  );
+}
+
+/** A date as the export reads it (YYYY-MM-DD), in the admin's own calendar. */
+function isoDay(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** The accounting export: paid orders of a range of days as a CSV file, this month so far unless changed. */
+function OrdersExport() {
+  const today = new Date();
+  const [from, setFrom] = useState(() => isoDay(new Date(today.getFullYear(), today.getMonth(), 1)));
+  const [to, setTo] = useState(() => isoDay(today));
+  const id = useId();
+  const problem =
+    !from || !to ? 'Choose both dates.' : from > to ? 'The start must not be after the end.' : null;
+
+  return (
+    <fieldset className="mt-4 flex flex-wrap items-end gap-3 rounded-xl border border-stone-line p-3 text-sm">
+      <legend className="px-1 font-medium">Export paid orders</legend>
+      <div>
+        <label htmlFor={`${id}-from`} className="block">
+          From
+        </label>
+        <input
+          id={`${id}-from`}
+          type="date"
+          value={from}
+          onChange={(e) => setFrom(e.target.value)}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={`${id}-hint${problem ? ` ${id}-error` : ''}`}
+          className="mt-1 rounded-lg border border-stone-line bg-white px-2 py-1.5"
+        />
+      </div>
+      <div>
+        <label htmlFor={`${id}-to`} className="block">
+          To
+        </label>
+        <input
+          id={`${id}-to`}
+          type="date"
+          value={to}
+          onChange={(e) => setTo(e.target.value)}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={`${id}-hint${problem ? ` ${id}-error` : ''}`}
+          className="mt-1 rounded-lg border border-stone-line bg-white px-2 py-1.5"
+        />
+      </div>
+      {problem ? (
+        <Button variant="secondary" disabled>
+          Export CSV
+        </Button>
+      ) : (
+        <a href={paths.adminOrdersExport({ from, to })} download className={buttonClass('secondary')}>
+          Export CSV
+        </a>
+      )}
+      <p id={`${id}-hint`} className="w-full text-xs text-muted">
+        Orders by the day they were paid (UTC), both days included.
+      </p>
+      {problem ? (
+        <p id={`${id}-error`} role="alert" className="w-full text-xs text-red-700">
+          {problem}
+        </p>
+      ) : null}
+    </fieldset>
   );
 }

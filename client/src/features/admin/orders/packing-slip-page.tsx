@@ -1,0 +1,108 @@
+import { Printer } from 'lucide-react';
+import { useParams } from 'wouter';
+import { PostalAddress } from '../../../components/postal-address';
+import { Button } from '../../../components/ui/button';
+import { usePageTitle } from '../../../lib/use-page-title';
+import { useSiteSettings } from '../../../lib/use-site-settings';
+import { useOrder } from './use-orders';
+import './packing-slip.css';
+
+const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
+
+/** /admin/orders/:id/packing-slip: what goes in the parcel, to print and put in it. No prices. */
+export function PackingSlipPage() {
+  const { id = '' } = useParams<{ id: string }>();
+  const order = useOrder(id);
+  const storeName = useSiteSettings().data?.storeName ?? '';
+  usePageTitle(order.data ? `Packing slip, order #${order.data.number}` : 'Packing slip');
+
+  if (order.isError) {
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-10">
+        <h1 className="font-serif text-3xl">Packing slip</h1>
+        <p role="alert" className="mt-6 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
+          Could not load the order: {order.error.message}
+        </p>
+      </div>
+    );
+  }
+  if (!order.data) {
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-10" aria-busy="true">
+        <div className="skeleton h-10 w-64 rounded" aria-hidden="true" />
+        <div className="skeleton mt-8 h-48 rounded" aria-hidden="true" />
+      </div>
+    );
+  }
+  const o = order.data;
+  return (
+    <article
+      className="packing-slip mx-auto max-w-3xl bg-white px-8 py-10 text-ink"
+      aria-labelledby="slip-title"
+    >
+      <div className="no-print mb-8 flex justify-end">
+        <Button onClick={() => window.print()}>
+          <Printer aria-hidden="true" className="h-4 w-4" />
+          Print
+        </Button>
+      </div>
+      <header className="flex flex-wrap items-start justify-between gap-4 border-b border-ink pb-4">
+        <div>
+          <p className="font-serif text-xl tracking-[0.1em] uppercase">{storeName}</p>
+          <h1 id="slip-title" className="mt-2 font-serif text-3xl">
+            Packing slip · Order #{o.number}
+          </h1>
+        </div>
+        <p className="text-sm">
+          Ordered {day.format(new Date(o.paidAt ?? o.createdAt))}
+          {o.fulfilment === 'cancelled' ? <strong className="block">CANCELLED: do not ship</strong> : null}
+        </p>
+      </header>
+      <section aria-labelledby="slip-ship-to" className="mt-6">
+        <h2 id="slip-ship-to" className="text-sm font-semibold tracking-wide uppercase">
+          Ship to
+        </h2>
+        {o.shippingAddress ? (
+          <PostalAddress address={o.shippingAddress} className="mt-2" />
+        ) : (
+          <p className="mt-2">No shipping address on this order.</p>
+        )}
+      </section>
+      <table className="mt-8 w-full border-collapse text-left text-sm" data-testid="packing-slip-lines">
+        <caption className="sr-only">Items in the parcel</caption>
+        <thead>
+          <tr className="border-b border-ink">
+            <th scope="col" className="py-2 pr-4">
+              Item
+            </th>
+            <th scope="col" className="py-2 pr-4">
+              Size
+            </th>
+            <th scope="col" className="py-2 text-right">
+              Quantity
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {o.lines.map((l) => {
+            const packed = l.quantity - l.refundedQuantity;
+            return (
+              <tr key={l.id} className="border-b border-stone-line">
+                <td className="py-2 pr-4">{l.title}</td>
+                <td className="py-2 pr-4">{l.size ?? '—'}</td>
+                <td className="py-2 text-right">
+                  {packed}
+                  {l.refundedQuantity > 0 ? (
+                    <span className="block text-xs">
+                      ({l.quantity} ordered, {l.refundedQuantity} refunded)
+                    </span>
+                  ) : null}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </article>
+  );
+}
