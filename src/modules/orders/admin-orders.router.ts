@@ -53,7 +53,13 @@ export const adminOrdersRouter = router({
       createdAt: o.created_at,
       fulfilment: o.fulfilment,
       stage: orderStageLabel(o.status, o.fulfilment),
-      refunded: o.refunded_minor > 0,
+      // Pending refunds count: the money is promised back.
+      refund:
+        o.refunded_minor === 0
+          ? ('none' as const)
+          : o.refunded_minor >= (o.total_minor ?? o.subtotal_minor)
+            ? ('full' as const)
+            : ('partial' as const),
     }));
     return { items, nextCursor: rows.length > input.limit ? offset + input.limit : null };
   }),

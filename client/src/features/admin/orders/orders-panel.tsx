@@ -42,9 +42,9 @@ function orderColumns(open: (id: string) => void): Array<Column<OrderRow>> {
       cell: (o) => (
         <>
           <span className={`rounded-full px-2 py-0.5 text-xs ${stageStyle(o)}`}>{o.stage}</span>
-          {o.refunded ? (
+          {o.refund !== 'none' ? (
             <span className="ml-2 rounded-full bg-stone-200 px-2 py-0.5 text-xs text-stone-800">
-              Refunded
+              {o.refund === 'full' ? 'Refunded' : 'Partly refunded'}
             </span>
           ) : null}
           {o.paymentMode === 'demo' ? <span className="ml-2 text-xs text-muted">demo</span> : null}

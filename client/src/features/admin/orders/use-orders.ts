@@ -1,10 +1,6 @@
-import type {
-  FulfilmentName,
-  OrderStatusName,
-  PostalAddress,
-  RefundStatusName,
-  Shipment,
-} from '@shared/orders';
+import type { OrderStatusName } from '@shared/orders';
+import type { inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from '../../../../../src/trpc/router';
 import { toast } from '../../../lib/toast';
 import { trpc } from '../../../lib/trpc';
 
@@ -19,82 +15,13 @@ export function useOrderList(status: OrderStatusName | '') {
 
 export type OrderRow = NonNullable<ReturnType<typeof useOrderList>['items']>[number];
 
-export type OrderEmailStatus = 'queued' | 'sending' | 'sent' | 'failed';
+/** admin.orders.byId as the server answers it (src/modules/orders/admin-order-detail.ts). */
+export type OrderDetail = inferRouterOutputs<AppRouter>['admin']['orders']['byId'];
 
-/**
- * What the order dialog reads of admin.orders.byId (src/modules/orders/admin-order-detail.ts). Until the email
- * outbox branch is merged, the module byId imports is missing on this branch and tRPC's output type of byId
- * degrades to { [key: string]: any }, so useOrder asserts this shape (`as`: only a gross mismatch fails).
- * AFTER THE MERGE: write `select: (order): OrderDetail => order` there, so any drift between this and the
- * server fails the type check (or drop this type and infer it from the query).
- */
-export type OrderDetail = {
-  id: string;
-  number: number;
-  status: OrderStatusName;
-  fulfilment: FulfilmentName;
-  stage: string;
-  paymentMode: 'stripe' | 'demo';
-  currency: string;
-  subtotalMinor: number;
-  totalMinor: number | null;
-  paidMinor: number;
-  refundedMinor: number;
-  refundPendingMinor: number;
-  refundableMinor: number;
-  customerEmail: string | null;
-  customerName: string | null;
-  shippingAddress: PostalAddress | null;
-  billingAddress: unknown;
-  stripeSessionId: string | null;
-  createdAt: string;
-  paidAt: string | null;
-  shipment: Shipment | null;
-  deliveredAt: string | null;
-  cancelledAt: string | null;
-  lines: Array<{
-    id: number;
-    productId: string;
-    title: string;
-    size: string | null;
-    quantity: number;
-    refundedQuantity: number;
-    unitPriceMinor: number;
-    lineTotalMinor: number;
-    image: string | null;
-  }>;
-  refunds: Array<{
-    id: string;
-    amountMinor: number;
-    currency: string;
-    status: RefundStatusName;
-    provider: 'stripe' | 'demo';
-    reason: string | null;
-    failure: string | null;
-    adminEmail: string;
-    lines: Array<{ lineId: number; quantity: number }>;
-    createdAt: string;
-  }>;
-  emails: Array<{
-    id: string;
-    kind: string;
-    to: string;
-    subject: string;
-    status: OrderEmailStatus;
-    attempts: number;
-    lastError: string | null;
-    createdAt: string;
-    sentAt: string | null;
-    nextAttemptAt: string | null;
-  }>;
-  timeline: Array<{ at: string; kind: string; label: string; actor: string; detail: string | null }>;
-  events: Array<{ id: string; type: string; outcome: string; receivedAt: string }>;
-  customerPageUrl: string | null;
-  can: { ship: boolean; markDelivered: boolean; cancel: boolean; refund: boolean };
-};
+export type OrderEmailStatus = OrderDetail['emails'][number]['status'];
 
 export function useOrder(id: string) {
-  return trpc.admin.orders.byId.useQuery({ id }, { select: (order) => order as OrderDetail });
+  return trpc.admin.orders.byId.useQuery({ id });
 }
 
 /** What every change to an order refreshes: the list (its stage, its refunded marker) and the order. */
