@@ -116,7 +116,7 @@ test('after the payment: the shopper follows the order while the admin ships it,
   await expectNoAxeViolations(page, 'the admin order dialog after shipping and a refund');
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(row).toContainText('Shipped');
-  await expect(row).toContainText('Refunded');
+  await expect(row).toContainText('Partly refunded');
 
   // The packing slip lists the lines, without prices.
   await page.goto(`/admin/orders/${encodeURIComponent(orderId)}/packing-slip`);
