@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.js';
 import { databaseFile, openDatabase } from '../../db/connect.js';
 import type { Db } from '../../db/database.js';
 import { openPostgres } from '../../db/postgres/connect-postgres.js';
@@ -10,7 +11,7 @@ import {
   workerFor,
 } from '../../test-support/email-fixtures.js';
 import { SMTP_PASSWORD, startTestSmtp, type TestSmtp } from '../../test-support/smtp.js';
-import { createTestStore, manualClock, type TestStore } from '../../test-support/test-store.js';
+import { buildTestApp, createTestStore, manualClock, type TestStore } from '../../test-support/test-store.js';
 import { CLAIM_MS } from './mail-worker.js';
 import {
   claimNextEmail,
@@ -92,6 +93,32 @@ describe(`the email outbox on a real SMTP server (${process.env.TEST_DATABASE ??
     } finally {
       await stop();
     }
+  });
+
+  it('is held by the app: idle until main.ts starts it, sending on a nudge after, stopped when the app closes', async () => {
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: store.dir,
+      LOG_LEVEL: 'silent',
+      SMTP_URL: smtp.url,
+    });
+    const app = await buildTestApp(store, { config, clock: manualClock(T0) });
+    try {
+      expect(app.mailWorker.server).toBe('127.0.0.1');
+      await queueConfirmation(store.handle.db);
+      app.mailWorker.nudge();
+      await app.mailWorker.idle();
+      expect(smtp.received).toHaveLength(0);
+      app.mailWorker.start();
+      await app.mailWorker.idle();
+      expect(smtp.received).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+    await queueConfirmation(store.handle.db, { number: 1043 });
+    app.mailWorker.nudge();
+    await app.mailWorker.idle();
+    expect(smtp.received).toHaveLength(1);
   });
 
   it('keeps an email refused with a 4xx queued with the reason and its next attempt, and sends it on a later attempt', async () => {
