@@ -148,4 +148,31 @@ describe('loadConfig secrets', () => {
     ])
       expect(() => loadConfig(env)).toThrowError(/need S3_BUCKET/);
   });
+  it('reads SMTP_URL and MAIL_FROM; a bad SMTP_URL is named without its value (it holds the password)', () => {
+    const c = loadConfig({
+      SMTP_URL: 'smtps://shop:s3cret%21@mail.example.com:465',
+      PUBLIC_URL: 'https://shop.example',
+    });
+    expect(c.mail).toEqual({
+      smtpUrl: 'smtps://shop:s3cret%21@mail.example.com:465',
+      smtpHost: 'mail.example.com',
+      from: null,
+      defaultFromAddress: 'no-reply@shop.example',
+    });
+    expect(loadConfig({}).mail).toMatchObject({ smtpUrl: null, smtpHost: null });
+    expect(loadConfig({ MAIL_FROM: '"Zari & Co" <orders@zari.example>' }).mail.from).toEqual({
+      name: 'Zari & Co',
+      address: 'orders@zari.example',
+    });
+    expect(loadConfig({ MAIL_FROM: 'orders@zari.example' }).mail.from).toEqual({
+      name: null,
+      address: 'orders@zari.example',
+    });
+    expect(() => loadConfig({ MAIL_FROM: 'Zari <not an address>' })).toThrowError(/MAIL_FROM/);
+    expect(() => loadConfig({ MAIL_FROM: 'a@b.example\r\nBcc: x@y.example' })).toThrowError(/MAIL_FROM/);
+    for (const bad of ['http://user:hunter2@mail.example.com', 'smtp://user:hunter2@ bad host'])
+      expect(() => loadConfig({ SMTP_URL: bad })).toThrowError(
+        /^Invalid environment variable SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL$/,
+      );
+  });
 });

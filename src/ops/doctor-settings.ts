@@ -160,3 +160,32 @@ export function checkAddresses(config: Config, env: NodeJS.ProcessEnv): CheckRes
     );
   return results;
 }
+
+/**
+ * Where the order emails go: a mail server (named by its host only: the URL holds the password) and the From,
+ * or none, in which case emails wait in the outbox and customers hear nothing.
+ */
+export function checkMail(config: Config): CheckResult[] {
+  const { smtpHost, from, defaultFromAddress } = config.mail;
+  if (!smtpHost)
+    return [
+      config.isProduction
+        ? warn(
+            'mail',
+            'no SMTP_URL: order emails wait in the outbox and customers get none. Fix: set SMTP_URL (smtp://user:password@host:587) and MAIL_FROM, then restart.',
+          )
+        : ok(
+            'mail',
+            'no SMTP_URL: order emails wait in the outbox (printed to the log in demo payment mode)',
+          ),
+    ];
+  const sender = from ? from.address : `${defaultFromAddress} (default)`;
+  if (config.isProduction && !from)
+    return [
+      warn(
+        'mail',
+        `emails through ${smtpHost}, from ${sender}: mail servers often refuse or bin a From they do not know. Fix: set MAIL_FROM to an address your provider sends for (SPF, DKIM).`,
+      ),
+    ];
+  return [ok('mail', `emails through ${smtpHost}, from ${sender}`)];
+}

@@ -35,6 +35,7 @@ describe('npm run doctor', () => {
       disk: expect.stringMatching(/OK|WARN/),
       session: 'OK',
       stripe: 'OK',
+      mail: 'OK',
     });
     expect(of(results, 'database')[0]?.message).toMatch(/integrity ok, schema current/);
   });
@@ -49,6 +50,29 @@ describe('npm run doctor', () => {
         message: expect.stringMatching(/^Invalid environment variable BACKUP_KEEP/),
       },
     ]);
+  });
+
+  it('names the mail server by its host alone, and warns a production store that emails nobody', async () => {
+    const env = await healthyStore();
+    const url = 'smtp://shop:hunter2-secret@mail.example.com:587';
+    const [mail] = of(
+      await runDoctor({ ...env, SMTP_URL: url, MAIL_FROM: 'orders@shop.example' }, { uid: null }),
+      'mail',
+    );
+    expect(mail).toEqual({
+      level: 'OK',
+      check: 'mail',
+      message: 'emails through mail.example.com, from orders@shop.example',
+    });
+    const production = { ...env, NODE_ENV: 'production', PUBLIC_URL: 'https://shop.example' };
+    expect(of(await runDoctor(production, { uid: null }), 'mail')[0]).toMatchObject({
+      level: 'WARN',
+      message: expect.stringMatching(/^no SMTP_URL: order emails wait in the outbox/),
+    });
+    const [noFrom] = of(await runDoctor({ ...production, SMTP_URL: url }, { uid: null }), 'mail');
+    expect(noFrom?.level).toBe('WARN');
+    expect(noFrom?.message).toContain('no-reply@shop.example (default)');
+    expect(JSON.stringify(noFrom)).not.toContain('hunter2');
   });
 
   it('flags a session key file other users can read', async () => {

@@ -7,6 +7,7 @@ import { dataDirInUse } from './data-lock.js';
 import {
   type CheckResult,
   checkAddresses,
+  checkMail,
   checkSession,
   checkStripe,
   fail,
@@ -230,6 +231,7 @@ export async function runDoctor(
     checkDisk(config),
     checkSession(config),
     ...checkStripe(config, env),
+    ...checkMail(config),
     ...checkAddresses(config, env),
   );
   results.push(...(await checkStorage(config)));

@@ -1,4 +1,4 @@
-import { formatMoney } from '../../shared/money.js';
+import { currencyExponent, minorToMajorString } from '../../shared/money.js';
 import { emailDocument, escapeHtml, isWebUrl, oneLine, style } from './email-layout.js';
 
 /**
@@ -69,7 +69,8 @@ export function orderConfirmationEmail(d: OrderEmailData): RenderedEmail {
     storeName: store.name,
     body: [
       `<h1 style="${style.h1}">Thank you for your order</h1>`,
-      `<p style="${style.p}">${escapeHtml(hello)} We have received your payment for order #${order.number} and are getting it ready. We will email you again when it ships.</p>`,
+      `<p style="${style.p}">${escapeHtml(hello)}</p>`,
+      `<p style="${style.p}">We have received your payment for order #${order.number} and are getting it ready. We will email you again when it ships.</p>`,
       orderLinkHtml(order.pageUrl),
       `<h2 style="${style.h2}">Your order</h2>`,
       linesTableHtml(order),
@@ -105,7 +106,8 @@ export function orderShippedEmail(d: OrderEmailData & { shipment: ShipmentInfo }
     storeName: store.name,
     body: [
       `<h1 style="${style.h1}">Your order is on its way</h1>`,
-      `<p style="${style.p}">${escapeHtml(hello)} Order #${order.number} has shipped.</p>`,
+      `<p style="${style.p}">${escapeHtml(hello)}</p>`,
+      `<p style="${style.p}">Order #${order.number} has shipped.</p>`,
       `<p style="${style.p}">Carrier: <strong>${escapeHtml(carrier)}</strong><br>Tracking number: <strong>${escapeHtml(tracking)}</strong></p>`,
       trackingLink,
       orderLinkHtml(order.pageUrl),
@@ -137,11 +139,14 @@ export function orderRefundEmail(d: OrderEmailData & { refund: RefundInfo }): Re
   const { order, store, refund } = d;
   const subject = oneLine(`Refund for order #${order.number}`, 300);
   const hello = greeting(order.customerName);
-  const amount = formatMoney(refund.amountMinor, order.currency);
+  const amount = money(refund.amountMinor, order.currency);
   const inFull = refund.totalRefundedMinor >= order.totalMinor;
+  const paid = money(order.totalMinor, order.currency);
   const overall = inFull
     ? `Order #${order.number} has now been refunded in full.`
-    : `In all, ${formatMoney(refund.totalRefundedMinor, order.currency)} of the ${formatMoney(order.totalMinor, order.currency)} you paid for order #${order.number} has been refunded.`;
+    : refund.totalRefundedMinor === refund.amountMinor
+      ? `This is part of the ${paid} you paid; the rest of your order stands.`
+      : `In all, ${money(refund.totalRefundedMinor, order.currency)} of the ${paid} you paid has been refunded.`;
   const timing =
     'The money goes back to the card or account you paid with; banks usually take 5 to 10 business days to show it.';
   const reason = refund.reason ? oneLine(refund.reason, 500) : null;
@@ -150,7 +155,8 @@ export function orderRefundEmail(d: OrderEmailData & { refund: RefundInfo }): Re
     storeName: store.name,
     body: [
       `<h1 style="${style.h1}">We have refunded ${escapeHtml(amount)}</h1>`,
-      `<p style="${style.p}">${escapeHtml(hello)} We have refunded <strong>${escapeHtml(amount)}</strong> for order #${order.number}. ${escapeHtml(overall)}</p>`,
+      `<p style="${style.p}">${escapeHtml(hello)}</p>`,
+      `<p style="${style.p}">We have refunded <strong>${escapeHtml(amount)}</strong> for order #${order.number}. ${escapeHtml(overall)}</p>`,
       reason ? `<p style="${style.p}">Reason: ${escapeHtml(reason)}</p>` : '',
       `<p style="${style.p}">${escapeHtml(timing)}</p>`,
       refund.lines.length > 0 ? refundLinesTableHtml(order.number, refund.lines) : '',
@@ -180,8 +186,19 @@ function greeting(customerName: string | null): string {
   return first ? `Hello ${first},` : 'Hello,';
 }
 
-function money(minor: number, currency: string): string {
-  return formatMoney(minor, currency);
+/**
+ * An amount as a receipt shows it: always the currency's full decimals ($89.00 beside $19.99), from the exact
+ * decimal text (Intl.NumberFormat formats the string, so no float ever rounds it).
+ */
+export function money(minor: number, currency: string): string {
+  const exponent = currencyExponent(currency);
+  const formatter = new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+    minimumFractionDigits: exponent,
+    maximumFractionDigits: exponent,
+  });
+  return formatter.format(minorToMajorString(minor, currency) as unknown as number);
 }
 
 function itemText(l: { title: string; size: string | null }): string {
