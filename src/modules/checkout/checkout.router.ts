@@ -78,8 +78,11 @@ export const checkoutRouter = router({
         ctx.config.publicUrl,
       ),
     );
-    if (result.changed)
+    if (result.changed) {
+      // The confirmation email was queued with the payment: send it now rather than at the next poll.
+      ctx.mail.nudge();
       ctx.log.info({ event: 'checkout.demo.paid', order: order.id }, 'demo payment completed');
+    }
     return { ok: true as const };
   }),
   /** The countries the store ships to (two-letter codes), for the demo payment form's country list. */
