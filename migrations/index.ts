@@ -18,6 +18,7 @@ import * as foldFinalSigma from './2026-11-25T0016-fold-final-sigma.js';
 import * as rateCounters from './2026-11-25T0017-rate-counters.js';
 import * as emailOutbox from './2026-11-25T0018-email-outbox.js';
 import * as afterPayment from './2026-11-25T0019-after-payment.js';
+import * as sizeStock from './2026-11-25T0020-size-stock.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T0017-rate-counters': rateCounters,
   '2026-11-25T0018-email-outbox': emailOutbox,
   '2026-11-25T0019-after-payment': afterPayment,
+  '2026-11-25T0020-size-stock': sizeStock,
 };

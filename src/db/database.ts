@@ -72,6 +72,8 @@ export interface SettingsTable {
   shipping_countries: Generated<string>;
   /** JSON array of {label, amountMinor, currency, minDays, maxDays}. */
   shipping_options: Generated<string>;
+  /** Sizes with this many or fewer left are listed on the admin's dashboard. */
+  low_stock_threshold: Generated<number>;
   updated_at: string;
 }
 
@@ -163,6 +165,28 @@ export interface OrdersTable {
   payment_intent_id: string | null;
   /** The key of the shopper's order page link. */
   access_token: string | null;
+  /** Set when a payment took more of a size than was left: the admin refunds or restocks. */
+  stock_problem: string | null;
+}
+
+/** Stock of one size; a size without a row is not tracked (always available). */
+export interface SizeStockTable {
+  product_id: string;
+  size: string;
+  on_hand: number;
+  /** Units held by open checkouts: on_hand - reserved can be bought. */
+  reserved: Generated<number>;
+}
+
+export interface StockReservationsTable {
+  id: Generated<number>;
+  order_id: string;
+  product_id: string;
+  size: string;
+  quantity: number;
+  state: 'held' | 'sold' | 'released';
+  expires_at: string;
+  created_at: string;
 }
 
 /** Where the goods are, beside where the money is (status): as Stripe and Shopify keep the two apart. */
@@ -356,6 +380,8 @@ export interface Database {
   order_lines: OrderLinesTable;
   stripe_events: StripeEventsTable;
   refunds: RefundsTable;
+  size_stock: SizeStockTable;
+  stock_reservations: StockReservationsTable;
   order_events: OrderEventsTable;
   product_history: ProductHistoryTable;
   logs: LogsTable;

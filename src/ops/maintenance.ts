@@ -8,6 +8,7 @@ import { expireAbandonedDemoOrders } from '../modules/orders/abandoned-orders.js
 import { reconcilePendingOrders } from '../modules/orders/reconcile.js';
 import { settlePendingRefunds } from '../modules/orders/refunds.service.js';
 import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
+import { releaseExpiredReservations } from '../modules/stock/reservations.js';
 import { pruneVitals } from '../modules/telemetry/vitals.repository.js';
 import { releaseLease, thisProcess, whileHoldingLease } from './job-lease.js';
 
@@ -42,6 +43,9 @@ export async function runMaintenance(deps: MaintenanceDeps, holder: string = thi
     await deps.logs.prune(now);
     await pruneVitals(deps.db, now);
     await pruneRateCounters(deps.db, now.getTime());
+    const released = await releaseExpiredReservations(deps.db, now);
+    if (released > 0)
+      deps.log.info({ event: 'stock.released', count: released }, 'stock held by ended checkouts released');
     const expired = await expireAbandonedDemoOrders(deps.db, now);
     if (expired > 0)
       deps.log.info({ event: 'orders.expired', count: expired }, 'abandoned demo checkouts expired');

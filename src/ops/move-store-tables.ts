@@ -17,6 +17,8 @@ export const COPIED_TABLES = [
   'email_outbox',
   'refunds',
   'order_events',
+  'size_stock',
+  'stock_reservations',
   'catalog_versions',
   'logs',
   'web_vitals',

@@ -3,7 +3,13 @@ import type { OrderStatusName } from './orders.js';
 export const MAX_CART_LINES = 50;
 export const MAX_LINE_QUANTITY = 10;
 
-export type LineProblem = 'removed' | 'size_unavailable' | 'price_changed' | 'size_required';
+export type LineProblem =
+  | 'removed'
+  | 'size_unavailable'
+  | 'price_changed'
+  | 'size_required'
+  | 'sold_out'
+  | 'not_enough_stock';
 
 export type QuotedLine = {
   productId: string;
@@ -15,6 +21,8 @@ export type QuotedLine = {
   currency: string | null;
   lineTotalMinor: number | null;
   problem: LineProblem | null;
+  /** How many of this size can still be bought; null when the size is not tracked (always available). */
+  left: number | null;
 };
 
 export type Quote = {
@@ -51,4 +59,6 @@ export const PROBLEM_TEXT: Record<LineProblem, string> = {
   size_unavailable: 'This size is no longer offered. Please pick another size or remove it.',
   price_changed: 'The price changed since you added it.',
   size_required: 'Please choose a size for this product.',
+  sold_out: 'This size is sold out. Please pick another size or remove it.',
+  not_enough_stock: 'Fewer are left in this size than you asked for. Please lower the quantity.',
 };

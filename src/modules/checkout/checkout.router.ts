@@ -14,7 +14,9 @@ import { quoteCart } from './quote.js';
 
 export const checkoutRouter = router({
   /** Prices a cart from the database and flags each line that cannot be bought as it is. */
-  quote: publicProcedure.input(cartInput).query(({ ctx, input }) => quoteCart(ctx.db, input.lines)),
+  quote: publicProcedure
+    .input(cartInput)
+    .query(({ ctx, input }) => quoteCart(ctx.db, input.lines, ctx.clock.now())),
 
   /** Creates the pending order and its payment session; returns the URL to send the shopper to. */
   createSession: publicProcedure.input(cartInput).mutation(async ({ ctx, input }) => {

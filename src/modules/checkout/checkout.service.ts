@@ -10,6 +10,8 @@ import { CHECKOUT_SESSION_LIFETIME_MS } from '../orders/abandoned-orders.js';
 import { attachSession, deleteOrder, insertPendingOrder, newOrderId } from '../orders/orders.repository.js';
 import { type PaymentGateway, PaymentProviderError } from '../payments/payment-gateway.js';
 import { readShipping } from '../settings/settings.repository.js';
+import { releaseReservations, reserveLines, StockShortage } from '../stock/reservations.js';
+import { DEMO_RESERVATION_MS } from '../stock/stock.repository.js';
 import { quoteCart } from './quote.js';
 
 /** What starting a checkout needs: a procedure's context has all of it. */
@@ -30,7 +32,7 @@ export async function startCheckout(
   ctx: CheckoutDeps,
   lines: Array<z.infer<typeof cartLineInput>>,
 ): Promise<{ url: string; orderNumber: number }> {
-  const quote = await quoteCart(ctx.db, lines);
+  const quote = await quoteCart(ctx.db, lines, ctx.clock.now());
   const problem = quote.lines.find((l) => l.problem !== null && l.problem !== 'price_changed');
   if (problem?.problem) {
     throw new TRPCError({
@@ -58,16 +60,32 @@ export async function startCheckout(
     unitPriceMinor: l.unitPriceMinor ?? 0,
     imageUrl: l.image,
   }));
-  // Durable (synchronous=FULL): the order must outlive a power cut once Stripe may know of it.
-  const { number } = await durableTransaction(ctx.db, (trx) =>
-    insertPendingOrder(trx, {
-      id: orderId,
-      currency,
-      paymentMode: ctx.payments.mode,
-      lines: orderLines,
-      now,
-    }),
-  );
+  const expiresAt = new Date(now.getTime() + CHECKOUT_SESSION_LIFETIME_MS);
+  // Durable (synchronous=FULL): the order must outlive a power cut once Stripe may know of it. The units
+  // of tracked sizes are held in the same transaction: no order exists for stock it could not hold.
+  let number: number;
+  try {
+    ({ number } = await durableTransaction(ctx.db, async (trx) => {
+      const created = await insertPendingOrder(trx, {
+        id: orderId,
+        currency,
+        paymentMode: ctx.payments.mode,
+        lines: orderLines,
+        now,
+      });
+      await reserveLines(trx, {
+        id: orderId,
+        lines: orderLines,
+        // A Stripe checkout holds its units while its session can be paid; a demo one for 30 minutes.
+        expiresAt: ctx.payments.mode === 'demo' ? new Date(now.getTime() + DEMO_RESERVATION_MS) : expiresAt,
+        now,
+      });
+      return created;
+    }));
+  } catch (error) {
+    if (error instanceof StockShortage) throw new TRPCError({ code: 'BAD_REQUEST', message: error.message });
+    throw error;
+  }
 
   const shipping = await readShipping(ctx.db);
   try {
@@ -76,7 +94,7 @@ export async function startCheckout(
       publicUrl: ctx.config.publicUrl,
       shippingCountries: shipping.countries,
       shippingOptions: shipping.options.filter((o) => o.currency === currency),
-      expiresAt: new Date(now.getTime() + CHECKOUT_SESSION_LIFETIME_MS),
+      expiresAt,
     });
     await durableTransaction(ctx.db, (trx) => attachSession(trx, orderId, session.id, ctx.clock.now()));
     ctx.log.info(
@@ -85,7 +103,11 @@ export async function startCheckout(
     );
     return { url: session.url, orderNumber: number };
   } catch (error) {
-    await deleteOrder(ctx.db, orderId);
+    // No session, no order: and the units it held go back.
+    await ctx.db.transaction().execute(async (trx) => {
+      await releaseReservations(trx, orderId);
+      await deleteOrder(trx, orderId);
+    });
     const reason = error instanceof PaymentProviderError ? error.message : String(error);
     ctx.log.error({ event: 'checkout.session.failed', reason }, 'could not create a checkout session');
     // Only the payment provider's failure is a bad gateway; our own (a busy or full database) keeps its

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/database.js';
 import { parseJsonArray } from '../../db/json-columns.js';
-import { MAX_LINE_QUANTITY, type Quote, type QuotedLine } from '../../shared/checkout.js';
+import { type LineProblem, MAX_LINE_QUANTITY, type Quote, type QuotedLine } from '../../shared/checkout.js';
 import type { cartLineInput } from '../../shared/checkout-input.js';
 import { productSpelling, sizeKey } from '../../shared/sizes.js';
+import { available, stockOf } from '../stock/stock.repository.js';
 
 type CartLine = z.infer<typeof cartLineInput>;
 
@@ -13,7 +14,7 @@ type CartLine = z.infer<typeof cartLineInput>;
  * size are merged, whatever the size's spelling ('m', 'M'), and carry the product's own spelling, so a
  * tampered cart cannot dodge the per-line quantity limit: the merged line is capped at the limit.
  */
-export async function quoteCart(db: DbOrTx, input: CartLine[]): Promise<Quote> {
+export async function quoteCart(db: DbOrTx, input: CartLine[], now: Date): Promise<Quote> {
   const ids = [...new Set(input.map((l) => l.productId))];
   const rows = await db
     .selectFrom('products as p')
@@ -55,6 +56,7 @@ export async function quoteCart(db: DbOrTx, input: CartLine[]): Promise<Quote> {
   }
   const lines = [...merged.values()];
 
+  const stock = await stockOf(db, ids, now);
   const quoted: QuotedLine[] = lines.map((line) => {
     const product = byId.get(line.productId);
     if (!product) {
@@ -66,17 +68,24 @@ export async function quoteCart(db: DbOrTx, input: CartLine[]): Promise<Quote> {
         currency: null,
         lineTotalMinor: null,
         problem: 'removed',
+        left: null,
       };
     }
     const sizes = parseJsonArray(product.sizes);
-    const problem =
+    const count = line.size === null ? undefined : stock.get(product.id)?.get(line.size);
+    const left = count ? available(count) : null;
+    const problem: LineProblem | null =
       sizes.length > 0 && line.size === null
         ? 'size_required'
         : line.size !== null && !sizes.some((s) => sizeKey(s) === sizeKey(line.size ?? ''))
           ? 'size_unavailable'
-          : line.seenUnitPriceMinor !== undefined && line.seenUnitPriceMinor !== product.price_minor
-            ? 'price_changed'
-            : null;
+          : left === 0
+            ? 'sold_out'
+            : left !== null && line.quantity > left
+              ? 'not_enough_stock'
+              : line.seenUnitPriceMinor !== undefined && line.seenUnitPriceMinor !== product.price_minor
+                ? 'price_changed'
+                : null;
     return {
       ...pick(line),
       title: product.title,
@@ -85,6 +94,7 @@ export async function quoteCart(db: DbOrTx, input: CartLine[]): Promise<Quote> {
       currency: product.currency,
       lineTotalMinor: product.price_minor * line.quantity,
       problem,
+      left,
     };
   });
 

@@ -61,6 +61,12 @@ function eventEntry(e: OrderEvent): TimelineEntry {
       };
     case 'refund_succeeded':
       return { ...base, label: 'Refunded', detail: money(d) || null };
+    case 'oversold':
+      return {
+        ...base,
+        label: 'Paid for more than was in stock',
+        detail: Array.isArray(d.short) ? d.short.join(', ') : null,
+      };
     case 'refund_failed':
       return {
         ...base,
@@ -164,6 +170,7 @@ export async function adminOrderDetail(db: DbOrTx, id: string, publicUrl: string
       outcome: e.outcome,
       receivedAt: e.received_at,
     })),
+    stockProblem: order.stock_problem,
     customerPageUrl:
       paid && order.access_token ? `${publicUrl}${orderPagePath(order.id, order.access_token)}` : null,
     can: {

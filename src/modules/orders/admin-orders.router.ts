@@ -32,6 +32,7 @@ export const adminOrdersRouter = router({
         'created_at',
         'fulfilment',
         'refunded_minor',
+        'stock_problem',
       ]);
     // Checkouts that were never paid expire (Stripe's word, or the demo sweep): they leave the default list,
     // so a flood of abandoned sessions cannot bury the real orders.
@@ -52,6 +53,7 @@ export const adminOrdersRouter = router({
       customerEmail: o.customer_email,
       createdAt: o.created_at,
       fulfilment: o.fulfilment,
+      stockProblem: o.stock_problem !== null,
       stage: orderStageLabel(o.status, o.fulfilment),
       // Pending refunds count: the money is promised back.
       refund:

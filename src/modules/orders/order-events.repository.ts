@@ -10,7 +10,8 @@ export type OrderEventKind =
   | 'cancelled'
   | 'refund_requested'
   | 'refund_succeeded'
-  | 'refund_failed';
+  | 'refund_failed'
+  | 'oversold';
 
 export type OrderEvent = {
   id: number;

@@ -4,6 +4,7 @@ import type { DbOrTx, OrderStatus } from '../../db/database.js';
 import { oneAtATime } from '../../db/engine-sql.js';
 import type { OrderSummary } from '../../shared/checkout.js';
 import type { PaymentEvent, SessionOutcome } from '../payments/payment-gateway.js';
+import { releaseReservations, sellReservations } from '../stock/reservations.js';
 import { newAccessToken, orderPagePath } from './order-access.js';
 import { type OrderEventKind, recordOrderEvent } from './order-events.repository.js';
 import { queueOrderEmail } from './order-mail.js';
@@ -218,8 +219,28 @@ export async function applySessionOutcome(
       at: now,
     });
   }
-  if (outcome.status === 'paid')
+  if (outcome.status === 'paid') {
+    const short = await sellReservations(db, order.id);
+    if (short.length > 0) {
+      // Never oversold in silence: the admin sees the flag and refunds (or finds the piece).
+      const problem = `Paid for more than was in stock: ${short.join(', ')}. Refund it, or restock.`;
+      await db
+        .updateTable('orders')
+        .set({ stock_problem: problem.slice(0, 1000) })
+        .where('id', '=', order.id)
+        .execute();
+      await recordOrderEvent(db, {
+        orderId: order.id,
+        kind: 'oversold',
+        actor: 'store',
+        detail: { short },
+        at: now,
+      });
+    }
     await queueOrderEmail(db, { kind: 'order_confirmation', orderId: order.id, publicUrl, now });
+  } else if (outcome.status === 'expired' || outcome.status === 'payment_failed') {
+    await releaseReservations(db, order.id);
+  }
   return { orderId: order.id, changed: true, from: order.status };
 }
 

@@ -1,0 +1,90 @@
+import type { DbOrTx } from '../../db/database.js';
+
+/** A size's count as the shop keeps it; what a shopper can buy is on_hand - reserved. */
+export type SizeCount = { onHand: number; reserved: number };
+
+/** How long a demo checkout holds its units (a Stripe checkout holds them until its session expires). */
+export const DEMO_RESERVATION_MS = 30 * 60_000;
+
+export function available(count: SizeCount): number {
+  return Math.max(0, count.onHand - count.reserved);
+}
+
+/**
+ * The tracked sizes of these products: product id -> size -> count. Untracked sizes have no entry. Holds
+ * whose time has run out at `now` no longer count, even before anything released them.
+ */
+export async function stockOf(
+  db: DbOrTx,
+  productIds: string[],
+  now: Date,
+): Promise<Map<string, Map<string, SizeCount>>> {
+  const result = new Map<string, Map<string, SizeCount>>();
+  if (productIds.length === 0) return result;
+  const ids = [...new Set(productIds)];
+  const [rows, ended] = await Promise.all([
+    db
+      .selectFrom('size_stock')
+      .select(['product_id', 'size', 'on_hand', 'reserved'])
+      .where('product_id', 'in', ids)
+      .execute(),
+    db
+      .selectFrom('stock_reservations')
+      .select(['product_id', 'size', 'quantity'])
+      .where('product_id', 'in', ids)
+      .where('state', '=', 'held')
+      .where('expires_at', '<', now.toISOString())
+      .execute(),
+  ]);
+  for (const r of rows) {
+    const sizes = result.get(r.product_id) ?? new Map<string, SizeCount>();
+    const over = ended
+      .filter((e) => e.product_id === r.product_id && e.size === r.size)
+      .reduce((sum, e) => sum + e.quantity, 0);
+    sizes.set(r.size, { onHand: r.on_hand, reserved: Math.max(0, r.reserved - over) });
+    result.set(r.product_id, sizes);
+  }
+  return result;
+}
+
+/** The sizes of a product that cannot be bought now (tracked, nothing left beyond open checkouts). */
+export function soldOutSizes(sizes: string[], counts: Map<string, SizeCount> | undefined): string[] {
+  if (!counts) return [];
+  return sizes.filter((s) => {
+    const c = counts.get(s);
+    return c !== undefined && available(c) === 0;
+  });
+}
+
+/** A product is sold out when it has sizes and every one of them is. */
+export function isSoldOut(sizes: string[], counts: Map<string, SizeCount> | undefined): boolean {
+  return sizes.length > 0 && soldOutSizes(sizes, counts).length === sizes.length;
+}
+
+/**
+ * Sets a product's stock from the admin's form or an import: sizes in `stock` are tracked with that count
+ * on hand (units held by open checkouts stay held), every other size is untracked.
+ */
+export async function setStock(trx: DbOrTx, productId: string, stock: Record<string, number>): Promise<void> {
+  const sizes = Object.keys(stock);
+  let remove = trx.deleteFrom('size_stock').where('product_id', '=', productId);
+  if (sizes.length > 0) remove = remove.where('size', 'not in', sizes);
+  await remove.execute();
+  for (const [size, onHand] of Object.entries(stock)) {
+    await trx
+      .insertInto('size_stock')
+      .values({ product_id: productId, size, on_hand: onHand, reserved: 0 })
+      .onConflict((oc) => oc.columns(['product_id', 'size']).doUpdateSet({ on_hand: onHand }))
+      .execute();
+  }
+}
+
+/** A product's tracked sizes and their counts on hand, as the form and the YAML file hold them. */
+export async function stockMapOf(db: DbOrTx, productId: string): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('size_stock')
+    .select(['size', 'on_hand'])
+    .where('product_id', '=', productId)
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.size, r.on_hand]));
+}
