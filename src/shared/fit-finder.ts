@@ -376,7 +376,7 @@ export function describeAnswer(answer: FitAnswer): { headline: string; reasons: 
       return { headline: 'Different sizes for different measurements', reasons, notes };
     case 'between':
       notes.unshift(
-        'No size matches that measurement: the smaller one fits closer, the larger one looser. We would rather not guess which you prefer.',
+        'No size matches exactly: the smaller one fits closer, the larger one looser. We would rather not guess which you prefer.',
       );
       return { headline: `Between sizes: ${orList(answer.sizes)}`, reasons, notes };
     case 'outside':
