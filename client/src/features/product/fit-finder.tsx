@@ -283,6 +283,9 @@ function ChartNotes({ chart }: { chart: FitChart }) {
     by('not-in-size-order').length > 0
       ? `This chart's numbers for ${asideText(by('not-in-size-order'))} do not grow with the size, so they are not compared.`
       : null,
+    ...by('repeated').map(
+      (s) => `${s.label} repeats a measurement already compared, so only the first column counts.`,
+    ),
     ...chart.measurements.flatMap((m) => [
       m.missing.length > 0
         ? `This chart has no ${m.label.toLowerCase()} number for ${m.missing.join(', ')}: ${m.label.toLowerCase()} cannot point to ${m.missing.length > 1 ? 'them' : 'it'}.`
