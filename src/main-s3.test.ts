@@ -24,7 +24,7 @@ describe('main with S3 storage', () => {
     const { name, storage } = await s3.bucket();
     const orphan = 'media/uploads/orphan-1024.webp';
     await storage.put(orphan, Buffer.from('left by a crash'));
-    s3.setWrittenAt(name, orphan, new Date(Date.now() - 2 * 60 * 60_000));
+    await s3.setWrittenAt(name, orphan, new Date(Date.now() - 2 * 60 * 60_000));
     const young = 'media/uploads/young-1024.webp';
     await storage.put(young, Buffer.from('another process is uploading this'));
 

@@ -20,7 +20,7 @@ export type TestS3Server = {
    * Sets when an object was last written, as the bucket reports it (s3rver reads LastModified from its
    * file's mtime): tests of age rules cannot wait an hour.
    */
-  setWrittenAt(bucket: string, key: string, at: Date): void;
+  setWrittenAt(bucket: string, key: string, at: Date): Promise<void>;
   /** Environment variables that make the store's configuration use this bucket. */
   env(bucket: string): Record<string, string>;
   close(): Promise<void>;
@@ -68,10 +68,20 @@ export async function startS3Server(): Promise<TestS3Server> {
       opened.push(storage);
       return { name, options, storage };
     },
-    setWrittenAt(bucket, key, at) {
+    async setWrittenAt(bucket, key, at) {
       const parts = key.split('/');
       const name = parts.pop() ?? '';
-      utimesSync(path.join(directory, bucket, ...parts, `${name}._S3rver_object`), at, at);
+      const file = path.join(directory, bucket, ...parts, `${name}._S3rver_object`);
+      // s3rver (in its own process) may answer the PUT a moment before its file is in place on a busy machine.
+      for (let waited = 0; ; waited += 20) {
+        try {
+          utimesSync(file, at, at);
+          return;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || waited >= 2_000) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }
     },
     env: (bucket) => ({
       S3_BUCKET: bucket,

@@ -1,10 +1,14 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { httpBatchLink, TRPCClientError } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
+import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../../../src/trpc/router';
 import { paths } from './paths';
 
 export const trpc = createTRPCReact<AppRouter>();
+
+/** What each procedure answers, for components that hold an answer in their own types. */
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
 
 export function isUnauthorized(error: unknown): boolean {
   return error instanceof TRPCClientError && error.data?.code === 'UNAUTHORIZED';

@@ -12,7 +12,7 @@ import { BANNER_GRACE_MS, SHARED_GRACE_MS, snapshotUploads, sweepOrphanUploads }
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 
 /** A storage for the sweep, and a way to say when a file in it was written. */
-type Files = { storage: FileStorage; setWrittenAt(key: string, at: Date): void };
+type Files = { storage: FileStorage; setWrittenAt(key: string, at: Date): void | Promise<void> };
 
 let s3: TestS3Server;
 beforeAll(async () => {
@@ -53,7 +53,7 @@ describe.each(storages)('orphan upload sweep on a $name', (kind) => {
   let now: Date;
   const file = async (key: string, ageMs = 60_000) => {
     await storage.put(key, Buffer.from('x'));
-    files.setWrittenAt(key, new Date(NOW.getTime() - ageMs));
+    await files.setWrittenAt(key, new Date(NOW.getTime() - ageMs));
     return key;
   };
   const present = (key: string) => storage.exists(key);
@@ -237,7 +237,7 @@ describe('orphan upload sweep on storage shared by several processes', () => {
       ['media/uploads/young.webp.1.2.tmp', SHARED_GRACE_MS - 60_000],
     ] as const) {
       await storage.put(key, Buffer.from('x'));
-      s3.setWrittenAt(name, key, new Date(NOW.getTime() - ageMs));
+      await s3.setWrittenAt(name, key, new Date(NOW.getTime() - ageMs));
     }
     const result = await sweepOrphanUploads({
       db: store.handle.db,

@@ -10,6 +10,7 @@ import { paths } from '../../lib/paths';
 import { trpc } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useSiteSettings } from '../../lib/use-site-settings';
+import { FitFinder } from './fit-finder';
 import { ProductGallery } from './product-gallery';
 import { RelatedProducts } from './related-products';
 import { SizeDetailsTable } from './size-details-table';
@@ -144,6 +145,9 @@ function ProductView({ product }: { product: ProductDetail }) {
                 </p>
               ) : null}
             </fieldset>
+          ) : null}
+          {hasSizes ? (
+            <FitFinder sizes={sortSizes(product.sizes)} detail={product.sizeDetail} onChoose={chooseSize} />
           ) : null}
 
           <div className="mt-8 flex flex-wrap gap-3">

@@ -1,8 +1,6 @@
 import type { OrderStatusName } from '@shared/orders';
-import type { inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '../../../../../src/trpc/router';
 import { toast } from '../../../lib/toast';
-import { trpc } from '../../../lib/trpc';
+import { type RouterOutputs, trpc } from '../../../lib/trpc';
 
 /** The orders area's queries and mutations. Each change invalidates the list and the order it touched. */
 export function useOrderList(status: OrderStatusName | '') {
@@ -16,7 +14,7 @@ export function useOrderList(status: OrderStatusName | '') {
 export type OrderRow = NonNullable<ReturnType<typeof useOrderList>['items']>[number];
 
 /** admin.orders.byId as the server answers it (src/modules/orders/admin-order-detail.ts). */
-export type OrderDetail = inferRouterOutputs<AppRouter>['admin']['orders']['byId'];
+export type OrderDetail = RouterOutputs['admin']['orders']['byId'];
 
 export type OrderEmailStatus = OrderDetail['emails'][number]['status'];
 
