@@ -83,15 +83,21 @@ export async function pageHead(db: Db, publicUrl: string, pathname: string): Pro
       image: images,
       sku: product.sku,
       ...(product.manufacturer ? { brand: { '@type': 'Brand', name: product.manufacturer } } : {}),
-      offers: {
+      // One offer per size, each with its real availability (a sold-out size is OutOfStock).
+      offers: (product.sizes.length > 0 ? product.sizes : [null]).map((size) => ({
         '@type': 'Offer',
         url,
+        ...(size ? { name: `${product.title} (${size})`, sku: `${product.sku}-${size}` } : {}),
         price: minorToMajorString(product.priceMinor, product.currency),
         priceCurrency: product.currency.toUpperCase(),
-        availability: 'https://schema.org/InStock',
+        availability:
+          size && product.soldOutSizes.includes(size)
+            ? 'https://schema.org/OutOfStock'
+            : 'https://schema.org/InStock',
         itemCondition: 'https://schema.org/NewCondition',
-      },
+      })),
     };
+    const price = minorToMajorString(product.priceMinor, product.currency);
     const tags = [
       `<link rel="canonical" href="${escapeHtml(url)}">`,
       meta({ property: 'og:type', content: 'product' }),
@@ -100,8 +106,8 @@ export async function pageHead(db: Db, publicUrl: string, pathname: string): Pro
       meta({ property: 'og:description', content: description }),
       meta({ property: 'og:url', content: url }),
       ...(images[0] ? [meta({ property: 'og:image', content: images[0] })] : []),
-      meta({ property: 'product:price:amount', content: jsonLd.offers.price }),
-      meta({ property: 'product:price:currency', content: jsonLd.offers.priceCurrency }),
+      meta({ property: 'product:price:amount', content: price }),
+      meta({ property: 'product:price:currency', content: product.currency.toUpperCase() }),
       meta({ name: 'twitter:card', content: 'summary_large_image' }),
       meta({ name: 'twitter:title', content: product.title }),
       meta({ name: 'twitter:description', content: description }),

@@ -31,6 +31,8 @@ export type ProductCard = {
   sizes: string[];
   image: ImageRef | null;
   hasPaymentLink: boolean;
+  /** Every size is tracked and none is left: the card says "Sold out". */
+  soldOut: boolean;
 };
 
 export type ProductMedia = {
@@ -45,6 +47,8 @@ export type ProductMedia = {
 export type SizeDetail = Record<string, Record<string, string>>;
 
 export type ProductDetail = ProductCard & {
+  /** Sizes shown but not buyable now (tracked, none left beyond open checkouts). */
+  soldOutSizes: string[];
   sku: string;
   manufacturerUrl: string | null;
   sizeDetail: SizeDetail;

@@ -88,6 +88,13 @@ export const productFields = z
         ),
       )
       .default({}),
+    /** Units on hand per size; a size that is absent is not tracked (always available). */
+    stock: z
+      .record(
+        z.string().trim().min(1).max(20),
+        z.number().int('Whole numbers only').min(0, 'Stock cannot be negative').max(1_000_000),
+      )
+      .default({}),
     stripePaymentLink: httpUrl.default(''),
     productLink: httpUrl.default(''),
     imageFolder: z.string().trim().max(300).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).default(''),
@@ -95,6 +102,15 @@ export const productFields = z
   .superRefine((p, ctx) => {
     if (isKnownCurrency(p.currency) && parseMajorToMinor(p.price, p.currency) === null) {
       ctx.addIssue({ code: 'custom', path: ['price'], message: 'Enter a price of 0 or more, like 49.99' });
+    }
+    const sizes = p.sizes.length > 0 ? p.sizes : DEFAULT_SIZES;
+    for (const size of Object.keys(p.stock)) {
+      if (!(sizes as readonly string[]).includes(size))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['stock', size],
+          message: `Stock for ${size}, a size this product does not have`,
+        });
     }
   })
   .transform((p) => ({

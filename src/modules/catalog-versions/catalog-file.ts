@@ -189,6 +189,7 @@ const fileProduct = z.object({
     .nullish(),
   colors: stringList.nullish(),
   color: stringList.nullish(),
+  stock: z.record(z.string().max(100), z.number()).nullish(),
   tags: stringList.nullish(),
   imageFolder: text(1000).nullish(),
   images: z.array(text(4096)).max(100).nullish(),
@@ -357,6 +358,8 @@ export function readCatalog(content: string, newId: () => string): ParsedCatalog
       stripePaymentLink: p.stripePaymentLink ?? '',
       productLink: p.productLink ?? '',
       imageFolder: p.imageFolder ?? '',
+      // Files from before stock per size have none: every size untracked.
+      stock: p.stock ?? {},
     });
     if (!fields.success) {
       reject(position, id, issueText(fields.error));

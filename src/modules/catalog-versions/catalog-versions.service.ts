@@ -149,7 +149,25 @@ export async function catalogProducts(db: DbOrTx): Promise<CatalogProduct[]> {
       list.push(fileMedia(m));
       mediaByProduct.set(m.product_id, list);
     }
-    for (const r of rows) out.push(fileProduct(r, mediaByProduct.get(r.id) ?? []));
+    const stock = await db
+      .selectFrom('size_stock')
+      .select(['product_id', 'size', 'on_hand'])
+      .where(
+        'product_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
+    for (const r of rows) {
+      const mine = stock.filter((s) => s.product_id === r.id);
+      const product = fileProduct(r, mediaByProduct.get(r.id) ?? []);
+      // Only products that track stock carry the key: an older reader sees the file it knows.
+      out.push(
+        mine.length > 0
+          ? { ...product, stock: Object.fromEntries(mine.map((s) => [s.size, s.on_hand])) }
+          : product,
+      );
+    }
     if (rows.length < CATALOGUE_CHUNK_ROWS) break;
     const last = rows[rows.length - 1] as ProductRow;
     after = { pageOrder: last.page_order, id: last.id };
@@ -311,6 +329,20 @@ async function insertItems(trx: DbOrTx, items: readonly ImportItem[], now: Date)
       await trx
         .insertInto('media')
         .values(media.slice(j, j + INSERT_BATCH))
+        .execute();
+    }
+    const stock = batch.flatMap((item) =>
+      Object.entries(item.fields.stock).map(([size, onHand]) => ({
+        product_id: item.id,
+        size,
+        on_hand: onHand,
+        reserved: 0,
+      })),
+    );
+    for (let j = 0; j < stock.length; j += INSERT_BATCH) {
+      await trx
+        .insertInto('size_stock')
+        .values(stock.slice(j, j + INSERT_BATCH))
         .execute();
     }
   }

@@ -10,6 +10,7 @@ import type {
 } from '../../shared/catalogue.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { slugify } from '../../shared/slug.js';
+import { withSoldOut } from '../stock/stock.repository.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
 import {
   countFacets,
@@ -212,7 +213,11 @@ export async function searchProducts(
     return card ? [toCard(card)] : [];
   });
   const next = opts.offset + ids.length;
-  return { items: rows, total: count, nextOffset: next < count && ids.length > 0 ? next : null };
+  return {
+    items: await withSoldOut(db, rows),
+    total: count,
+    nextOffset: next < count && ids.length > 0 ? next : null,
+  };
 }
 
 /**
@@ -354,7 +359,13 @@ export async function relatedProducts(db: DbOrTx, id: string, limit = 3): Promis
   if (ids.length === 0) return { heading, items: [] };
   const cards = await cardColumns(db).where('p.id', 'in', ids).execute();
   const byId = new Map(cards.map((c) => [c.id, toCard(c)]));
-  return { heading, items: ids.flatMap((i) => byId.get(i) ?? []) };
+  return {
+    heading,
+    items: await withSoldOut(
+      db,
+      ids.flatMap((i) => byId.get(i) ?? []),
+    ),
+  };
 }
 
 export async function findProductIdBySlug(db: DbOrTx, slug: string): Promise<string | null> {

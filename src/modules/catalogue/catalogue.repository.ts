@@ -4,6 +4,7 @@ import { jsonArrayText, jsonColumn, jsonFirst } from '../../db/engine-sql.js';
 import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
 import type { ProductCard, ProductDetail, ProductMedia, SizeDetail } from '../../shared/catalogue.js';
 import { parseVariants, responsiveFields, responsiveImage } from '../../shared/responsive-image.js';
+import { soldOutByProduct } from '../stock/stock.repository.js';
 
 const DESCRIPTION_PREVIEW = 280;
 
@@ -101,6 +102,8 @@ export function toCard(row: CardRow): ProductCard {
       ? { url: row.image_url, alt: row.image_alt ?? row.title, ...cardImageResponsive(row.image_meta) }
       : null,
     hasPaymentLink: row.has_payment_link === 1,
+    // Filled in for the page of cards at once (withSoldOut), not per row.
+    soldOut: false,
   };
 }
 
@@ -173,6 +176,10 @@ export async function findProductDetail(db: DbOrTx, id: string): Promise<Product
     });
   }
   const firstImage = media.find((m) => m.mediaType === 'image');
+  const sizes = parseJsonArray(row.sizes);
+  const soldOutSizes = [...((await soldOutByProduct(db, [row.id])).get(row.id) ?? [])].filter((s) =>
+    sizes.includes(s),
+  );
   return {
     id: row.id,
     title: row.title,
@@ -190,6 +197,8 @@ export async function findProductDetail(db: DbOrTx, id: string): Promise<Product
       ? { ...responsiveImageOf(firstImage), url: firstImage.url, alt: firstImage.altText ?? row.title }
       : null,
     hasPaymentLink: !!row.stripe_payment_link,
+    soldOut: sizes.length > 0 && soldOutSizes.length === sizes.length,
+    soldOutSizes,
     productLink: row.product_link,
     stripePaymentLink: row.stripe_payment_link,
     media,

@@ -37,6 +37,8 @@ export const demoCatalogueSchema = z.object({
         colors: z.array(text(50).min(1)).max(20),
         tags: z.array(text(50).min(1)).max(30),
         pageOrder: z.number().int().min(0),
+        /** Units on hand per tracked size; sizes left out are not tracked. */
+        stock: z.record(z.string(), z.number().int().min(0)).optional(),
         productLink: z.url().nullable().optional(),
         createdAt: z.iso.datetime(),
         media: z.array(z.object({ file: mediaFile, altText: text(500).nullable() })).max(20),

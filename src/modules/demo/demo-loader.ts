@@ -7,6 +7,7 @@ import { parseMajorToMinor } from '../../shared/money.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import { productColumns } from '../products/products.repository.js';
 import { updateSettings } from '../settings/settings.repository.js';
+import { setStock } from '../stock/stock.repository.js';
 import { demoCatalogueSchema } from './demo-catalogue.schema.js';
 
 const DEMO_MARKER = 'demo_catalogue_loaded_at';
@@ -97,12 +98,14 @@ export async function loadDemoCatalogueIfEmpty(deps: {
             imageFolder: `/media/images/product-catalog/${p.id}`,
             stripePaymentLink: null,
             productLink: p.productLink ?? null,
+            stock: p.stock ?? {},
           }),
           images: '[]',
           created_at: p.createdAt,
           updated_at: p.createdAt,
         })
         .execute();
+      await setStock(trx, p.id, p.stock ?? {});
       if (p.media.length > 0) {
         await trx
           .insertInto('media')

@@ -6,6 +6,7 @@ import { MAJOR_AMOUNT_SQL_FUNCTION } from '../../db/sql-functions.js';
 import { minorToMajorString } from '../../shared/money.js';
 import type { ProductFields } from '../../shared/product-input.js';
 import { slugify } from '../../shared/slug.js';
+import { setStock, stockMapOf, stockOf } from '../stock/stock.repository.js';
 
 export type AdminProductRow = {
   id: string;
@@ -91,6 +92,12 @@ export async function listAdminProducts(
     (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
   );
   const next = opts.offset + rows.length;
+  // The counts as stored (no hold counts as ended before the epoch): what the admin edits.
+  const stock = await stockOf(
+    db,
+    rows.map((r) => r.id),
+    new Date(0),
+  );
   return {
     items: rows.map((r) => ({
       id: r.id,
@@ -102,6 +109,12 @@ export async function listAdminProducts(
       tags: parseJsonArray(r.tags),
       mediaCount: Number(r.media_count ?? 0),
       updatedAt: r.updated_at,
+      /** Tracked sizes: on hand, and held by open checkouts. */
+      stock: [...(stock.get(r.id)?.entries() ?? [])].map(([size, c]) => ({
+        size,
+        onHand: c.onHand,
+        reserved: c.reserved,
+      })),
     })),
     total,
     nextCursor: next < total ? next : null,
@@ -133,6 +146,8 @@ export type ProductRecord = {
   images: string[];
   stripePaymentLink: string;
   productLink: string;
+  /** Units on hand per tracked size (absent: not tracked), read beside the row (stockMapOf). */
+  stock?: Record<string, number>;
 };
 
 /** The one reading of a products row: the admin form and the catalogue file both start from it. */
@@ -168,7 +183,7 @@ function toAdminProduct(r: FullRow): AdminProduct {
 
 export async function findAdminProduct(db: DbOrTx, id: string): Promise<AdminProduct | null> {
   const row = await db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? toAdminProduct(row) : null;
+  return row ? { ...toAdminProduct(row), stock: await stockMapOf(db, id) } : null;
 }
 
 /** The products row columns a validated form (or imported item) sets. */
@@ -199,6 +214,7 @@ export async function insertProduct(db: DbOrTx, id: string, f: ProductFields, no
     .insertInto('products')
     .values({ id, ...productColumns(f), images: '[]', created_at: iso, updated_at: iso })
     .execute();
+  await setStock(db, id, f.stock);
 }
 
 /** Updates only if nobody changed the product since `expectedUpdatedAt`; false when someone did (or it is gone). */
@@ -215,7 +231,9 @@ export async function updateProduct(
     .where('id', '=', id)
     .where('updated_at', '=', expectedUpdatedAt)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  if (Number(result.numUpdatedRows) !== 1) return false;
+  await setStock(db, id, f.stock);
+  return true;
 }
 
 export async function deleteProductRow(db: DbOrTx, id: string): Promise<boolean> {

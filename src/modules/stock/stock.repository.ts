@@ -47,6 +47,42 @@ export async function stockOf(
   return result;
 }
 
+/**
+ * Which sizes of these products are sold out, as the storefront shows it: from the counts alone, so the
+ * answer changes exactly when the storefront revision (the caches' key) does. product id -> sizes.
+ */
+export async function soldOutByProduct(db: DbOrTx, productIds: string[]): Promise<Map<string, Set<string>>> {
+  const result = new Map<string, Set<string>>();
+  if (productIds.length === 0) return result;
+  const rows = await db
+    .selectFrom('size_stock')
+    .select(['product_id', 'size'])
+    .where('product_id', 'in', [...new Set(productIds)])
+    .whereRef('on_hand', '<=', 'reserved')
+    .execute();
+  for (const r of rows) {
+    const sizes = result.get(r.product_id) ?? new Set<string>();
+    sizes.add(r.size);
+    result.set(r.product_id, sizes);
+  }
+  return result;
+}
+
+/** Marks the cards whose every size is sold out. */
+export async function withSoldOut<T extends { id: string; sizes: string[]; soldOut: boolean }>(
+  db: DbOrTx,
+  cards: T[],
+): Promise<T[]> {
+  const soldOut = await soldOutByProduct(
+    db,
+    cards.map((c) => c.id),
+  );
+  return cards.map((c) => {
+    const sizes = soldOut.get(c.id);
+    return sizes && c.sizes.length > 0 && c.sizes.every((s) => sizes.has(s)) ? { ...c, soldOut: true } : c;
+  });
+}
+
 /** The sizes of a product that cannot be bought now (tracked, nothing left beyond open checkouts). */
 export function soldOutSizes(sizes: string[], counts: Map<string, SizeCount> | undefined): string[] {
   if (!counts) return [];

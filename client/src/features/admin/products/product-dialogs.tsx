@@ -53,6 +53,7 @@ export function EditProductDialog({ id, onClose }: { id: string; onClose: () => 
         stripePaymentLink: p.stripePaymentLink,
         productLink: p.productLink,
         imageFolder: p.imageFolder,
+        stock: p.stock ?? {},
       }
     : null;
   return (

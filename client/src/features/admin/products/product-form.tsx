@@ -33,6 +33,7 @@ export function emptyForm(id: string): FormValues {
     stripePaymentLink: '',
     productLink: '',
     imageFolder: `${IMAGE_FOLDER_BASE}${id}/new-product`,
+    stock: {},
   };
 }
 
