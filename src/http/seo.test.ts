@@ -38,6 +38,14 @@ describe('pages for crawlers and link previews', () => {
         updated_at: '2026-11-22T10:00:00.000Z',
       })
       .execute();
+    // M is sold out (tracked, none left), S has some, L and XL are not tracked.
+    await store.handle.db
+      .insertInto('size_stock')
+      .values([
+        { product_id: 'plink_1', size: 'M', on_hand: 0, reserved: 0 },
+        { product_id: 'plink_1', size: 'S', on_hand: 4, reserved: 0 },
+      ])
+      .execute();
     const clientDir = path.join(store.dir, 'client');
     mkdirSync(clientDir, { recursive: true });
     writeFileSync(path.join(clientDir, 'index.html'), TEMPLATE);
@@ -64,18 +72,21 @@ describe('pages for crawlers and link previews', () => {
     expect(html).not.toContain('<script>alert(1)');
     const ld = /<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)?.[1] ?? '';
     const data = JSON.parse(ld) as Record<string, unknown> & {
-      offers: Record<string, string>;
+      offers: Array<Record<string, string>>;
       brand: { name: string };
     };
     expect(data['@type']).toBe('Product');
     expect(data.sku).toBe('ZA-1');
     expect(data.brand.name).toBe('Zarnigar Atelier');
     expect(data.image).toEqual(['https://shop.example/media/a.svg']);
-    expect(data.offers).toMatchObject({
-      price: '124.50',
-      priceCurrency: 'USD',
-      availability: 'https://schema.org/InStock',
-    });
+    // One offer per size, each with its real availability.
+    expect(data.offers.map((o) => [o.sku, o.availability])).toEqual([
+      ['ZA-1-S', 'https://schema.org/InStock'],
+      ['ZA-1-M', 'https://schema.org/OutOfStock'],
+      ['ZA-1-L', 'https://schema.org/InStock'],
+      ['ZA-1-XL', 'https://schema.org/InStock'],
+    ]);
+    for (const offer of data.offers) expect(offer).toMatchObject({ price: '124.50', priceCurrency: 'USD' });
   });
 
   it('answers a missing product with 404 and the home page with the store name', async () => {

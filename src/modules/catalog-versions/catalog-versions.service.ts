@@ -99,6 +99,17 @@ function fileMedia(m: MediaRow): CatalogMedia {
   };
 }
 
+/** A product's counts keyed in its sizes' order, so the file reads like the size picker. */
+function inSizeOrder(
+  sizes: string[],
+  rows: Array<{ size: string; on_hand: number }>,
+): Record<string, number> {
+  const rank = (size: string) => (sizes.includes(size) ? sizes.indexOf(size) : sizes.length);
+  return Object.fromEntries(
+    [...rows].sort((a, b) => rank(a.size) - rank(b.size)).map((r) => [r.size, r.on_hand]),
+  );
+}
+
 /** A product as the file carries it; productFromRow's keys are in the file's order. */
 function fileProduct(r: ProductRow, media: CatalogMedia[]): CatalogProduct {
   return { ...productFromRow(r), media };
@@ -162,11 +173,7 @@ export async function catalogProducts(db: DbOrTx): Promise<CatalogProduct[]> {
       const mine = stock.filter((s) => s.product_id === r.id);
       const product = fileProduct(r, mediaByProduct.get(r.id) ?? []);
       // Only products that track stock carry the key: an older reader sees the file it knows.
-      out.push(
-        mine.length > 0
-          ? { ...product, stock: Object.fromEntries(mine.map((s) => [s.size, s.on_hand])) }
-          : product,
-      );
+      out.push(mine.length > 0 ? { ...product, stock: inSizeOrder(product.sizes, mine) } : product);
     }
     if (rows.length < CATALOGUE_CHUNK_ROWS) break;
     const last = rows[rows.length - 1] as ProductRow;

@@ -10,7 +10,6 @@ import type {
 } from '../../shared/catalogue.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { slugify } from '../../shared/slug.js';
-import { withSoldOut } from '../stock/stock.repository.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
 import {
   countFacets,
@@ -214,7 +213,7 @@ export async function searchProducts(
   });
   const next = opts.offset + ids.length;
   return {
-    items: await withSoldOut(db, rows),
+    items: rows,
     total: count,
     nextOffset: next < count && ids.length > 0 ? next : null,
   };
@@ -361,10 +360,7 @@ export async function relatedProducts(db: DbOrTx, id: string, limit = 3): Promis
   const byId = new Map(cards.map((c) => [c.id, toCard(c)]));
   return {
     heading,
-    items: await withSoldOut(
-      db,
-      ids.flatMap((i) => byId.get(i) ?? []),
-    ),
+    items: ids.flatMap((i) => byId.get(i) ?? []),
   };
 }
 

@@ -6,6 +6,7 @@ import {
   productSlugInput,
 } from '../../shared/catalogue-input.js';
 import { publicProcedure, router } from '../../trpc/init.js';
+import { withSoldOut } from '../stock/stock.repository.js';
 import { findProductDetail } from './catalogue.repository.js';
 import {
   facetCounts,
@@ -16,11 +17,14 @@ import {
 
 export const catalogueRouter = router({
   /** A page of product cards for a search, filters and sort. */
-  search: publicProcedure
-    .input(catalogueSearchInput)
-    .query(({ ctx, input }) =>
-      searchProducts(ctx.db, input, { sort: input.sort, offset: input.cursor ?? 0, limit: input.limit }),
-    ),
+  search: publicProcedure.input(catalogueSearchInput).query(async ({ ctx, input }) => {
+    const page = await searchProducts(ctx.db, input, {
+      sort: input.sort,
+      offset: input.cursor ?? 0,
+      limit: input.limit,
+    });
+    return { ...page, items: await withSoldOut(ctx.db, page.items) };
+  }),
 
   /** Option counts for each filter group under the current search and other filters. */
   facets: publicProcedure.input(catalogueFilterInput).query(({ ctx, input }) => facetCounts(ctx.db, input)),
@@ -31,7 +35,10 @@ export const catalogueRouter = router({
     return product;
   }),
 
-  related: publicProcedure.input(productIdInput).query(({ ctx, input }) => relatedProducts(ctx.db, input.id)),
+  related: publicProcedure.input(productIdInput).query(async ({ ctx, input }) => {
+    const related = await relatedProducts(ctx.db, input.id);
+    return { ...related, items: await withSoldOut(ctx.db, related.items) };
+  }),
 
   /** The product a /products/:slug link means (by id or slugified title), or null. */
   bySlug: publicProcedure

@@ -87,6 +87,7 @@ describe('catalogue procedures', () => {
         'manufacturer',
         'priceMinor',
         'sizes',
+        'soldOut',
         'title',
       ].sort(),
     );
