@@ -86,5 +86,12 @@ export const settingsInput = z.object({
     .max(60)
     .transform((v) => [...new Set(v)]),
   shippingOptions: z.array(shippingOptionInput).max(5, 'At most 5 shipping options'),
+  /** Sizes with this many or fewer left are listed on the dashboard; left out = unchanged. */
+  lowStockThreshold: z
+    .number()
+    .int('Whole numbers only')
+    .min(0, 'Cannot be negative')
+    .max(1000, 'At most 1000')
+    .optional(),
 });
 export type SettingsInput = z.input<typeof settingsInput>;

@@ -11,6 +11,8 @@ import {
 } from '../../shared/product-input.js';
 import { adminProcedure, router } from '../../trpc/init.js';
 import { removeStoredFiles, storageKeysForProduct } from '../media/media.service.js';
+import { readStoredSettings } from '../settings/settings.repository.js';
+import { lowStock } from '../stock/stock.repository.js';
 import { diffProducts, productHistory, recordHistory } from './product-history.js';
 import { newProductId } from './product-id.js';
 import {
@@ -158,4 +160,10 @@ export const adminProductsRouter = router({
   }),
 
   history: adminProcedure.input(idInput).query(({ ctx, input }) => productHistory(ctx.db, input.id)),
+  /** The sizes at or under the settings' low-stock threshold, for the dashboard. */
+  lowStock: adminProcedure.query(async ({ ctx }) => {
+    const { lowStockThreshold } = await readStoredSettings(ctx.db);
+    const threshold = lowStockThreshold ?? 2;
+    return { threshold, items: await lowStock(ctx.db, threshold) };
+  }),
 });

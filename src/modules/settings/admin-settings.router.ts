@@ -29,6 +29,7 @@ export const adminSettingsRouter = router({
         minDays: o.minDays,
         maxDays: o.maxDays,
       })),
+      lowStockThreshold: s.lowStockThreshold ?? 2,
     };
   }),
 

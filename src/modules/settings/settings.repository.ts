@@ -138,7 +138,14 @@ export async function readStoredSettings(db: DbOrTx): Promise<StoredSettings> {
   const site = await readSiteSettings(db);
   const row = await db
     .selectFrom('settings')
-    .select(['banner_title', 'banner_description', 'banner_image_url', 'banner_active', 'contact_email'])
+    .select([
+      'banner_title',
+      'banner_description',
+      'banner_image_url',
+      'banner_active',
+      'contact_email',
+      'low_stock_threshold',
+    ])
     .where('id', '=', 1)
     .executeTakeFirst();
   const shipping = await readShipping(db);
@@ -157,6 +164,7 @@ export async function readStoredSettings(db: DbOrTx): Promise<StoredSettings> {
     bannerActive: row?.banner_active === 1,
     shippingCountries: shipping.countries,
     shippingOptions: shipping.options,
+    lowStockThreshold: row?.low_stock_threshold ?? 2,
   };
 }
 
@@ -179,6 +187,7 @@ export async function updateSettings(db: DbOrTx, patch: Partial<StoredSettings>,
       banner_active: patch.bannerActive === undefined ? undefined : patch.bannerActive ? 1 : 0,
       shipping_countries: patch.shippingCountries && JSON.stringify(patch.shippingCountries),
       shipping_options: patch.shippingOptions && JSON.stringify(patch.shippingOptions),
+      low_stock_threshold: patch.lowStockThreshold,
       updated_at: now.toISOString(),
     })
     .where('id', '=', 1)

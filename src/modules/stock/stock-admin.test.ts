@@ -103,4 +103,24 @@ products:
     expect(await stockMapOf(store.handle.db, 'legacy_1')).toEqual({});
     expect((await store.caller().catalogue.byId({ id: 'legacy_1' })).soldOutSizes).toEqual([]);
   });
+
+  it('lists the sizes at or under the low-stock threshold, fewest left first, with the threshold from settings', async () => {
+    const a = await create({ S: 5, M: 1, L: 0 });
+    expect(
+      (await caller().admin.products.lowStock()).items.map((i) => [i.productId, i.size, i.left]),
+    ).toEqual([
+      [a, 'L', 0],
+      [a, 'M', 1],
+    ]);
+    const settings = await caller().admin.settings.get();
+    const { shippingOptions, ...rest } = settings;
+    await caller().admin.settings.update({
+      ...rest,
+      shippingOptions: shippingOptions.map((o) => ({ ...o })),
+      lowStockThreshold: 5,
+    });
+    const low = await caller().admin.products.lowStock();
+    expect(low.threshold).toBe(5);
+    expect(low.items.map((i) => i.size)).toEqual(['L', 'M', 'S']);
+  });
 });

@@ -115,6 +115,32 @@ export async function setStock(trx: DbOrTx, productId: string, stock: Record<str
   }
 }
 
+/**
+ * The tracked sizes with `threshold` or fewer left to sell (on hand minus held), fewest first: the
+ * dashboard's list of what to reorder. Sold-out sizes are in it (0 left).
+ */
+export async function lowStock(db: DbOrTx, threshold: number, limit = 100) {
+  const rows = await db
+    .selectFrom('size_stock as s')
+    .innerJoin('products as p', 'p.id', 's.product_id')
+    .select(['s.product_id', 'p.title', 'p.sku', 's.size', 's.on_hand', 's.reserved'])
+    .where((eb) => eb(eb('s.on_hand', '-', eb.ref('s.reserved')), '<=', threshold))
+    .orderBy((eb) => eb('s.on_hand', '-', eb.ref('s.reserved')))
+    .orderBy('p.title')
+    .orderBy('s.size')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    productId: r.product_id,
+    title: r.title,
+    sku: r.sku,
+    size: r.size,
+    onHand: r.on_hand,
+    reserved: r.reserved,
+    left: Math.max(0, r.on_hand - r.reserved),
+  }));
+}
+
 /** A product's tracked sizes and their counts on hand, as the form and the YAML file hold them. */
 export async function stockMapOf(db: DbOrTx, productId: string): Promise<Record<string, number>> {
   const rows = await db
