@@ -11,7 +11,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CHECK (contact_email IS NULL OR length(contact_email) BETWEEN 3 AND 254)`.execute(db);
   await sql`CREATE TABLE email_outbox (
     id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 1 AND 100),
-    kind TEXT NOT NULL CHECK (kind IN ('order_confirmation', 'order_shipped', 'order_refund')),
+    kind TEXT NOT NULL CHECK (kind IN ('order_confirmation', 'order_shipped', 'order_refund', 'back_in_stock')),
     -- Kept when an order goes away: the record of what was sent outlives it.
     order_id TEXT REFERENCES orders (id) ON DELETE SET NULL,
     to_address TEXT NOT NULL CHECK (length(to_address) BETWEEN 1 AND 254),

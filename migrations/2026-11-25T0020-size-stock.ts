@@ -35,6 +35,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   `.execute(db);
   await sql`CREATE INDEX stock_reservations_held ON stock_reservations (state, expires_at)`.execute(db);
   await sql`CREATE INDEX stock_reservations_order ON stock_reservations (order_id)`.execute(db);
+  // Shoppers waiting for a sold-out size: each gets one email when it is back.
+  await sql`
+    CREATE TABLE stock_alerts (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      product_id TEXT NOT NULL REFERENCES products (id) ON DELETE CASCADE,
+      size TEXT NOT NULL,
+      email TEXT NOT NULL CHECK (length(email) BETWEEN 3 AND 254),
+      created_at TEXT NOT NULL,
+      notified_at TEXT,
+      UNIQUE (product_id, size, email)
+    ) STRICT
+  `.execute(db);
+  await sql`CREATE INDEX stock_alerts_waiting ON stock_alerts (notified_at, product_id, size)`.execute(db);
   // Set when a payment took more than was left (a race, or stock lowered under an open checkout).
   await sql`ALTER TABLE orders ADD COLUMN stock_problem TEXT`.execute(db);
   await sql`ALTER TABLE settings ADD COLUMN low_stock_threshold INTEGER NOT NULL DEFAULT 2
@@ -51,6 +64,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     await sql`DROP TRIGGER IF EXISTS ${sql.raw(`size_stock_revision_${t}`)}`.execute(db);
   await sql`ALTER TABLE settings DROP COLUMN low_stock_threshold`.execute(db);
   await sql`ALTER TABLE orders DROP COLUMN stock_problem`.execute(db);
+  await sql`DROP TABLE IF EXISTS stock_alerts`.execute(db);
   await sql`DROP TABLE IF EXISTS stock_reservations`.execute(db);
   await sql`DROP TABLE IF EXISTS size_stock`.execute(db);
 }

@@ -6,7 +6,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CHECK (contact_email IS NULL OR length(contact_email) BETWEEN 3 AND 254)`.execute(db);
   await sql`CREATE TABLE email_outbox (
     id text PRIMARY KEY CHECK (length(id) BETWEEN 1 AND 100),
-    kind text NOT NULL CHECK (kind IN ('order_confirmation', 'order_shipped', 'order_refund')),
+    kind text NOT NULL CHECK (kind IN ('order_confirmation', 'order_shipped', 'order_refund', 'back_in_stock')),
     order_id text REFERENCES orders (id) ON DELETE SET NULL,
     to_address text NOT NULL CHECK (length(to_address) BETWEEN 1 AND 254),
     subject text NOT NULL CHECK (length(subject) BETWEEN 1 AND 300),

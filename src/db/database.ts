@@ -178,6 +178,15 @@ export interface SizeStockTable {
   reserved: Generated<number>;
 }
 
+export interface StockAlertsTable {
+  id: Generated<number>;
+  product_id: string;
+  size: string;
+  email: string;
+  created_at: string;
+  notified_at: string | null;
+}
+
 export interface StockReservationsTable {
   id: Generated<number>;
   order_id: string;
@@ -337,7 +346,7 @@ export interface RateCountersTable {
   announced_window: Generated<number>;
 }
 
-export type EmailKind = 'order_confirmation' | 'order_shipped' | 'order_refund';
+export type EmailKind = 'order_confirmation' | 'order_shipped' | 'order_refund' | 'back_in_stock';
 export type EmailStatus = 'queued' | 'sending' | 'sent' | 'failed';
 
 /** Emails waiting to go out, and the record of those sent or given up (migration 0018, modules/email). */
@@ -382,6 +391,7 @@ export interface Database {
   refunds: RefundsTable;
   size_stock: SizeStockTable;
   stock_reservations: StockReservationsTable;
+  stock_alerts: StockAlertsTable;
   order_events: OrderEventsTable;
   product_history: ProductHistoryTable;
   logs: LogsTable;

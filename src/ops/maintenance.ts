@@ -9,6 +9,7 @@ import { reconcilePendingOrders } from '../modules/orders/reconcile.js';
 import { settlePendingRefunds } from '../modules/orders/refunds.service.js';
 import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
 import { releaseExpiredReservations } from '../modules/stock/reservations.js';
+import { notifyBackInStock } from '../modules/stock/stock-alerts.js';
 import { pruneVitals } from '../modules/telemetry/vitals.repository.js';
 import { releaseLease, thisProcess, whileHoldingLease } from './job-lease.js';
 
@@ -46,6 +47,8 @@ export async function runMaintenance(deps: MaintenanceDeps, holder: string = thi
     const released = await releaseExpiredReservations(deps.db, now);
     if (released > 0)
       deps.log.info({ event: 'stock.released', count: released }, 'stock held by ended checkouts released');
+    const told = await notifyBackInStock(deps.db, { now, publicUrl: deps.publicUrl });
+    if (told > 0) deps.log.info({ event: 'stock.back_in_stock', count: told }, 'back-in-stock emails queued');
     const expired = await expireAbandonedDemoOrders(deps.db, now);
     if (expired > 0)
       deps.log.info({ event: 'orders.expired', count: expired }, 'abandoned demo checkouts expired');

@@ -19,6 +19,7 @@ export const COPIED_TABLES = [
   'order_events',
   'size_stock',
   'stock_reservations',
+  'stock_alerts',
   'catalog_versions',
   'logs',
   'web_vitals',

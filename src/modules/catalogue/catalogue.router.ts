@@ -4,9 +4,11 @@ import {
   catalogueSearchInput,
   productIdInput,
   productSlugInput,
+  stockAlertInput,
 } from '../../shared/catalogue-input.js';
 import { publicProcedure, router } from '../../trpc/init.js';
 import { withSoldOut } from '../stock/stock.repository.js';
+import { addStockAlert } from '../stock/stock-alerts.js';
 import { findProductDetail } from './catalogue.repository.js';
 import {
   facetCounts,
@@ -38,6 +40,22 @@ export const catalogueRouter = router({
   related: publicProcedure.input(productIdInput).query(async ({ ctx, input }) => {
     const related = await relatedProducts(ctx.db, input.id);
     return { ...related, items: await withSoldOut(ctx.db, related.items) };
+  }),
+
+  /** Leaves an address to be told once when a sold-out size is back (limited per address). */
+  notifyWhenBack: publicProcedure.input(stockAlertInput).mutation(async ({ ctx, input }) => {
+    if (!(await ctx.limits.stockAlerts.take(ctx.ip))) {
+      throw new TRPCError({
+        code: 'TOO_MANY_REQUESTS',
+        message: 'Too many requests from your address. Please try again later.',
+      });
+    }
+    await addStockAlert(ctx.db, { ...input, now: ctx.clock.now() });
+    ctx.log.info(
+      { event: 'stock.alert_added', product: input.productId, size: input.size },
+      'back-in-stock alert',
+    );
+    return { ok: true as const };
   }),
 
   /** The product a /products/:slug link means (by id or slugified title), or null. */

@@ -15,6 +15,7 @@ export const EMAIL_KINDS = [
   'order_confirmation',
   'order_shipped',
   'order_refund',
+  'back_in_stock',
 ] as const satisfies readonly EmailKind[];
 
 export type OutgoingEmail = {

@@ -8,6 +8,8 @@ export type RequestLimits = {
   publicQueries: PublicCallGate;
   /** Checkout sessions (each makes a pending order and a payment provider session) per address. */
   checkoutSessions: FixedWindowLimiter;
+  /** "Email me when it is back" requests per address (each may send an email later). */
+  stockAlerts: FixedWindowLimiter;
 };
 
 export const CHECKOUT_WINDOW_MS = 10 * 60_000;
@@ -46,6 +48,11 @@ export function createRequestLimits(
       limit: opts.unlimited ? none : (opts.checkoutsPerIp ?? 10),
       windowMs: CHECKOUT_WINDOW_MS,
       shared: opts.counters && { store: opts.counters, name: 'checkout', onError: opts.onStoreError },
+    }),
+    stockAlerts: new FixedWindowLimiter({
+      limit: opts.unlimited ? none : 20,
+      windowMs: 60 * 60_000,
+      shared: opts.counters && { store: opts.counters, name: 'stock-alert', onError: opts.onStoreError },
     }),
   };
 }

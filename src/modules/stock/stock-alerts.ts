@@ -1,0 +1,93 @@
+import { TRPCError } from '@trpc/server';
+import type { Db } from '../../db/database.js';
+import { parseJsonArray } from '../../db/json-columns.js';
+import { enqueueEmail } from '../email/outbox.repository.js';
+import { backInStockEmail } from '../email/stock-emails.js';
+import { readStoreIdentity } from '../email/store-identity.js';
+
+/**
+ * "Email me when it is back": records the wish for a sold-out size. The answer is the same whether the
+ * address was already waiting or not (nothing to learn about other shoppers), and a size that can be bought
+ * is refused (there is nothing to wait for).
+ */
+export async function addStockAlert(
+  db: Db,
+  alert: { productId: string; size: string; email: string; now: Date },
+): Promise<void> {
+  const product = await db
+    .selectFrom('products')
+    .select(['id', 'sizes'])
+    .where('id', '=', alert.productId)
+    .executeTakeFirst();
+  if (!product) throw new TRPCError({ code: 'NOT_FOUND', message: 'Product not found' });
+  const size = parseJsonArray(product.sizes).find((s) => s === alert.size);
+  if (!size) throw new TRPCError({ code: 'BAD_REQUEST', message: 'This product has no such size.' });
+  const count = await db
+    .selectFrom('size_stock')
+    .select(['on_hand', 'reserved'])
+    .where('product_id', '=', product.id)
+    .where('size', '=', size)
+    .executeTakeFirst();
+  if (!count || count.on_hand > count.reserved)
+    throw new TRPCError({
+      code: 'BAD_REQUEST',
+      message: `${size} is available now: you can add it to your cart.`,
+    });
+  await db
+    .insertInto('stock_alerts')
+    .values({
+      product_id: product.id,
+      size,
+      email: alert.email,
+      created_at: alert.now.toISOString(),
+      notified_at: null,
+    })
+    .onConflict((oc) => oc.columns(['product_id', 'size', 'email']).doUpdateSet({ notified_at: null }))
+    .execute();
+}
+
+/**
+ * Emails every shopper waiting for a size that can be bought again (or is no longer tracked), once: the
+ * alert is marked in the same transaction that queues its email, and only the transaction that marks it
+ * queues one. Returns how many were queued.
+ */
+export async function notifyBackInStock(db: Db, opts: { now: Date; publicUrl: string }): Promise<number> {
+  const ready = await db
+    .selectFrom('stock_alerts as a')
+    .innerJoin('products as p', 'p.id', 'a.product_id')
+    .leftJoin('size_stock as s', (join) =>
+      join.onRef('s.product_id', '=', 'a.product_id').onRef('s.size', '=', 'a.size'),
+    )
+    .select(['a.id', 'a.email', 'a.size', 'p.id as product_id', 'p.title'])
+    .where('a.notified_at', 'is', null)
+    .where((eb) => eb.or([eb('s.product_id', 'is', null), eb('s.on_hand', '>', eb.ref('s.reserved'))]))
+    .orderBy('a.id')
+    .limit(500)
+    .execute();
+  if (ready.length === 0) return 0;
+  const store = await readStoreIdentity(db, opts.publicUrl);
+  let queued = 0;
+  for (const alert of ready) {
+    const sent = await db.transaction().execute(async (trx) => {
+      const marked = await trx
+        .updateTable('stock_alerts')
+        .set({ notified_at: opts.now.toISOString() })
+        .where('id', '=', alert.id)
+        .where('notified_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(marked.numUpdatedRows) !== 1) return false;
+      const email = backInStockEmail({
+        store,
+        product: {
+          title: alert.title,
+          size: alert.size,
+          url: `${opts.publicUrl}/product/${encodeURIComponent(alert.product_id)}`,
+        },
+      });
+      await enqueueEmail(trx, { kind: 'back_in_stock', orderId: null, to: alert.email, ...email }, opts.now);
+      return true;
+    });
+    if (sent) queued += 1;
+  }
+  return queued;
+}
