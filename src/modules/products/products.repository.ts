@@ -18,6 +18,8 @@ export type AdminProductRow = {
   tags: string[];
   mediaCount: number;
   updatedAt: string;
+  /** Tracked sizes: on hand, and held by open checkouts (an untracked size is absent). */
+  stock: Array<{ size: string; onHand: number; reserved: number }>;
 };
 
 /** The form's view of a product (decimal price text, plain arrays), plus its version stamp. */
