@@ -53,8 +53,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE settings ADD COLUMN low_stock_threshold INTEGER NOT NULL DEFAULT 2
     CHECK (low_stock_threshold BETWEEN 0 AND 1000)`.execute(db);
 
-  await sql`CREATE TRIGGER size_stock_revision_insert AFTER INSERT ON size_stock BEGIN ${BUMP} END`.execute(db);
-  await sql`CREATE TRIGGER size_stock_revision_delete AFTER DELETE ON size_stock BEGIN ${BUMP} END`.execute(db);
+  await sql`CREATE TRIGGER size_stock_revision_insert AFTER INSERT ON size_stock BEGIN ${BUMP} END`.execute(
+    db,
+  );
+  await sql`CREATE TRIGGER size_stock_revision_delete AFTER DELETE ON size_stock BEGIN ${BUMP} END`.execute(
+    db,
+  );
   await sql`CREATE TRIGGER size_stock_revision_update AFTER UPDATE ON size_stock
     WHEN (old.on_hand > old.reserved) <> (new.on_hand > new.reserved) BEGIN ${BUMP} END`.execute(db);
 }

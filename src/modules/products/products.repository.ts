@@ -18,7 +18,7 @@ export type AdminProductRow = {
   tags: string[];
   mediaCount: number;
   updatedAt: string;
-  /** Tracked sizes: on hand, and held by open checkouts. */
+  /** Tracked sizes: on hand, and held by open checkouts (an untracked size is absent). */
   stock: Array<{ size: string; onHand: number; reserved: number }>;
 };
 

@@ -25,12 +25,14 @@ export function ProductCard({
   priority?: boolean;
 }) {
   const [, navigate] = useLocation();
-  const { size, hasSizes, missingSize, buying, chooseSize, addToCart, buyNow } = useSizedPurchase(product);
+  const { size, hasSizes, soldOut, missingSize, buying, chooseSize, addToCart, buyNow } =
+    useSizedPurchase(product);
   const picture = useImageState();
   const failed = picture.state === 'failed';
   const loaded = picture.state !== 'loading';
   const sizeId = useId();
   const errorId = useId();
+  const soldOutId = useId();
   const href = paths.product(product.id);
   // Uploaded images come with web variants (srcset); demo and URL images are a single file.
   const responsive = failed ? null : responsiveImage(product.image);
@@ -82,6 +84,15 @@ export function ProductCard({
         ) : (
           image
         )}
+        {soldOut ? (
+          <p
+            id={soldOutId}
+            className="absolute top-3 left-3 rounded-full bg-ink px-3 py-1 text-xs font-medium tracking-wide text-ivory uppercase"
+            data-testid="product-card-sold-out"
+          >
+            Sold out
+          </p>
+        ) : null}
       </div>
       <div className="flex flex-1 flex-col gap-2 p-4">
         {product.manufacturer ? (
@@ -103,7 +114,7 @@ export function ProductCard({
         <p className="mt-auto pt-1 text-lg font-semibold text-ink" data-testid="product-price">
           {formatMoney(product.priceMinor, product.currency)}
         </p>
-        {hasSizes ? (
+        {hasSizes && !soldOut ? (
           <div>
             <label htmlFor={sizeId} className="sr-only">
               Size for {product.title}
@@ -133,10 +144,21 @@ export function ProductCard({
           </div>
         ) : null}
         <div className="flex gap-2 pt-1">
-          <Button className="flex-1 px-3" onClick={addToCart}>
+          <Button
+            className="flex-1 px-3"
+            onClick={addToCart}
+            disabled={soldOut}
+            aria-describedby={soldOut ? soldOutId : undefined}
+          >
             Add to Cart
           </Button>
-          <Button variant="secondary" className="flex-1 px-3" onClick={buyNow} disabled={buying}>
+          <Button
+            variant="secondary"
+            className="flex-1 px-3"
+            onClick={buyNow}
+            disabled={soldOut || buying}
+            aria-describedby={soldOut ? soldOutId : undefined}
+          >
             {buying ? 'Processing...' : 'Buy Now'}
           </Button>
         </div>

@@ -1,8 +1,8 @@
-import { PROBLEM_TEXT } from '@shared/checkout';
 import { ShoppingBag, Trash2 } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { cart, useCartCount } from '../../lib/cart/cart-store';
+import { problemText } from '../../lib/cart/problem-text';
 import { useCartQuote } from '../../lib/cart/use-cart-quote';
 import { formatMoney } from '../../lib/money';
 import { paths } from '../../lib/paths';
@@ -94,7 +94,11 @@ function CartPanel({ onNavigate }: { onNavigate: () => void }) {
                 <p className="text-muted">
                   {line.size ? `Size ${line.size} · ` : ''}Qty {line.quantity}
                 </p>
-                {q?.problem ? <p className="mt-1 text-xs text-red-700">{PROBLEM_TEXT[q.problem]}</p> : null}
+                {q?.problem ? (
+                  <p className="mt-1 text-xs text-red-700">
+                    {problemText({ problem: q.problem, left: q.left })}
+                  </p>
+                ) : null}
               </div>
               <div className="flex flex-col items-end gap-1 text-sm">
                 <span className="font-medium">

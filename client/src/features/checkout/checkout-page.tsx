@@ -1,9 +1,10 @@
-import { MAX_LINE_QUANTITY, PROBLEM_TEXT } from '@shared/checkout';
+import { MAX_LINE_QUANTITY } from '@shared/checkout';
 import { Trash2 } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button, buttonClass } from '../../components/ui/button';
 import { cart, linesForQuote } from '../../lib/cart/cart-store';
+import { problemText } from '../../lib/cart/problem-text';
 import { useCartQuote } from '../../lib/cart/use-cart-quote';
 import { useCheckout } from '../../lib/cart/use-checkout';
 import { formatMoney } from '../../lib/money';
@@ -74,7 +75,7 @@ export function CheckoutPage() {
                 ) : null}
                 {q?.problem ? (
                   <p className="mt-1 text-sm text-red-700" role="status">
-                    {PROBLEM_TEXT[q.problem]}{' '}
+                    {problemText({ problem: q.problem, left: q.left })}{' '}
                     {q.problem === 'price_changed' && q.unitPriceMinor != null ? (
                       <button
                         type="button"

@@ -37,10 +37,13 @@ export function FitFinder({
   sizes,
   detail,
   onChoose,
+  soldOutSizes = [],
 }: {
   sizes: string[];
   detail: SizeDetail;
   onChoose: (size: string) => void;
+  /** Sizes that cannot be bought now: offered, but not choosable. */
+  soldOutSizes?: readonly string[];
 }) {
   const sizesKey = sizes.join('\n');
   // biome-ignore lint/correctness/useExhaustiveDependencies: the sizes array is new on every render; its content is the key.
@@ -60,7 +63,15 @@ export function FitFinder({
         <Ruler aria-hidden="true" className="h-4 w-4" />
         Find my size
       </Button>
-      {open ? <FitFinderPanel id={panelId} chart={chart} sizes={sizes} onChoose={onChoose} /> : null}
+      {open ? (
+        <FitFinderPanel
+          id={panelId}
+          chart={chart}
+          sizes={sizes}
+          onChoose={onChoose}
+          soldOutSizes={soldOutSizes}
+        />
+      ) : null}
     </div>
   );
 }
@@ -84,11 +95,13 @@ function FitFinderPanel({
   chart,
   sizes,
   onChoose,
+  soldOutSizes,
 }: {
   id: string;
   chart: FitChart;
   sizes: string[];
   onChoose: (size: string) => void;
+  soldOutSizes: readonly string[];
 }) {
   const { measurements } = chart;
   const keys = measurements.map((m) => m.key);
@@ -211,18 +224,24 @@ function FitFinderPanel({
       </div>
       {offered.length > 0 ? (
         <div className="mt-3 flex flex-wrap gap-3">
-          {offered.map((size) => (
-            <Button
-              key={size}
-              variant="secondary"
-              onClick={() => {
-                onChoose(size);
-                setMessage(`Size ${size} is chosen.`);
-              }}
-            >
-              Choose {size}
-            </Button>
-          ))}
+          {offered.map((size) =>
+            soldOutSizes.includes(size) ? (
+              <Button key={size} variant="secondary" disabled>
+                {size} is sold out
+              </Button>
+            ) : (
+              <Button
+                key={size}
+                variant="secondary"
+                onClick={() => {
+                  onChoose(size);
+                  setMessage(`Size ${size} is chosen.`);
+                }}
+              >
+                Choose {size}
+              </Button>
+            ),
+          )}
         </div>
       ) : null}
       <div role="status" data-testid="fit-finder-message">

@@ -59,9 +59,11 @@ export function ProductPage() {
 }
 
 function ProductView({ product }: { product: ProductDetail }) {
-  const { size, hasSizes, missingSize, buying, chooseSize, addToCart, buyNow } = useSizedPurchase(product);
+  const { size, hasSizes, soldOut, isSoldOut, missingSize, buying, chooseSize, addToCart, buyNow } =
+    useSizedPurchase(product);
   const settings = useSiteSettings();
   const sizeGroupId = useId();
+  const soldOutId = `${sizeGroupId}-sold-out`;
   const images = product.media.filter((m) => m.mediaType === 'image');
 
   return (
@@ -97,6 +99,15 @@ function ProductView({ product }: { product: ProductDetail }) {
           <p className="mt-4 text-2xl font-semibold" data-testid="product-detail-price">
             {formatMoneyExact(product.priceMinor, product.currency)}
           </p>
+          {soldOut ? (
+            <p
+              id={soldOutId}
+              className="mt-2 inline-block rounded-full bg-ink px-3 py-1 text-sm font-medium text-ivory"
+              data-testid="product-sold-out"
+            >
+              Sold out
+            </p>
+          ) : null}
           <p className="mt-6 leading-relaxed text-muted">{product.description}</p>
           <dl className="mt-6 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
             <dt className="text-muted">SKU</dt>
@@ -121,23 +132,35 @@ function ProductView({ product }: { product: ProductDetail }) {
             <fieldset className="mt-8" aria-describedby={missingSize ? `${sizeGroupId}-error` : undefined}>
               <legend className="text-sm font-medium">Size</legend>
               <div className="mt-2 flex flex-wrap gap-2">
-                {sortSizes(product.sizes).map((s) => (
-                  <label key={s} className="cursor-pointer">
-                    <input
-                      type="radio"
-                      name={sizeGroupId}
-                      value={s}
-                      checked={size === s}
-                      onChange={() => {
-                        chooseSize(s);
-                      }}
-                      className="peer sr-only"
-                    />
-                    <span className="inline-flex h-11 min-w-11 items-center justify-center rounded-lg border border-stone-line px-3 text-sm peer-checked:border-maroon peer-checked:bg-maroon peer-checked:text-ivory peer-focus-visible:outline-2 peer-focus-visible:outline-maroon">
-                      {s}
-                    </span>
-                  </label>
-                ))}
+                {sortSizes(product.sizes).map((s) => {
+                  const unavailable = isSoldOut(s);
+                  return (
+                    <label key={s} className={unavailable ? 'cursor-not-allowed' : 'cursor-pointer'}>
+                      <input
+                        type="radio"
+                        name={sizeGroupId}
+                        value={s}
+                        checked={size === s}
+                        disabled={unavailable}
+                        aria-label={unavailable ? `${s}, sold out` : undefined}
+                        onChange={() => {
+                          chooseSize(s);
+                        }}
+                        className="peer sr-only"
+                      />
+                      {unavailable ? (
+                        <span className="inline-flex h-11 min-w-11 flex-col items-center justify-center rounded-lg border border-dashed border-stone-line px-3 text-sm leading-tight text-muted">
+                          <span className="line-through">{s}</span>
+                          <span className="text-[0.65rem] tracking-wide uppercase">Sold out</span>
+                        </span>
+                      ) : (
+                        <span className="inline-flex h-11 min-w-11 items-center justify-center rounded-lg border border-stone-line px-3 text-sm peer-checked:border-maroon peer-checked:bg-maroon peer-checked:text-ivory peer-focus-visible:outline-2 peer-focus-visible:outline-maroon">
+                          {s}
+                        </span>
+                      )}
+                    </label>
+                  );
+                })}
               </div>
               {missingSize ? (
                 <p id={`${sizeGroupId}-error`} role="alert" className="mt-2 text-sm text-red-700">
@@ -147,14 +170,28 @@ function ProductView({ product }: { product: ProductDetail }) {
             </fieldset>
           ) : null}
           {hasSizes ? (
-            <FitFinder sizes={sortSizes(product.sizes)} detail={product.sizeDetail} onChoose={chooseSize} />
+            <FitFinder
+              sizes={sortSizes(product.sizes)}
+              detail={product.sizeDetail}
+              onChoose={chooseSize}
+              soldOutSizes={soldOut ? product.sizes : product.soldOutSizes}
+            />
           ) : null}
 
           <div className="mt-8 flex flex-wrap gap-3">
-            <Button onClick={addToCart} disabled={hasSizes && !size}>
+            <Button
+              onClick={addToCart}
+              disabled={soldOut || (hasSizes && !size)}
+              aria-describedby={soldOut ? soldOutId : undefined}
+            >
               Add to Cart
             </Button>
-            <Button variant="secondary" onClick={buyNow} disabled={(hasSizes && !size) || buying}>
+            <Button
+              variant="secondary"
+              onClick={buyNow}
+              disabled={soldOut || (hasSizes && !size) || buying}
+              aria-describedby={soldOut ? soldOutId : undefined}
+            >
               {buying ? 'Processing...' : 'Buy Now'}
             </Button>
             <Link href={paths.home()} className={buttonClass('secondary')}>

@@ -6,28 +6,47 @@ import { useCheckout } from './use-checkout';
 /**
  * Add to Cart and Buy Now for one product, with one size rule: when the product has sizes, both need
  * one chosen, otherwise 'Please select a size' shows inline (missingSize) and as a toast, and nothing happens.
+ * A sold-out product, or a size in soldOutSizes, is never bought: choosing such a size is ignored.
  */
-export function useSizedPurchase(product: { id: string; sizes: string[]; priceMinor: number }) {
+export function useSizedPurchase(product: {
+  id: string;
+  sizes: string[];
+  priceMinor: number;
+  /** Every size is tracked and none is left. */
+  soldOut?: boolean;
+  /** Sizes shown but not buyable now (the product page knows them; cards do not). */
+  soldOutSizes?: readonly string[];
+}) {
   const [size, setSize] = useState('');
   const [missingSize, setMissingSize] = useState(false);
   const checkout = useCheckout();
   const hasSizes = product.sizes.length > 0;
+  const soldOut = product.soldOut === true;
+  const isSoldOut = (value: string) => soldOut || (product.soldOutSizes?.includes(value) ?? false);
 
   /** The size to buy (null for one-size products), or undefined when one still has to be chosen. */
   const chosenSize = (): string | null | undefined => {
+    if (soldOut) {
+      toast.error('Sold out');
+      return undefined;
+    }
     if (!hasSizes) return null;
-    if (size) return size;
+    if (size && !isSoldOut(size)) return size;
     setMissingSize(true);
     toast.error('Please select a size');
     return undefined;
   };
 
   return {
-    size,
+    // A size that sold out while chosen no longer counts as chosen.
+    size: size && !isSoldOut(size) ? size : '',
     hasSizes,
+    soldOut,
+    isSoldOut,
     missingSize,
     buying: checkout.isPending,
     chooseSize(value: string) {
+      if (value !== '' && isSoldOut(value)) return;
       setSize(value);
       setMissingSize(false);
     },

@@ -1,5 +1,5 @@
 import { defaultSku, type ProductFieldsInput, productFields } from '@shared/product-input';
-import { sortSizes } from '@shared/sizes';
+import { DEFAULT_SIZES, sortSizes } from '@shared/sizes';
 import { slugify } from '@shared/slug';
 import { Plus } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
@@ -159,8 +159,19 @@ export function ProductForm({
       <ChipsInput
         label="Sizes"
         values={values.sizes}
-        onChange={(v) => set('sizes', v)}
+        onChange={(v) => {
+          set('sizes', v);
+          // A size taken away takes its stock with it.
+          set('stock', stockForSizes(values.stock, v));
+        }}
         error={error('sizes')}
+      />
+      <StockEditor
+        sizes={sellingSizes(values.sizes)}
+        value={values.stock}
+        onChange={(v) => set('stock', v)}
+        error={error}
+        sectionError={form.errors.stock}
       />
       <SizeDetailEditor
         sizes={values.sizes}
@@ -223,6 +234,75 @@ export function ProductForm({
         </Button>
       </div>
     </form>
+  );
+}
+
+/** The sizes a product is sold in: its own, or the default ones when it has none (as the server saves it). */
+function sellingSizes(sizes: readonly string[]): string[] {
+  return sizes.length > 0 ? [...sizes] : [...DEFAULT_SIZES];
+}
+
+/** The stock entries of the sizes the product still has. */
+export function stockForSizes(
+  stock: Record<string, number>,
+  sizes: readonly string[],
+): Record<string, number> {
+  const kept = new Set(sellingSizes(sizes));
+  return Object.fromEntries(Object.entries(stock).filter(([size]) => kept.has(size)));
+}
+
+/** One count per size; an empty box leaves the size untracked (always available). */
+function StockEditor({
+  sizes,
+  value,
+  onChange,
+  error,
+  sectionError,
+}: {
+  sizes: string[];
+  value: Record<string, number>;
+  onChange: (v: Record<string, number>) => void;
+  error: (key: string) => string | undefined;
+  sectionError: string | undefined;
+}) {
+  const hintId = useId();
+  const sectionErrorId = useId();
+  const setCount = (size: string, text: string) => {
+    const { [size]: _dropped, ...rest } = value;
+    // An emptied (or unreadable) box stops tracking the size; a fraction or negative stays for Zod to name.
+    onChange(text.trim() === '' || !Number.isFinite(Number(text)) ? rest : { ...rest, [size]: Number(text) });
+  };
+  return (
+    <fieldset
+      aria-describedby={sectionError ? `${hintId} ${sectionErrorId}` : hintId}
+      data-testid="stock-editor"
+    >
+      <legend className="text-sm font-medium">Stock</legend>
+      <p id={hintId} className="mt-1 text-xs text-muted">
+        Leave empty for made-to-order sizes: always available.
+      </p>
+      <div className="mt-2 grid grid-cols-2 gap-3 sm:grid-cols-4">
+        {sortSizes(sizes).map((size) => (
+          <TextField
+            key={size}
+            label={`Stock for ${size}`}
+            type="number"
+            min={0}
+            step={1}
+            inputMode="numeric"
+            placeholder="Not tracked"
+            value={value[size] === undefined ? '' : String(value[size])}
+            onChange={(e) => setCount(size, e.target.value)}
+            error={error(`stock.${size}`)}
+          />
+        ))}
+      </div>
+      {sectionError ? (
+        <p id={sectionErrorId} className="mt-1 text-xs text-red-700">
+          {sectionError}
+        </p>
+      ) : null}
+    </fieldset>
   );
 }
 

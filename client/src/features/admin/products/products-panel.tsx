@@ -1,3 +1,4 @@
+import { sortSizes } from '@shared/sizes';
 import { History, Pencil, RefreshCw, Trash2 } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { type Column, DataTable, useSort } from '../../../components/admin/data-table';
@@ -49,6 +50,7 @@ function productColumns(open: (dialog: Dialog) => void, remove: (row: ProductRow
         </div>
       ),
     },
+    { id: 'stock', header: 'Stock', cell: (p) => <StockSummary stock={p.stock} /> },
     {
       id: 'images',
       header: 'Images',
@@ -166,6 +168,36 @@ export function ProductsPanel() {
       {dialog?.kind === 'edit' ? <EditProductDialog id={dialog.id} onClose={() => setDialog(null)} /> : null}
       {dialog?.kind === 'history' ? <HistoryDialog id={dialog.id} onClose={() => setDialog(null)} /> : null}
     </div>
+  );
+}
+
+/**
+ * Tracked sizes and their counts ("S 3 · M 0 sold out · L 5 (2 held)"); sizes not listed are not tracked
+ * (always available). Sold out (nothing beyond what open checkouts hold) is said in words, not only by colour.
+ */
+function StockSummary({ stock }: { stock: ProductRow['stock'] }) {
+  if (stock.length === 0) return <span className="text-muted">Not tracked</span>;
+  const bySize = new Map(stock.map((s) => [s.size, s]));
+  const sizes = sortSizes(stock.map((s) => s.size));
+  return (
+    <ul className="flex flex-wrap gap-x-1 text-xs whitespace-nowrap" data-testid="product-stock">
+      {sizes.map((size, i) => {
+        const s = bySize.get(size);
+        if (!s) return null;
+        return (
+          <li key={size}>
+            {i > 0 ? (
+              <span aria-hidden="true" className="mr-1 text-muted">
+                ·
+              </span>
+            ) : null}
+            <span className="font-medium">{size}</span> {s.onHand}
+            {s.onHand <= s.reserved ? <span className="ml-1 font-medium text-red-700">sold out</span> : null}
+            {s.reserved > 0 ? <span className="ml-1 text-muted">({s.reserved} held)</span> : null}
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 

@@ -1,0 +1,50 @@
+import { signIn } from './support/admin';
+import { expect, test } from './support/test';
+
+// A product of its own rather than a demo one: the other journeys buy demo products in size M, in parallel.
+test('the operator sets a size to none left; the store shows it disabled and named sold out, and the table says so', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const title = `Indigo Block-print Kurta ${Date.now()}`;
+  await signIn(page);
+  await page.getByRole('button', { name: 'Add Product' }).click();
+  const form = page.getByRole('dialog', { name: 'Add New Product' });
+  await form.getByLabel('Title').fill(title);
+  await form.getByLabel('Description').fill('Hand block-printed cotton kurta.');
+  await form.getByLabel('Price').fill('60.00');
+  await expect(form.getByText('Leave empty for made-to-order sizes: always available.')).toBeVisible();
+  await form.getByLabel('Stock for S').fill('3');
+  await form.getByLabel('Stock for M').fill('0');
+  await form.getByRole('button', { name: 'Add Product' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Product added successfully' })).toBeVisible();
+
+  await page.getByPlaceholder('Search products by title, SKU, price, or tags...').fill(title);
+  const row = page.getByTestId('product-row').filter({ hasText: title });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId('product-stock')).toHaveText(/S\s*3.*M\s*0\s*sold out/);
+
+  const shop = await page.context().newPage();
+  await shop.goto(`/?q=${encodeURIComponent(title)}`);
+  const card = shop.getByTestId('product-card').filter({ hasText: title });
+  await expect(card).toBeVisible();
+  await expect(card.getByTestId('product-card-sold-out')).toHaveCount(0);
+  await card.getByRole('heading').getByRole('link').click();
+
+  const detail = shop.getByTestId('product-detail');
+  const sizes = detail.getByRole('group', { name: 'Size' });
+  await expect(sizes.getByRole('radio', { name: 'M, sold out' })).toBeDisabled();
+  await expect(sizes.getByText('Sold out')).toBeVisible();
+  await expect(sizes.getByRole('radio', { name: 'S', exact: true })).toBeEnabled();
+  await expect(sizes.getByRole('radio', { name: 'L', exact: true })).toBeEnabled();
+  await expect(shop.getByTestId('product-sold-out')).toHaveCount(0);
+  await sizes.getByText('M', { exact: true }).click({ force: true });
+  await expect(detail.getByRole('button', { name: 'Add to Cart' })).toBeDisabled();
+  await sizes.getByText('S', { exact: true }).click();
+  await expect(detail.getByRole('button', { name: 'Add to Cart' })).toBeEnabled();
+
+  // Clean up: the product goes.
+  page.once('dialog', (d) => void d.accept());
+  await row.getByRole('button', { name: `Delete ${title}` }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Product deleted successfully' })).toBeVisible();
+});
