@@ -43,6 +43,14 @@ test('the operator sets a size to none left; the store shows it disabled and nam
   await sizes.getByText('S', { exact: true }).click();
   await expect(detail.getByRole('button', { name: 'Add to Cart' })).toBeEnabled();
 
+  // The shopper leaves an address for M: the store will email once when it is back.
+  const waiting = detail.getByRole('region', { name: 'M is sold out' });
+  await waiting.getByLabel('Email me when it is back').fill('waiting@example.com');
+  await waiting.getByRole('button', { name: 'Notify me' }).click();
+  await expect(waiting.getByRole('status')).toHaveText(
+    'We will email waiting@example.com once when M is back.',
+  );
+
   // Clean up: the product goes.
   page.once('dialog', (d) => void d.accept());
   await row.getByRole('button', { name: `Delete ${title}` }).click();

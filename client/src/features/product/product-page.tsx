@@ -10,6 +10,7 @@ import { paths } from '../../lib/paths';
 import { trpc } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useSiteSettings } from '../../lib/use-site-settings';
+import { BackInStock } from './back-in-stock';
 import { FitFinder } from './fit-finder';
 import { ProductGallery } from './product-gallery';
 import { RelatedProducts } from './related-products';
@@ -177,6 +178,11 @@ function ProductView({ product }: { product: ProductDetail }) {
               soldOutSizes={soldOut ? product.sizes : product.soldOutSizes}
             />
           ) : null}
+
+          <BackInStock
+            productId={product.id}
+            sizes={sortSizes(product.sizes).filter((s) => soldOut || product.soldOutSizes.includes(s))}
+          />
 
           <div className="mt-8 flex flex-wrap gap-3">
             <Button
