@@ -23,6 +23,15 @@ test('the operator sets a size to none left; the store shows it disabled and nam
   const row = page.getByTestId('product-row').filter({ hasText: title });
   await expect(row).toHaveCount(1);
   await expect(row.getByTestId('product-stock')).toHaveText(/S\s*3.*M\s*0\s*sold out/);
+  // The dashboard lists it among the sizes to reorder (at or under the low-stock threshold, 2 by default).
+  await page.reload();
+  await expect(page.getByTestId('low-stock')).toContainText(`${title}`);
+  await expect(
+    page
+      .getByTestId('low-stock')
+      .getByText(/— M: sold out/)
+      .first(),
+  ).toBeVisible();
 
   const shop = await page.context().newPage();
   await shop.goto(`/?q=${encodeURIComponent(title)}`);

@@ -7,6 +7,7 @@ import { CatalogManagement } from './catalog/catalog-management';
 import { LogManagement } from './logs/log-management';
 import { PerformancePanel } from './logs/performance-panel';
 import { OrdersPanel } from './orders/orders-panel';
+import { LowStock } from './products/low-stock';
 import { ProductsPanel } from './products/products-panel';
 import { SettingsPanel } from './settings/settings-panel';
 
@@ -49,6 +50,8 @@ export function DashboardPage() {
           Logout
         </Button>
       </div>
+
+      <LowStock />
 
       <div
         role="tablist"

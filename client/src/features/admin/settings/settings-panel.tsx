@@ -86,6 +86,18 @@ function SettingsForm({ initial }: { initial: Values }) {
         onChange={(e) => set('contactEmail', e.target.value)}
         error={error('contactEmail')}
       />
+      <TextField
+        label="Low-stock threshold"
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={1000}
+        hint="Sizes with this many or fewer left are listed on the dashboard."
+        value={values.lowStockThreshold ?? ''}
+        onChange={(e) => set('lowStockThreshold', e.target.value === '' ? undefined : Number(e.target.value))}
+        error={error('lowStockThreshold')}
+        className="max-w-xs"
+      />
       <fieldset className="space-y-3 rounded-xl border border-stone-line p-4">
         <legend className="px-1 text-sm font-medium">Banner</legend>
         <TextField
