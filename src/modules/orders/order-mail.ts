@@ -6,8 +6,9 @@ import {
   orderShippedEmail,
 } from '../email/order-emails.js';
 import { enqueueEmail } from '../email/outbox.repository.js';
+import { readStoreContacts } from '../settings/settings.repository.js';
 import { orderPagePath } from './order-access.js';
-import { loadOrderRecord, storeIdentity } from './order-record.js';
+import { loadOrderRecord } from './order-record.js';
 
 type OrderMail =
   | { kind: 'order_confirmation'; orderId: string; publicUrl: string; now: Date }
@@ -25,7 +26,7 @@ export async function queueOrderEmail(trx: DbOrTx, mail: OrderMail): Promise<str
   const token = record?.order.access_token;
   if (!record || !to || !token) return null;
   const { order, lines } = record;
-  const store = await storeIdentity(trx);
+  const store = await readStoreContacts(trx);
   const data: OrderEmailData = {
     store: { ...store, publicUrl: mail.publicUrl },
     order: {

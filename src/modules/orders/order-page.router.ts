@@ -2,8 +2,9 @@ import { TRPCError } from '@trpc/server';
 import { orderPageInput } from '../../shared/checkout-input.js';
 import { type CustomerOrderView, orderStageLabel } from '../../shared/orders.js';
 import { publicProcedure, router } from '../../trpc/init.js';
+import { readStoreContacts } from '../settings/settings.repository.js';
 import { tokenMatches } from './order-access.js';
-import { loadOrderRecord, storeIdentity } from './order-record.js';
+import { loadOrderRecord } from './order-record.js';
 
 /** The one answer to a wrong id, a wrong token and an unpaid order alike: nothing tells them apart. */
 const NOT_FOUND = () => new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });
@@ -32,7 +33,7 @@ export const orderPageRouter = router({
       shipment: record.shipment,
       deliveredAt: order.delivered_at,
       cancelledAt: order.cancelled_at,
-      store: await storeIdentity(ctx.db),
+      store: await readStoreContacts(ctx.db),
     };
   }),
 });

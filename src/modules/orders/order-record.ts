@@ -71,17 +71,3 @@ export async function loadOrderRecord(db: DbOrTx, id: string) {
 }
 
 export type OrderRecord = NonNullable<Awaited<ReturnType<typeof loadOrderRecord>>>;
-
-/** The store's name and how to reach it, as the order page and the emails sign off. */
-export async function storeIdentity(db: DbOrTx) {
-  const row = await db
-    .selectFrom('settings')
-    .select(['store_name', 'contact_url', 'contact_email'])
-    .where('id', '=', 1)
-    .executeTakeFirst();
-  return {
-    name: row?.store_name ?? 'My Store',
-    contactEmail: row?.contact_email ?? null,
-    contactUrl: row?.contact_url ?? null,
-  };
-}
