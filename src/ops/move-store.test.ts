@@ -165,6 +165,32 @@ async function makeSourceStore(dir: string): Promise<void> {
       })
       .execute();
     await db
+      .insertInto('size_stock')
+      .values({ product_id: 'tricky', size: 'M', on_hand: 2, reserved: 1 })
+      .execute();
+    await db
+      .insertInto('stock_reservations')
+      .values({
+        order_id: 'o1',
+        product_id: 'tricky',
+        size: 'M',
+        quantity: 1,
+        state: 'sold',
+        expires_at: NOW,
+        created_at: NOW,
+      })
+      .execute();
+    await db
+      .insertInto('stock_alerts')
+      .values({
+        product_id: 'tricky',
+        size: 'M',
+        email: 'wait@b.example',
+        created_at: NOW,
+        notified_at: null,
+      })
+      .execute();
+    await db
       .insertInto('order_events')
       .values({
         order_id: 'o1',
