@@ -1,8 +1,19 @@
 import { useCallback, useState } from 'react';
-import type { z } from 'zod';
 
 /** Field errors keyed by the dotted path of the value ('title', 'shippingOptions.0.amount'). */
 export type FieldErrors = Record<string, string>;
+
+/** What a form is checked by: a Zod schema's safeParse, or a check shaped like it for pages without Zod. */
+export type FormCheck<Output> = {
+  safeParse(
+    values: unknown,
+  ):
+    | { success: true; data: Output }
+    | {
+        success: false;
+        error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> };
+      };
+};
 
 /** The first message per path, so a field shows one clear error rather than a list. */
 export function zodFieldErrors(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>) {
@@ -57,8 +68,8 @@ export function errorAt(errors: FieldErrors, key: string): string | undefined {
  * field before anything is sent, and the server's own field errors land in the same places.
  */
 export function useZodForm<Values extends object, Output>(
-  // Any schema that reads these values: its declared input may be wider (optional fields with defaults).
-  schema: Pick<z.ZodType<Output>, 'safeParse'>,
+  // Any schema that reads these values (a Zod schema, or a hand-written check with the same answer).
+  schema: FormCheck<Output>,
   initial: Values,
 ) {
   const [values, setValues] = useState<Values>(initial);

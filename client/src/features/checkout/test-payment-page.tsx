@@ -1,4 +1,3 @@
-import { testPaymentInput } from '@shared/checkout-input';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { Button } from '../../components/ui/button';
@@ -10,15 +9,9 @@ import { trpc } from '../../lib/trpc';
 import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useZodForm } from '../../lib/use-zod-form';
+import { type DemoPaymentValues, demoPaymentCheck } from './demo-payment-check';
 
-/** What the form checks before sending: the server's own schema, less the session id it adds itself. */
-const demoPaymentFields = testPaymentInput.omit({ sessionId: true });
-
-type Values = {
-  email: string;
-  name: string;
-  address: { line1: string; line2: string; city: string; postalCode: string; country: string };
-};
+type Values = DemoPaymentValues;
 
 const EMPTY: Values = {
   email: '',
@@ -56,7 +49,7 @@ function DemoPaymentForm({ sessionId }: { sessionId: string }) {
   const [, navigate] = useLocation();
   const formRef = useRef<HTMLFormElement>(null);
   const countryId = useId();
-  const form = useZodForm(demoPaymentFields, EMPTY);
+  const form = useZodForm(demoPaymentCheck, EMPTY);
   const { values, error } = form;
   const [failure, setFailure] = useState<string | null>(null);
   const complete = trpc.checkout.completeTestPayment.useMutation();
