@@ -5,9 +5,7 @@ export type FieldErrors = Record<string, string>;
 
 /** What a form is checked by: a Zod schema's safeParse, or a check shaped like it for pages without Zod. */
 export type FormCheck<Output> = {
-  safeParse(
-    values: unknown,
-  ):
+  safeParse(values: unknown):
     | { success: true; data: Output }
     | {
         success: false;
