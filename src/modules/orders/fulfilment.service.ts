@@ -19,6 +19,16 @@ async function orderState(db: Db, id: string) {
   return order;
 }
 
+/**
+ * Why an order did not move: read after the conditional UPDATE matched nothing, so the message says where
+ * the order is now (someone else may just have moved it).
+ */
+async function refusal(db: Db, id: string, doing: string, unpaid: string | null): Promise<TRPCError> {
+  const order = await orderState(db, id);
+  const why = unpaid !== null && order.status !== 'paid' ? unpaid : WHY_NOT[order.fulfilment];
+  return new TRPCError({ code: 'CONFLICT', message: `Order #${order.number} cannot be ${doing}: ${why}.` });
+}
+
 const WHY_NOT: Record<Fulfilment, string> = {
   unfulfilled: 'it has not been shipped yet',
   shipped: 'it has already been shipped',
@@ -54,16 +64,7 @@ export async function shipOrder(
       .where('fulfilment', '=', 'unfulfilled')
       .returning(['number'])
       .executeTakeFirst();
-    if (!moved) {
-      const order = await orderState(deps.db, input.id);
-      throw new TRPCError({
-        code: 'CONFLICT',
-        message:
-          order.status !== 'paid'
-            ? `Order #${order.number} cannot be shipped: it is not paid.`
-            : `Order #${order.number} cannot be shipped: ${WHY_NOT[order.fulfilment]}.`,
-      });
-    }
+    if (!moved) throw await refusal(deps.db, input.id, 'shipped', 'it is not paid');
     await recordOrderEvent(trx, {
       orderId: input.id,
       kind: 'shipped',
@@ -91,13 +92,7 @@ export async function markDelivered(
       .where('fulfilment', '=', 'shipped')
       .returning(['number'])
       .executeTakeFirst();
-    if (!moved) {
-      const order = await orderState(deps.db, id);
-      throw new TRPCError({
-        code: 'CONFLICT',
-        message: `Order #${order.number} cannot be marked delivered: ${WHY_NOT[order.fulfilment]}.`,
-      });
-    }
+    if (!moved) throw await refusal(deps.db, id, 'marked delivered', null);
     await recordOrderEvent(trx, { orderId: id, kind: 'delivered', actor: admin, at: now });
     return moved;
   });
@@ -122,16 +117,13 @@ export async function cancelOrder(
       .where('fulfilment', '=', 'unfulfilled')
       .returning(['number'])
       .executeTakeFirst();
-    if (!moved) {
-      const order = await orderState(deps.db, input.id);
-      throw new TRPCError({
-        code: 'CONFLICT',
-        message:
-          order.status !== 'paid'
-            ? `Order #${order.number} cannot be cancelled: it is not paid (unpaid checkouts expire by themselves).`
-            : `Order #${order.number} cannot be cancelled: ${WHY_NOT[order.fulfilment]}.`,
-      });
-    }
+    if (!moved)
+      throw await refusal(
+        deps.db,
+        input.id,
+        'cancelled',
+        'it is not paid (unpaid checkouts expire by themselves)',
+      );
     await recordOrderEvent(trx, {
       orderId: input.id,
       kind: 'cancelled',
