@@ -44,6 +44,7 @@ export async function searchLatency(db: Kysely<Database>): Promise<SearchTimings
   const filterFor = (i: number, sizes: string[]) => ({
     q: SEARCH_WORDS[i % SEARCH_WORDS.length],
     manufacturers: [],
+    inStock: false,
     sizes,
     colors: [],
     tags: [],
@@ -62,7 +63,7 @@ export async function searchLatency(db: Kysely<Database>): Promise<SearchTimings
   const filtered = await rounds((i) => searchProducts(db, filterFor(i, ['M']), { offset: 0, limit: 24 }));
 
   const t = performance.now();
-  await facetCounts(db, { manufacturers: [], sizes: [], colors: [], tags: [] });
+  await facetCounts(db, { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false });
   const facetSnapshotLoadMs = Math.round(performance.now() - t);
   const facetsUncached = await rounds((i) =>
     facetCounts(db, { ...filterFor(i, i % 2 ? ['M'] : []), priceMax: 1_000_000_000 + i }),

@@ -111,3 +111,13 @@ export function containsText(db: DbOrTx, column: RawBuilder<unknown>, value: str
     ? sql<boolean>`strpos(${column}::text, ${value}) > 0`
     : sql<boolean>`instr(${column}, ${value}) > 0`;
 }
+
+/**
+ * A size as the product_facets triggers key it (value_key): spaces trimmed, A-Z upper-cased only, so a
+ * size_stock row meets the facet row of the same size on both engines.
+ */
+export function sizeKey(db: DbOrTx, column: RawBuilder<unknown> | Expression<unknown>) {
+  return engineOf(db) === 'postgres'
+    ? sql<string>`ascii_upper(btrim(${column}))`
+    : sql<string>`upper(trim(${column}))`;
+}

@@ -14,6 +14,8 @@ export const catalogueFilterInput = z.object({
   /** In minor units of the store's currency. */
   priceMin: minorAmount.optional(),
   priceMax: minorAmount.optional(),
+  /** Only products with a size that can be bought now (with sizes chosen: one of those sizes). */
+  inStock: z.boolean().default(false),
 });
 export type CatalogueFilter = z.infer<typeof catalogueFilterInput>;
 export type CatalogueFilterInput = z.input<typeof catalogueFilterInput>;

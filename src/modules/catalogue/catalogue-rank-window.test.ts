@@ -42,6 +42,7 @@ describe('relevance ranking window', () => {
     sizes: [],
     colors: [],
     tags: [],
+    inStock: false,
     ...extra,
   });
   const page = (f: CatalogueFilter, window: number, offset = 0, limit = 24) =>

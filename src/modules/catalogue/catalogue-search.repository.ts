@@ -1,5 +1,6 @@
 import { type Expression, type ExpressionBuilder, expressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, DbOrTx, FacetKind, ProductsTable } from '../../db/database.js';
+import { sizeKey } from '../../db/engine-sql.js';
 import { STOREFRONT_REVISION_KEY } from '../../db/store-revision.js';
 import type {
   CatalogueFacets,
@@ -33,6 +34,29 @@ function matchingIds(text: FullText) {
 }
 
 /**
+ * Whether the size in a product_facets row (`alias`) is sold out: tracked, and nothing left beyond what open
+ * checkouts hold. The storefront's own test (stock.repository's soldOutByProduct), keyed as facets are.
+ */
+function soldOut(db: DbOrTx, alias: 'pf' | 'g') {
+  return sql<SqlBool>`EXISTS (SELECT 1 FROM size_stock ss WHERE ss.product_id = ${sql.ref(`${alias}.product_id`)}
+    AND ss.on_hand <= ss.reserved AND ${sizeKey(db, sql.ref('ss.size'))} = ${sql.ref(`${alias}.value_key`)})`;
+}
+
+/**
+ * Products that have sizes and every one of them sold out. Driven by the sold-out size_stock rows, which
+ * are few next to the catalogue.
+ */
+export function everySizeSoldOut(db: DbOrTx) {
+  return sql<string>`(SELECT ss.product_id FROM size_stock ss
+    JOIN product_facets pf ON pf.product_id = ss.product_id AND pf.kind = 'size'
+      AND pf.value_key = ${sizeKey(db, sql.ref('ss.size'))}
+    WHERE ss.on_hand <= ss.reserved
+    GROUP BY ss.product_id
+    HAVING count(DISTINCT pf.value_key) =
+      (SELECT count(*) FROM product_facets a WHERE a.product_id = ss.product_id AND a.kind = 'size'))`;
+}
+
+/**
  * The WHERE conditions for a filter: AND across groups, OR within a group (an empty group filters nothing).
  * `except` leaves one group out, which is how each facet's counts answer "what if I picked this too".
  * `facets` says how a facet group is tested: 'set' builds the group's product set once (right when the
@@ -40,6 +64,7 @@ function matchingIds(text: FullText) {
  * and reaches few rows; building a common size's set took 35 ms at 100,000 products).
  */
 function conditions(
+  db: DbOrTx,
   eb: Eb,
   f: CatalogueFilter,
   text: FullText | null,
@@ -52,15 +77,20 @@ function conditions(
     if (kind === except) continue;
     const keys = facetKeys(kind, f[field]);
     if (keys.length === 0) continue;
+    // In stock only, with sizes chosen: one of the chosen sizes can be bought.
     const chosen = eb
       .selectFrom('product_facets as pf')
       .where('pf.kind', '=', kind)
-      .where('pf.value_key', 'in', keys);
+      .where('pf.value_key', 'in', keys)
+      .$if(kind === 'size' && f.inStock, (q) => q.where(sql<SqlBool>`NOT ${soldOut(db, 'pf')}`));
     out.push(
       facets === 'set'
         ? eb('p.id', 'in', chosen.select('pf.product_id'))
         : eb.exists(chosen.select(sql.lit(1).as('one')).whereRef('pf.product_id', '=', 'p.id')),
     );
+  }
+  if (f.inStock && except !== 'size' && facetKeys('size', f.sizes).length === 0) {
+    out.push(eb('p.id', 'not in', everySizeSoldOut(db)));
   }
   if (except !== 'price') {
     if (f.priceMin !== undefined) out.push(eb('p.price_minor', '>=', f.priceMin));
@@ -73,17 +103,19 @@ function conditions(
 function hasConditions(f: CatalogueFilter, except?: FilterPart): boolean {
   if (searchTerms(f.q)) return true;
   if (FACET_GROUPS.some((g) => g.kind !== except && facetKeys(g.kind, f[g.field]).length > 0)) return true;
+  if (f.inStock && except !== 'size') return true;
   return except !== 'price' && (f.priceMin !== undefined || f.priceMax !== undefined);
 }
 
 function where(
+  db: DbOrTx,
   eb: Eb,
   f: CatalogueFilter,
   text: FullText | null,
   except?: FilterPart | 'text',
   facets: 'set' | 'lookup' = 'set',
 ): Expression<SqlBool> {
-  const parts = conditions(eb, f, text, except, facets);
+  const parts = conditions(db, eb, f, text, except, facets);
   return parts.length === 0 ? sql<SqlBool>`1 = 1` : eb.and(parts);
 }
 
@@ -102,9 +134,10 @@ export const RANK_WINDOW = 5_000;
  * CROSS JOIN keeps the full-text index as the outer loop, so rows come in its rowid order and a LIMIT
  * stops the scan early. The product id is looked up only for the rows a page keeps.
  */
-function matchSource(f: CatalogueFilter, text: FullText, textOnly: boolean) {
+function matchSource(db: DbOrTx, f: CatalogueFilter, text: FullText, textOnly: boolean) {
   if (textOnly) return sql`FROM ${text.table} WHERE ${text.match}`;
-  const filters = where(expressionBuilder<Database & { p: ProductsTable }, 'p'>(), f, text, 'text', 'lookup');
+  const eb = expressionBuilder<Database & { p: ProductsTable }, 'p'>();
+  const filters = where(db, eb, f, text, 'text', 'lookup');
   return sql`FROM ${text.table} ${text.join} product_search_ids AS s ON s.rowid = ${text.rowid}
       ${text.join} products AS p ON p.id = s.product_id
       WHERE ${text.match} AND ${filters}`;
@@ -168,7 +201,7 @@ export async function searchProducts(
   const textOnly = text !== null && !hasConditions({ ...f, q: undefined });
 
   // With words typed the full-text index drives the page (when ranked) and the count.
-  const source = text ? matchSource(f, text, textOnly) : null;
+  const source = text ? matchSource(db, f, text, textOnly) : null;
   const choosePage = async (): Promise<string[]> => {
     if (sort === 'relevance' && source && text) {
       return rankedIds(db, text, source, {
@@ -180,7 +213,7 @@ export async function searchProducts(
     let query = db
       .selectFrom('products as p')
       .select('p.id')
-      .where((eb) => where(eb, f, text));
+      .where((eb) => where(db, eb, f, text));
     if (sort === 'newest') query = query.orderBy('p.created_at', 'desc');
     else if (sort === 'price-asc') query = query.orderBy('p.price_minor', 'asc');
     else if (sort === 'price-desc') query = query.orderBy('p.price_minor', 'desc');
@@ -196,7 +229,7 @@ export async function searchProducts(
             await db
               .selectFrom('products as p')
               .select((eb) => eb.fn.countAll<number>().as('n'))
-              .where((eb) => where(eb, f, text))
+              .where((eb) => where(db, eb, f, text))
               .executeTakeFirstOrThrow()
           ).n,
         );
@@ -226,7 +259,16 @@ export async function searchProducts(
  */
 export async function facetCounts(db: DbOrTx, f: CatalogueFilter): Promise<CatalogueFacets> {
   const revision = await storefrontRevision(db);
-  const key = JSON.stringify([f.q ?? '', f.manufacturers, f.sizes, f.colors, f.tags, f.priceMin, f.priceMax]);
+  const key = JSON.stringify([
+    f.q ?? '',
+    f.manufacturers,
+    f.sizes,
+    f.colors,
+    f.tags,
+    f.priceMin,
+    f.priceMax,
+    f.inStock,
+  ]);
   let cache = facetCaches.get(db);
   if (!cache) {
     cache = new Map();

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
-import { facetCountsBySql } from '../../test-support/facet-counts-oracle.js';
+import { facetCountsBySql, matchingIdsBySql } from '../../test-support/facet-counts-oracle.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
-import { assembleFacets, facetCounts } from './catalogue-search.repository.js';
+import { assembleFacets, facetCounts, searchProducts } from './catalogue-search.repository.js';
 import {
   countFacets,
   type FacetSnapshot,
@@ -15,7 +15,9 @@ import {
 /**
  * The in-memory facet counts against the plain SQL ones, for generated catalogues (spellings that differ
  * only in case, compatibility form (ＬＡＷＮ) or spaces, products without facets, shared and unique tags)
- * and generated filters (text, chosen values that exist or not, in any case, price bounds). Big enough
+ * and generated filters (text, chosen values that exist or not, in any case, price bounds, in stock only)
+ * with generated stock (sold out, held to the last unit, plenty, rows for sizes a product no longer has,
+ * two spellings of one size). Big enough
  * catalogues turn common values into bitsets and keep rare ones as lists, so both kinds of set are compared.
  */
 
@@ -46,6 +48,12 @@ const product = fc.record({
   colors: fc.subarray(COLOURS),
   tags: fc.subarray(TAGS),
   price: fc.integer({ min: 0, max: 20_000 }),
+  /** size -> [on hand, held]: sold out when on hand <= held. Any size, also ones the product lacks. */
+  stock: fc.dictionary(
+    fc.constantFrom(...SIZES),
+    fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 })),
+    { maxKeys: 4 },
+  ),
 });
 
 const pick = <T>(values: readonly T[]) => fc.subarray([...values], { maxLength: 3 });
@@ -59,6 +67,17 @@ const filter: fc.Arbitrary<CatalogueFilter> = fc.record({
   tags: pick([...TAGS, 'SILK', 'IPEK', 'none']),
   priceMin: fc.option(fc.integer({ min: 0, max: 20_000 }), { nil: undefined }),
   priceMax: fc.option(fc.integer({ min: 0, max: 20_000 }), { nil: undefined }),
+  inStock: fc.boolean(),
+});
+
+/** Filters that still find products (every group chosen at once mostly finds none): sizes, maybe a word. */
+const broadFilter: fc.Arbitrary<CatalogueFilter> = fc.record({
+  q: fc.option(fc.constantFrom(...WORDS), { nil: undefined, freq: 2 }),
+  manufacturers: fc.constant([]),
+  sizes: pick([...SIZES, 's']),
+  colors: fc.constant([]),
+  tags: fc.constant([]),
+  inStock: fc.boolean(),
 });
 
 describe('facet counts from the in-memory snapshot', () => {
@@ -74,13 +93,25 @@ describe('facet counts from the in-memory snapshot', () => {
       store.handle.db,
       rows.map((p, i) => ({ id: `p${i}`, ...columns(p) })),
     );
+    for (const [i, p] of rows.entries()) await putStock(`p${i}`, p.stock);
+  }
+
+  async function putStock(id: string, stock: ProductSpec['stock']) {
+    await store.handle.db.deleteFrom('size_stock').where('product_id', '=', id).execute();
+    const values = Object.entries(stock).map(([size, [onHand, held]]) => ({
+      product_id: id,
+      size,
+      on_hand: onHand,
+      reserved: held,
+    }));
+    if (values.length > 0) await store.handle.db.insertInto('size_stock').values(values).execute();
   }
 
   it('answers exactly as SQL does, for any catalogue and filter', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(product, { minLength: 0, maxLength: 120 }),
-        fc.array(filter, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.oneof(filter, broadFilter), { minLength: 1, maxLength: 8 }),
         async (rows, filters) => {
           await replaceCatalogue(rows);
           const snap = await loadFacetSnapshot(store.handle.db, 'test');
@@ -92,6 +123,33 @@ describe('facet counts from the in-memory snapshot', () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+
+  it('finds the same products in search as the plain SQL does, in stock only too, in every sort', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(product, { minLength: 0, maxLength: 60 }),
+        fc.array(broadFilter, { minLength: 1, maxLength: 6 }),
+        async (rows, filters) => {
+          await replaceCatalogue(rows);
+          for (const f of filters) {
+            const expected = await matchingIdsBySql(store.handle.db, f);
+            for (const sort of ['relevance', 'newest'] as const) {
+              const found: string[] = [];
+              let offset: number | null = 0;
+              while (offset !== null) {
+                const page = await searchProducts(store.handle.db, f, { sort, offset, limit: 48 });
+                expect(page.total).toBe(expected.length);
+                found.push(...page.items.map((c) => c.id));
+                offset = page.nextOffset;
+              }
+              expect(found.sort()).toEqual(expected);
+            }
+          }
+        },
+      ),
+      { numRuns: 40 },
     );
   });
 
@@ -107,6 +165,7 @@ describe('facet counts from the in-memory snapshot', () => {
     fc.record({ op: fc.constant('insert' as const), spec: product }),
     fc.record({ op: fc.constant('update' as const), at: fc.nat(), spec: product }),
     fc.record({ op: fc.constant('delete' as const), at: fc.nat() }),
+    fc.record({ op: fc.constant('stock' as const), at: fc.nat(), spec: product }),
   );
 
   it('applies only the changed products to a snapshot, with the same answers as SQL', async () => {
@@ -115,7 +174,7 @@ describe('facet counts from the in-memory snapshot', () => {
       fc.asyncProperty(
         fc.array(product, { minLength: 0, maxLength: 80 }),
         fc.array(write, { minLength: 1, maxLength: 25 }),
-        fc.array(filter, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.oneof(filter, broadFilter), { minLength: 1, maxLength: 6 }),
         async (rows, writes, filters) => {
           await replaceCatalogue(rows);
           const db = store.handle.db;
@@ -126,7 +185,11 @@ describe('facet counts from the in-memory snapshot', () => {
             );
             const target = w.op === 'insert' ? undefined : ids[w.at % Math.max(1, ids.length)];
             if (w.op === 'insert') {
-              await insertProducts(db, [{ id: `n${next++}`, ...columns(w.spec) }]);
+              const id = `n${next++}`;
+              await insertProducts(db, [{ id, ...columns(w.spec) }]);
+              await putStock(id, w.spec.stock);
+            } else if (w.op === 'stock' && target) {
+              await putStock(target, w.spec.stock);
             } else if (w.op === 'update' && target) {
               await db.updateTable('products').set(columns(w.spec)).where('id', '=', target).execute();
             } else if (w.op === 'delete' && target) {
@@ -153,7 +216,7 @@ describe('facet counts from the in-memory snapshot', () => {
     await db.updateTable('products').set({ price_minor: 80 }).where('id', '=', 'late').execute();
     const refreshed = await refreshFacetSnapshot(db, snap, 'after');
     expect(refreshed).not.toBe(snap);
-    const none: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [] };
+    const none: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false };
     await sameAsSql(refreshed, [none]);
     expect(assembleFacets(await countFacets(db, refreshed, none), none).color).toContainEqual({
       value: 'Gold',
@@ -171,9 +234,10 @@ describe('facet counts from the in-memory snapshot', () => {
         colors: ['Gold'],
         tags: ['eid'],
         price: 200,
+        stock: {},
       },
     ]);
-    const none: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [] };
+    const none: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false };
     const db = store.handle.db;
     const check = async (f: CatalogueFilter) =>
       expect(await facetCounts(db, f)).toEqual(assembleFacets(await facetCountsBySql(db, f), f));
@@ -203,6 +267,7 @@ const SILK_KURTA: ProductSpec = {
   colors: ['Mint'],
   tags: ['eid'],
   price: 100,
+  stock: {},
 };
 
 type ProductSpec = {
@@ -212,6 +277,7 @@ type ProductSpec = {
   colors: string[];
   tags: string[];
   price: number;
+  stock: Record<string, [number, number]>;
 };
 
 function columns(p: ProductSpec) {

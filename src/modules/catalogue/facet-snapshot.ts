@@ -3,7 +3,7 @@ import type { DbOrTx, FacetKind } from '../../db/database.js';
 import { groupConcat } from '../../db/engine-sql.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { fullText } from './full-text.js';
-import { FACET_GROUPS, facetKeys } from './search-query.js';
+import { FACET_GROUPS, facetKey, facetKeys } from './search-query.js';
 
 /**
  * Every product's facet values and price in memory, as sets of product slots, for one storefront revision.
@@ -28,7 +28,17 @@ export type FacetSnapshot = {
   slotOfRowid: Map<number, number>;
   slotOfId: Map<string, number>;
   terms: Map<string, Term>;
+  /**
+   * Size key -> the slots whose that size is sold out, and the slots whose every size is: read again with
+   * each load and refresh, since stock moves without touching catalogue_changes (the storefront revision
+   * moves when a size turns sold out or back, which is what brings the refresh).
+   */
+  soldOut: Map<string, Uint32Array>;
+  everySizeSoldOut: Uint32Array;
 };
+
+/** A (product, size) that cannot be bought now, as size_stock says. */
+type SoldOutRow = { product_id: string; size: string };
 
 type Term = { kind: FacetKind; key: string; value: string; slots: SlotSet };
 type SlotSet = { bits: Uint32Array } | { list: number[] };
@@ -60,6 +70,8 @@ function emptySnapshot(revision: string, seq: number, capacity: number): FacetSn
     slotOfRowid: new Map(),
     slotOfId: new Map(),
     terms: new Map(),
+    soldOut: new Map(),
+    everySizeSoldOut: new Uint32Array(words),
   };
 }
 
@@ -92,7 +104,64 @@ export async function loadFacetSnapshot(db: DbOrTx, revision: string): Promise<F
       slots: toSlotSet(slots, snap.capacity),
     });
   }
+  applySoldOut(snap, await soldOutRows(db));
   return snap;
+}
+
+/** The storefront's test of sold out (stock.repository's soldOutByProduct), for the whole catalogue. */
+function soldOutRows(db: DbOrTx): Promise<SoldOutRow[]> {
+  return db
+    .selectFrom('size_stock')
+    .select(['product_id', 'size'])
+    .whereRef('on_hand', '<=', 'reserved')
+    .execute();
+}
+
+/** Resolves sold-out rows to slots; synchronous, so a count sees them together with the slots they name. */
+function applySoldOut(snap: FacetSnapshot, rows: SoldOutRow[]): void {
+  const words = snap.capacity >>> 5;
+  const soldOut = new Map<string, Uint32Array>();
+  const touched = new Set<number>();
+  for (const r of rows) {
+    const slot = snap.slotOfId.get(r.product_id);
+    if (slot === undefined) continue;
+    const key = facetKey('size', r.size);
+    let bits = soldOut.get(key);
+    if (!bits) {
+      bits = new Uint32Array(words);
+      soldOut.set(key, bits);
+    }
+    setBit(bits, slot);
+    touched.add(slot);
+  }
+  const sizeTerms = [...snap.terms.values()].filter((t) => t.kind === 'size');
+  const every = new Uint32Array(words);
+  for (const slot of touched) {
+    const held = new Set<string>();
+    for (const t of sizeTerms) if (holds(t.slots, slot)) held.add(t.key);
+    if (held.size > 0 && [...held].every((key) => hasBit(soldOut.get(key), slot))) setBit(every, slot);
+  }
+  snap.soldOut = soldOut;
+  snap.everySizeSoldOut = every;
+}
+
+function hasBit(bits: Uint32Array | undefined, slot: number): boolean {
+  return bits !== undefined && (((bits[slot >>> 5] ?? 0) >>> (slot & 31)) & 1) === 1;
+}
+
+/** Whether a set holds a slot (lists are kept sorted). */
+function holds(set: SlotSet, slot: number): boolean {
+  if ('bits' in set) return hasBit(set.bits, slot);
+  let lo = 0;
+  let hi = set.list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = set.list[mid] ?? 0;
+    if (v === slot) return true;
+    if (v < slot) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
 
 async function lastChange(db: DbOrTx): Promise<number> {
@@ -151,6 +220,7 @@ export async function refreshFacetSnapshot(
         .execute()),
     );
   }
+  const soldOut = await soldOutRows(db);
 
   // Applied in one synchronous step, so a count never sees a product half changed.
   for (const id of ids) {
@@ -175,6 +245,7 @@ export async function refreshFacetSnapshot(
     if ('list' in term.slots) term.slots.list.push(slot);
     else setBit(term.slots.bits, slot);
   }
+  applySoldOut(snap, soldOut);
   snap.revision = revision;
   snap.seq = changes.at(-1)?.seq ?? snap.seq;
   return snap;
@@ -236,6 +307,12 @@ function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
   return out;
 }
 
+function andNot(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const out = new Uint32Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = (a[i] ?? 0) & ~(b[i] ?? 0);
+  return out;
+}
+
 function popcount32(x: number): number {
   let v = x - ((x >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
@@ -283,15 +360,29 @@ export async function countFacets(
   const priced = f.priceMin !== undefined || f.priceMax !== undefined;
   const withPrice = priced ? intersect(base, priceMask(snap, f)) : base;
 
+  // In stock only: a size counts for a product only where it is not sold out.
+  const sellable = (t: Term, mask: Uint32Array): Uint32Array => {
+    const sold = f.inStock && t.kind === 'size' ? snap.soldOut.get(t.key) : undefined;
+    return sold ? andNot(mask, sold) : mask;
+  };
+
   // One mask per group with a choice: the products holding any chosen value.
   const chosen = new Map<FacetKind, Uint32Array>();
   for (const { kind, field } of FACET_GROUPS) {
     const keys = new Set(facetKeys(kind, f[field]));
     if (keys.size === 0) continue;
     const mask = new Uint32Array(base.length);
-    for (const t of snap.terms.values()) if (t.kind === kind && keys.has(t.key)) union(mask, t.slots);
+    for (const t of snap.terms.values()) {
+      if (t.kind !== kind || !keys.has(t.key)) continue;
+      const held = new Uint32Array(base.length);
+      union(held, t.slots);
+      union(mask, { bits: sellable(t, held) });
+    }
     chosen.set(kind, mask);
   }
+  // In stock only with no size chosen: any size that can be bought (or no sizes at all). Counted as the
+  // size group's choice, so the size options still say what picking one of them would give.
+  if (f.inStock && !chosen.has('size')) chosen.set('size', andNot(snap.alive, snap.everySizeSoldOut));
   const allBut = (start: Uint32Array, except?: FacetKind): Uint32Array => {
     let m = start;
     for (const [kind, mask] of chosen) if (kind !== except) m = intersect(m, mask);
@@ -308,7 +399,7 @@ export async function countFacets(
   for (const t of snap.terms.values()) {
     const mask = maskFor.get(t.kind);
     if (!mask) continue;
-    const count = countIn(mask, t.slots);
+    const count = countIn(sellable(t, mask), t.slots);
     if (count === 0) continue;
     // Several spellings of one value (Mint, mint) count together and show the lowest, as SQL's min().
     const id = `${t.kind}${SEPARATOR}${t.key}`;

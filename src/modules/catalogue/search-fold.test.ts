@@ -22,7 +22,7 @@ import { FACET_GROUPS, facetKeys } from './search-query.js';
  * function cannot index unfolded text.
  */
 
-const NONE: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [] };
+const NONE: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false };
 
 /** Spellings a shop or a shopper may use: compatibility forms, capitals of any script, odd spaces. */
 const spelling = fc.oneof(
