@@ -38,6 +38,19 @@ test('the operator sets a size to none left; the store shows it disabled and nam
   const card = shop.getByTestId('product-card').filter({ hasText: title });
   await expect(card).toBeVisible();
   await expect(card.getByTestId('product-card-sold-out')).toHaveCount(0);
+
+  // "In stock only": with M chosen the kurta goes (M is sold out), with S it stays, and the URL keeps it.
+  await shop.goto(`/?q=${encodeURIComponent(title)}&size=M`);
+  await expect(card).toBeVisible();
+  const filters = shop.getByRole('complementary', { name: 'Filters' });
+  await filters.getByRole('checkbox', { name: 'In stock only' }).check();
+  await expect(shop).toHaveURL(/instock=1/);
+  await expect(shop.getByTestId('result-count')).toHaveText('0 products');
+  await expect(card).toHaveCount(0);
+  await shop.goto(`/?q=${encodeURIComponent(title)}&size=S&instock=1`);
+  await expect(filters.getByRole('checkbox', { name: 'In stock only' })).toBeChecked();
+  await expect(card).toBeVisible();
+  await expect(shop.getByTestId('result-count')).toHaveText('1 product');
   await card.getByRole('heading').getByRole('link').click();
 
   const detail = shop.getByTestId('product-detail');

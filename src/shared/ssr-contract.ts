@@ -28,6 +28,7 @@ export const LISTING_PARAM = {
   tags: 'tag',
   priceMin: 'min',
   priceMax: 'max',
+  inStock: 'instock',
   sort: 'sort',
   page: 'page',
 } as const;

@@ -124,4 +124,32 @@ describe('stock per size at checkout', () => {
     expect(await releaseExpiredReservations(store.handle.db, later)).toBe(0);
     expect(await count('M')).toEqual({ on_hand: 3, reserved: 0 });
   });
+
+  it('"In stock only" follows the holds: the last M held leaves the filter at once, a lapsed hold brings it back', async () => {
+    await insertProducts(store.handle.db, [{ id: 'k2', title: 'Gold Lawn Kurta', sizes: '["M"]' }]);
+    await store.handle.db.transaction().execute((trx) => setStock(trx, 'k2', { M: 1 }));
+    const none = { manufacturers: [], sizes: [], colors: [], tags: [] };
+    const found = async (f: { sizes?: string[]; inStock: boolean }) =>
+      (await shop().catalogue.search({ ...none, ...f })).items.map((c) => c.id).sort();
+    const sizeCounts = async (inStock: boolean) =>
+      Object.fromEntries(
+        (await shop().catalogue.facets({ ...none, inStock })).size.map((o) => [o.value, o.count]),
+      );
+
+    // k1: L sold out, M 3, S and XL untracked. k2: only M, 1 left.
+    expect(await found({ sizes: ['L'], inStock: false })).toEqual(['k1']);
+    expect(await found({ sizes: ['L'], inStock: true })).toEqual([]);
+    expect(await found({ sizes: ['M'], inStock: true })).toEqual(['k1', 'k2']);
+    expect(await sizeCounts(true)).toEqual({ S: 1, M: 2, XL: 1 });
+
+    await shop().checkout.createSession({ lines: [{ productId: 'k2', size: 'M', quantity: 1 }] });
+    expect(await found({ inStock: true })).toEqual(['k1']);
+    expect(await found({ inStock: false })).toEqual(['k1', 'k2']);
+    expect(await sizeCounts(true)).toEqual({ S: 1, M: 1, XL: 1 });
+    expect(await sizeCounts(false)).toEqual({ S: 1, M: 2, L: 1, XL: 1 });
+
+    await releaseExpiredReservations(store.handle.db, new Date(clock.now().getTime() + 31 * 60_000));
+    expect(await found({ sizes: ['M'], inStock: true })).toEqual(['k1', 'k2']);
+    expect(await sizeCounts(true)).toEqual({ S: 1, M: 2, XL: 1 });
+  });
 });

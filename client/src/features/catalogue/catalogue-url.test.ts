@@ -5,7 +5,7 @@ import { parseView, serializeView } from './catalogue-url';
 describe('catalogue URL state', () => {
   it('round-trips a full view through the query string', () => {
     const search =
-      '?q=lawn+kurta&brand=Noor+Mahal&size=S&size=M&color=Mint&tag=eid&min=50&max=124.5&sort=price-asc&page=3';
+      '?q=lawn+kurta&brand=Noor+Mahal&size=S&size=M&color=Mint&tag=eid&min=50&max=124.5&instock=1&sort=price-asc&page=3';
     const view = parseView(search);
     expect(view).toEqual({
       q: 'lawn kurta',
@@ -15,6 +15,7 @@ describe('catalogue URL state', () => {
       tags: ['eid'],
       priceMin: 5000,
       priceMax: 12450,
+      inStock: true,
       sort: 'price-asc',
       page: 3,
     });
@@ -22,12 +23,13 @@ describe('catalogue URL state', () => {
   });
 
   it('ignores what it cannot understand', () => {
-    const view = parseView('?sort=cheapest&page=-2&min=abc&max=1.999&size=&size=%20');
+    const view = parseView('?sort=cheapest&page=-2&min=abc&max=1.999&size=&size=%20&instock=yes');
     expect(view.sort).toBeUndefined();
     expect(view.page).toBe(1);
     expect(view.priceMin).toBeUndefined();
     expect(view.priceMax).toBeUndefined();
     expect(view.sizes).toEqual([]);
+    expect(view.inStock).toBe(false);
     expect(serializeView(parseView(''))).toBe('');
   });
 });
@@ -42,6 +44,7 @@ describe('catalogue URL and the server page cache', () => {
       tags: ['eid'],
       priceMin: 1000,
       priceMax: 9000,
+      inStock: true,
       sort: 'newest' as const,
       page: 3,
     };

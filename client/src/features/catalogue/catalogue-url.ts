@@ -16,6 +16,7 @@ export type CatalogueView = {
   tags: string[];
   priceMin: number | undefined;
   priceMax: number | undefined;
+  inStock: boolean;
   sort: CatalogueSort | undefined;
   page: number;
 };
@@ -54,6 +55,7 @@ export function parseView(search: string): CatalogueView {
     tags: list(LIST_PARAMS.tags),
     priceMin: price(LISTING_PARAM.priceMin),
     priceMax: price(LISTING_PARAM.priceMax),
+    inStock: params.get(LISTING_PARAM.inStock) === '1',
     sort: CATALOGUE_SORTS.includes(sort as CatalogueSort) ? (sort as CatalogueSort) : undefined,
     page: Number.isInteger(page) && page > 1 ? Math.min(page, 100) : 1,
   };
@@ -69,6 +71,7 @@ export function serializeView(view: CatalogueView): string {
     params.set(LISTING_PARAM.priceMin, minorToMajorString(view.priceMin, STORE_CURRENCY));
   if (view.priceMax !== undefined)
     params.set(LISTING_PARAM.priceMax, minorToMajorString(view.priceMax, STORE_CURRENCY));
+  if (view.inStock) params.set(LISTING_PARAM.inStock, '1');
   if (view.sort) params.set(LISTING_PARAM.sort, view.sort);
   if (view.page > 1) params.set(LISTING_PARAM.page, String(view.page));
   const text = params.toString();
@@ -84,6 +87,7 @@ export function toFilter(view: CatalogueView): CatalogueFilterInput {
     tags: view.tags,
     priceMin: view.priceMin,
     priceMax: view.priceMax,
+    inStock: view.inStock,
   };
 }
 
@@ -92,7 +96,8 @@ export function hasFilters(view: CatalogueView): boolean {
     view.q.trim() !== '' ||
     view.manufacturers.length + view.sizes.length + view.colors.length + view.tags.length > 0 ||
     view.priceMin !== undefined ||
-    view.priceMax !== undefined
+    view.priceMax !== undefined ||
+    view.inStock
   );
 }
 

@@ -26,6 +26,7 @@ export function FilterPanel({
 }) {
   return (
     <div className="space-y-6">
+      <InStockOnly checked={view.inStock} onChange={(inStock) => onChange({ inStock })} />
       {GROUPS.map((g) => (
         <FacetGroup
           key={g.field}
@@ -43,6 +44,26 @@ export function FilterPanel({
       ))}
       <PriceRange view={view} bounds={facets?.price ?? null} onChange={onChange} />
     </div>
+  );
+}
+
+/** Sizes that are sold out stop counting: with sizes chosen, one of those sizes must be there to buy. */
+function InStockOnly({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
+  const id = useId();
+  return (
+    <fieldset>
+      <legend className="text-xs font-semibold tracking-[0.14em] text-ink uppercase">Availability</legend>
+      <div className="mt-3 flex items-center gap-2 text-sm">
+        <input
+          id={id}
+          type="checkbox"
+          checked={checked}
+          onChange={(e) => onChange(e.target.checked)}
+          className="h-4 w-4 accent-maroon"
+        />
+        <label htmlFor={id}>In stock only</label>
+      </div>
+    </fieldset>
   );
 }
 

@@ -27,6 +27,7 @@ const EMPTY: CatalogueView = {
   tags: [],
   priceMin: undefined,
   priceMax: undefined,
+  inStock: false,
   sort: undefined,
   page: 1,
 };
@@ -59,7 +60,8 @@ export function ProductGrid() {
     view.sizes.length +
     view.colors.length +
     view.tags.length +
-    (view.priceMin !== undefined || view.priceMax !== undefined ? 1 : 0);
+    (view.priceMin !== undefined || view.priceMax !== undefined ? 1 : 0) +
+    (view.inStock ? 1 : 0);
   const panel = <FilterPanel view={view} facets={facets.data} onChange={(change) => update(change)} />;
   const clearAll = () => update(EMPTY);
   const sortValue = view.sort ?? (view.q.trim() ? 'relevance' : 'featured');
