@@ -19,6 +19,7 @@ import * as rateCounters from './2026-11-25T0017-rate-counters.js';
 import * as emailOutbox from './2026-11-25T0018-email-outbox.js';
 import * as afterPayment from './2026-11-25T0019-after-payment.js';
 import * as sizeStock from './2026-11-25T0020-size-stock.js';
+import * as soldOutIndex from './2026-11-25T0021-sold-out-index.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T0018-email-outbox': emailOutbox,
   '2026-11-25T0019-after-payment': afterPayment,
   '2026-11-25T0020-size-stock': sizeStock,
+  '2026-11-25T0021-sold-out-index': soldOutIndex,
 };

@@ -43,14 +43,14 @@ function soldOut(db: DbOrTx, alias: 'pf' | 'g') {
 }
 
 /**
- * Products that have sizes and every one of them sold out. Driven by the sold-out size_stock rows, which
- * are few next to the catalogue.
+ * Products that have sizes and every one of them sold out. Driven by the sold-out size_stock rows (their
+ * own index, migration 0021), which are few next to the catalogue: CROSS JOIN keeps them the outer loop on
+ * SQLite, which would otherwise walk every size facet.
  */
 export function everySizeSoldOut(db: DbOrTx) {
-  return sql<string>`(SELECT ss.product_id FROM size_stock ss
-    JOIN product_facets pf ON pf.product_id = ss.product_id AND pf.kind = 'size'
+  return sql<string>`(SELECT ss.product_id FROM size_stock ss CROSS JOIN product_facets pf
+    WHERE ss.on_hand <= ss.reserved AND pf.product_id = ss.product_id AND pf.kind = 'size'
       AND pf.value_key = ${sizeKey(db, sql.ref('ss.size'))}
-    WHERE ss.on_hand <= ss.reserved
     GROUP BY ss.product_id
     HAVING count(DISTINCT pf.value_key) =
       (SELECT count(*) FROM product_facets a WHERE a.product_id = ss.product_id AND a.kind = 'size'))`;
