@@ -12,6 +12,7 @@ import { registerHealth } from './http/health.js';
 import { registerLogsExport } from './http/logs-export.js';
 import { registerMedia } from './http/media.js';
 import { registerMediaUploads } from './http/media-uploads.js';
+import { registerMetrics } from './http/metrics.js';
 import { registerOrderPage } from './http/order-page.js';
 import { registerOrdersExport } from './http/orders-export.js';
 import { readPageShell } from './http/page-shell.js';
@@ -157,6 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', () => mail.stop());
 
   registerHealth(app, { db: deps.db, dataDir: config.dataDir });
+  registerMetrics(app, { token: config.metricsToken });
   await registerVitals(app, { db: deps.db, clock: deps.clock, limiter: telemetry.vitals });
   registerLogsExport(app, { db: deps.db, clock: deps.clock, policy: sessionPolicy, logs: logService });
   registerOrdersExport(app, { db: deps.db, clock: deps.clock, policy: sessionPolicy });

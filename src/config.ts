@@ -166,6 +166,11 @@ const envSchema = z.object({
     .optional(),
   /** Address the bucket as a path (http://host/bucket/key) rather than a host name: MinIO and most self-hosted servers. */
   S3_FORCE_PATH_STYLE: booleanish.default(false),
+  /**
+   * Turns on GET /metrics (Prometheus text: event-loop delay, memory) for a collector that sends
+   * `Authorization: Bearer <token>`. Without it the route does not exist.
+   */
+  METRICS_TOKEN: z.string().trim().min(24, 'must be at least 24 characters').max(512).optional(),
 });
 
 /** Never echoed back in an error message: they end up in terminals and logs. */
@@ -178,6 +183,7 @@ const SECRET_VARIABLES = new Set([
   'DATABASE_URL',
   'REDIS_URL',
   'SMTP_URL',
+  'METRICS_TOKEN',
 ]);
 
 /** An address, or a display name and an address in angle brackets; null for anything else. */
@@ -247,6 +253,8 @@ export type Config = {
    */
   backups: { dir: string; intervalHours: number; keep: number };
   /** Where media and catalogue files live: DATA_DIR (the default), or an S3-compatible bucket. */
+  /** The bearer token of GET /metrics; null: no such route. */
+  metricsToken: string | null;
   storage:
     | { kind: 'local'; root: string }
     | { kind: 's3'; bucket: string; endpoint: string | null; region: string; forcePathStyle: boolean };
@@ -334,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intervalHours: e.BACKUP_INTERVAL_HOURS,
       keep: e.BACKUP_KEEP,
     },
+    metricsToken: e.METRICS_TOKEN ?? null,
     storage: e.S3_BUCKET
       ? {
           kind: 's3',
