@@ -119,6 +119,17 @@ const TAGS = [
   'bridal',
 ];
 const SIZES = ['XS', 'S', 'M', 'L', 'XL', 'XXL'];
+
+/** The words, sizes, colours and makers the generated catalogue is made of: what its shoppers ask for. */
+export const CATALOGUE_VOCABULARY = {
+  colours: COLOURS,
+  fabrics: FABRICS,
+  garments: GARMENTS,
+  motifs: MOTIFS,
+  makers: MAKERS,
+  tags: TAGS,
+  sizes: SIZES,
+} as const;
 /** The demo catalogue's drawn garments (data/demo/images), served from the bench store's media folder. */
 const DEMO_IMAGES = path.join(demoDir, 'images');
 const IMAGES = readdirSync(DEMO_IMAGES)

@@ -4,11 +4,35 @@
  */
 import autocannon from 'autocannon';
 
-export type Measured = { rps: number; p50: number; p99: number; errors: number; non2xx: number };
+import { type LoopReading, scrapeLoopDelay } from './loop-delay.js';
+
+export type Measured = {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  /** The store's event-loop delay during the load (absent for the baseline). */
+  loop?: LoopReading;
+};
 
 export type Scenario = { name: string; path: string };
 
-export async function load(url: string, connections: number, seconds: number): Promise<Measured> {
+export type LoadOptions = {
+  /** A new path for every request (a stream no cache has seen); otherwise the URL's own path each time. */
+  nextPath?: () => string;
+  /** The store whose /metrics gives the event-loop delay during the load. */
+  store?: string;
+};
+
+export async function load(
+  url: string,
+  connections: number,
+  seconds: number,
+  opts: LoadOptions = {},
+): Promise<Measured> {
+  if (opts.store) await scrapeLoopDelay(opts.store);
+  const next = opts.nextPath;
   // As a browser asks: it always accepts compressed answers (the baseline ignores the header).
   const r = await autocannon({
     url,
@@ -16,6 +40,7 @@ export async function load(url: string, connections: number, seconds: number): P
     duration: seconds,
     pipelining: 1,
     headers: { 'accept-encoding': 'gzip, deflate, br' },
+    ...(next ? { requests: [{ setupRequest: (req: { path?: string }) => ({ ...req, path: next() }) }] } : {}),
   });
   return {
     rps: r.requests.average,
@@ -23,6 +48,7 @@ export async function load(url: string, connections: number, seconds: number): P
     p99: r.latency.p99,
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
+    ...(opts.store ? { loop: await scrapeLoopDelay(opts.store) } : {}),
   };
 }
 

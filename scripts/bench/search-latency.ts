@@ -16,6 +16,20 @@ export const SEARCH_WORDS = [
   'blush pink anarkali',
 ];
 
+/** What a shopper types before a word is whole (search as you type), and the first letter alone. */
+export const PREFIXES = ['s', 'k', 'm', 'b', 'c', 'l', 'p', 'g', 'si', 'ku', 'leh', 'emb'];
+/** Phrases from the catalogue's titles and descriptions, several common words at once. */
+export const PHRASES = [
+  'silk kurta',
+  'lawn three-piece suit',
+  'emerald jaal chiffon',
+  'block print cotton kurta',
+  'mirror work velvet lehenga',
+  'blush pink',
+  'finished by hand',
+  'ready to wear for wedding occasions',
+];
+
 export type Latency = { p50: number; p99: number };
 
 export type SearchTimings = {
@@ -23,6 +37,10 @@ export type SearchTimings = {
   filtered: Latency;
   facetsUncached: Latency;
   facetSnapshotLoadMs: number;
+  /** Ranked search for one to three letters (PREFIXES). */
+  prefixes: Latency;
+  /** Ranked search for common multi-word phrases (PHRASES). */
+  phrases: Latency;
 };
 
 function percentile(sorted: number[], p: number): number {
@@ -68,5 +86,9 @@ export async function searchLatency(db: Kysely<Database>): Promise<SearchTimings
   const facetsUncached = await rounds((i) =>
     facetCounts(db, { ...filterFor(i, i % 2 ? ['M'] : []), priceMax: 1_000_000_000 + i }),
   );
-  return { text, filtered, facetsUncached, facetSnapshotLoadMs };
+  const typed = (words: string[]) => (i: number) =>
+    searchProducts(db, { ...filterFor(i, []), q: words[i % words.length] }, { offset: 0, limit: 24 });
+  const prefixes = await rounds(typed(PREFIXES));
+  const phrases = await rounds(typed(PHRASES));
+  return { text, filtered, facetsUncached, facetSnapshotLoadMs, prefixes, phrases };
 }

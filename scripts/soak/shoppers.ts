@@ -3,6 +3,7 @@
  * same pages), and a fraction of loops check out in demo payment mode with the client's calls: quote,
  * create the order, open /testpayment, confirm the demo payment, open the result page and its order.
  */
+import { distinctListingPaths } from '../bench/cache-miss.js';
 import { mulberry32 } from '../bench/generate-catalogue.js';
 import {
   keepAliveAgent,
@@ -19,6 +20,7 @@ export const KINDS = [
   'catalogue page',
   'filters + facets',
   'text search',
+  'distinct listing',
   'product detail',
   'product page HTML',
   'checkout quote',
@@ -99,6 +101,8 @@ export async function runShoppers(opts: LoadOptions): Promise<LoadStats> {
   const stopped = () =>
     opts.signal?.aborted === true || performance.now() >= deadline || opts.until?.(stats) === true;
   const ticker = setInterval(() => opts.onTick?.(performance.now() - started), 1000);
+  // One stream for every shopper of this run: no two of its listings alike (scripts/bench/cache-miss.ts).
+  const distinctListing = distinctListingPaths(opts.seed ?? 1);
 
   const record = (kind: Kind, what: string, bucket: keyof LoadStats['errors']) => {
     if (opts.signal?.aborted) {
@@ -153,6 +157,11 @@ export async function runShoppers(opts: LoadOptions): Promise<LoadStats> {
     if (stopped()) return;
     await call('text search', { path: trpcGetPath(['catalogue.search'], [{ q: pick(WORDS), limit: 24 }]) });
     if (stopped()) return;
+    // Words and filters nobody asked before, in one loop of four: what no cache answers.
+    if (rand() < 0.25) {
+      await call('distinct listing', { path: distinctListing() });
+      if (stopped()) return;
+    }
     const product = pick(opts.products);
     await call('product detail', { path: trpcGetPath(['catalogue.byId'], [{ id: product.id }]) });
     if (stopped()) return;

@@ -1,4 +1,5 @@
 /** Step 1: many shoppers against the production build, with latency, errors, RSS and a paid-order audit. */
+import { type LoopReading, scrapeLoopDelay } from '../../bench/loop-delay.js';
 import { judgeRss, MIN_SAMPLES, type RssVerdict } from '../memory.js';
 import { errorTotal, type LatencyRow, latencyTable, runShoppers } from '../shoppers.js';
 import { Checks, fmtMs, type Soak, type StepResult } from '../step.js';
@@ -21,7 +22,12 @@ export type LoadFigures = {
   ordersPaid: number;
   /** Paid orders the database did not have as paid afterwards (must be 0). */
   paidMissing: number;
+  /** The server's event-loop delay over the measured run: the worst second's p99, and the longest wait. */
+  eventLoop: LoopReading & { seconds: number };
 };
+
+/** Issue 18: no wait for the server thread longer than this under the soak's load. */
+const LOOP_STALL_MS = 50;
 
 export async function loadStep(
   soak: Soak,
@@ -50,6 +56,14 @@ export async function loadStep(
     if (kb !== null) rssKb.push(kb);
   };
   sample();
+  // /metrics resets at each scrape: one scrape a second gives each second's delay.
+  const loops: LoopReading[] = [];
+  const scrapeLoop = () => {
+    void scrapeLoopDelay(`http://127.0.0.1:${soak.port}`)
+      .then((r) => loops.push(r))
+      .catch(() => undefined);
+  };
+  await scrapeLoopDelay(`http://127.0.0.1:${soak.port}`);
   const stats = await runShoppers({
     port: soak.port,
     shoppers: opts.shoppers,
@@ -57,8 +71,17 @@ export async function loadStep(
     checkoutRate: opts.checkoutRate,
     products,
     seed: 1,
-    onTick: sample,
+    onTick: () => {
+      sample();
+      scrapeLoop();
+    },
   });
+  loops.push(await scrapeLoopDelay(`http://127.0.0.1:${soak.port}`));
+  const eventLoop = {
+    p99Ms: Math.max(0, ...loops.map((l) => l.p99Ms)),
+    maxMs: Math.max(0, ...loops.map((l) => l.maxMs)),
+    seconds: loops.length,
+  };
   soak.paidSessions.push(...stats.paidSessions);
   const latency = latencyTable(stats);
   const rss = judgeRss(rssKb);
@@ -90,6 +113,10 @@ export async function loadStep(
     stats.paidSessions.length > 0,
     `checkouts completed: ${stats.ordersCreated} orders created, ${stats.paidSessions.length} paid in demo mode`,
   );
+  const loopText = `event-loop delay under load: worst second's p99 ${eventLoop.p99Ms} ms, longest wait ${eventLoop.maxMs} ms (${eventLoop.seconds} one-second readings from /metrics)`;
+  // CI's 10 s run shares the machine with its own build and tests: it reports, a full run judges.
+  if (soak.ci) checks.note(loopText);
+  else checks.check(eventLoop.maxMs < LOOP_STALL_MS, `${loopText}; no stall over ${LOOP_STALL_MS} ms`);
   const rssText = `RSS ${rss.firstMb} → ${rss.lastMb} MiB (peak ${rss.peakMb}); median middle third ${rss.middleMedianMb}, last third ${rss.lastMedianMb} (growth ${rss.growthMb}, allowed ${rss.allowedMb} MiB, ${rss.samples} samples)`;
   if (!rss.judged)
     checks.note(`memory not judged, the run has fewer than ${MIN_SAMPLES} one-second samples: ${rssText}`);
@@ -118,6 +145,7 @@ export async function loadStep(
       errorSamples: stats.samples.map((s) => `${s.kind}: ${s.what}`),
       latency,
       rss,
+      eventLoop,
       rssSamplesMb: rssKb.map((kb) => Math.round(kb / 1024)),
       ordersCreated: stats.ordersCreated,
       ordersPaid: stats.paidSessions.length,
