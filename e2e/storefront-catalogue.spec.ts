@@ -12,7 +12,15 @@ test('search narrows the catalogue, lives in the URL, and a shared link shows th
   await page.goto('/');
   await expect(resultCount(page)).toHaveText(/^\d+ products$/);
   const all = await countOf(page);
-  await page.getByRole('searchbox', { name: 'Search products' }).fill('lehenga');
+  const box = page.getByRole('searchbox', { name: 'Search products' });
+  // One letter is not searched (decision 0024): the box says so, and the listing stays whole.
+  await box.fill('l');
+  await expect(page.getByTestId('search-hint')).toHaveText('Type at least two letters to search.');
+  await expect(box).toHaveAccessibleDescription('Type at least two letters to search.');
+  await expect(page).toHaveURL(/\?q=l$/);
+  await expect(resultCount(page)).toHaveText(`${all} products`);
+  await box.fill('lehenga');
+  await expect(page.getByTestId('search-hint')).toHaveText('');
   await expect(page).toHaveURL(/\?q=lehenga$/);
   await expect.poll(() => countOf(page)).toBeLessThan(all);
   const found = await countOf(page);

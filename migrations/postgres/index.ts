@@ -8,6 +8,7 @@ import * as emailOutbox from './2026-11-25T0006-email-outbox.js';
 import * as afterPayment from './2026-11-25T0007-after-payment.js';
 import * as sizeStock from './2026-11-25T0008-size-stock.js';
 import * as soldOutIndex from './2026-11-25T0009-sold-out-index.js';
+import * as twoLetterWords from './2026-11-25T0010-two-letter-words.js';
 
 /** Every PostgreSQL migration, listed by hand so that the bundled server carries them. */
 export const postgresMigrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const postgresMigrations: Record<string, Migration> = {
   '2026-11-25T0007-after-payment': afterPayment,
   '2026-11-25T0008-size-stock': sizeStock,
   '2026-11-25T0009-sold-out-index': soldOutIndex,
+  '2026-11-25T0010-two-letter-words': twoLetterWords,
 };

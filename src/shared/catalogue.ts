@@ -12,7 +12,25 @@ export type CatalogueFacets = Record<FacetKindName, FacetOption[]> & {
   price: { min: number; max: number } | null;
 };
 
-export type SearchPage = { items: ProductCard[]; total: number; nextOffset: number | null };
+/**
+ * Counts are exact up to this many; beyond it the store says "1,000+" (decision 0024): counting every match
+ * of a broad search read the whole index on each request, and nobody reads a thousand cards.
+ */
+export const COUNT_CAP = 1_000;
+
+/** `total` is exact when `totalCapped` is false, otherwise at least COUNT_CAP. */
+export type SearchPage = {
+  items: ProductCard[];
+  total: number;
+  totalCapped: boolean;
+  nextOffset: number | null;
+};
+
+/** "24 products", "1 product", "1,000+ products". */
+export function countLabel(total: number, capped: boolean, one: string, many: string): string {
+  const n = `${total.toLocaleString('en-US')}${capped ? '+' : ''}`;
+  return `${n} ${total === 1 && !capped ? one : many}`;
+}
 
 export type RelatedProducts = {
   heading: 'Related Products' | 'Similar Products' | 'You May Also Like';

@@ -2,12 +2,13 @@ import { type Expression, type ExpressionBuilder, expressionBuilder, type SqlBoo
 import type { Database, DbOrTx, FacetKind, ProductsTable } from '../../db/database.js';
 import { sizeKey } from '../../db/engine-sql.js';
 import { STOREFRONT_REVISION_KEY } from '../../db/store-revision.js';
-import type {
-  CatalogueFacets,
-  CatalogueSort,
-  FacetOption,
-  RelatedProducts,
-  SearchPage,
+import {
+  type CatalogueFacets,
+  type CatalogueSort,
+  COUNT_CAP,
+  type FacetOption,
+  type RelatedProducts,
+  type SearchPage,
 } from '../../shared/catalogue.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { slugify } from '../../shared/slug.js';
@@ -221,18 +222,16 @@ export async function searchProducts(
     // The id breaks every tie, so pages never overlap or skip a product.
     return (await query.orderBy('p.id').limit(opts.limit).offset(opts.offset).execute()).map((r) => r.id);
   };
-  const countAll = async (): Promise<number> =>
-    source
-      ? Number((await sql<{ n: number }>`SELECT count(*) AS n ${source}`.execute(db)).rows[0]?.n ?? 0)
-      : Number(
-          (
-            await db
-              .selectFrom('products as p')
-              .select((eb) => eb.fn.countAll<number>().as('n'))
-              .where((eb) => where(db, eb, f, text))
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
+  // Up to one past the cap: the scan stops there (a broad word with a filter read every match before).
+  const countAll = async (): Promise<number> => {
+    const upTo = COUNT_CAP + 1;
+    const rows = source
+      ? sql`SELECT 1 AS one ${source} LIMIT ${upTo}`
+      : sql`SELECT 1 AS one FROM products AS p
+          WHERE ${where(db, expressionBuilder<Database & { p: ProductsTable }, 'p'>(), f, text)} LIMIT ${upTo}`;
+    const counted = await sql<{ n: number }>`SELECT count(*) AS n FROM (${rows}) AS capped`.execute(db);
+    return Number(counted.rows[0]?.n ?? 0);
+  };
   // Side by side: on PostgreSQL each takes a pooled connection of its own, so a broad word's count (15 ms
   // for 34,648 matches at 100,000 products, every match read from the table) no longer adds to its page.
   // SQLite, and a transaction's one connection, run them one after the other as before.
@@ -245,10 +244,14 @@ export async function searchProducts(
     return card ? [toCard(card)] : [];
   });
   const next = opts.offset + ids.length;
+  const capped = count > COUNT_CAP;
+  // Past the cap the count no longer says where the end is: a full page means there may be more.
+  const more = capped ? ids.length === opts.limit : next < count;
   return {
     items: rows,
-    total: count,
-    nextOffset: next < count && ids.length > 0 ? next : null,
+    total: Math.min(count, COUNT_CAP),
+    totalCapped: capped,
+    nextOffset: more && ids.length > 0 ? next : null,
   };
 }
 

@@ -1,4 +1,5 @@
 import { foldForSearch } from '../../shared/search-fold.js';
+import { MIN_WORD_LENGTH } from '../../shared/search-input.js';
 
 /**
  * Turns what a shopper typed into a safe FTS5 query: only runs of letters and digits survive, each becomes
@@ -11,11 +12,16 @@ export function toFtsQuery(input: string | undefined): string | null {
   return terms ? terms.map((t) => `"${t}"*`).join(' ') : null;
 }
 
-/** The words of a search: folded runs of letters and digits, at most 8 of at most 40 characters each. */
+/**
+ * The words of a search: folded runs of letters and digits of two characters or more, at most 8 of at most
+ * 40 characters each. A single character is not searched (decision 0024): as a prefix it reads a large part
+ * of the index ('e' begins words in most products), and as a word it is mostly 'a'.
+ */
 export function searchTerms(input: string | undefined): string[] | null {
   if (!input) return null;
   const tokens = foldForSearch(input).match(/[\p{L}\p{N}]+/gu) ?? [];
-  const terms = [...new Set(tokens.map((t) => t.slice(0, 40)))].slice(0, 8);
+  const words = tokens.filter((t) => [...t].length >= MIN_WORD_LENGTH).map((t) => t.slice(0, 40));
+  const terms = [...new Set(words)].slice(0, 8);
   return terms.length === 0 ? null : terms;
 }
 

@@ -10,7 +10,8 @@ export function FiltersDrawer({
   active,
 }: {
   children: ReactNode;
-  resultCount: number | null;
+  /** "24 results", "1,000+ results"; null while unknown. */
+  resultCount: string | null;
   active: number;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -62,9 +63,7 @@ export function FiltersDrawer({
           <div className="flex-1 overflow-y-auto px-5 py-5">{open ? children : null}</div>
           <div className="border-t border-stone-line p-4">
             <Button className="w-full" onClick={close}>
-              {resultCount === null
-                ? 'Show results'
-                : `Show ${resultCount} ${resultCount === 1 ? 'result' : 'results'}`}
+              {resultCount === null ? 'Show results' : `Show ${resultCount}`}
             </Button>
           </div>
         </div>

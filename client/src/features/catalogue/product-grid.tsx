@@ -1,4 +1,9 @@
-import { CATALOGUE_SORTS, type CatalogueSort, type ProductCard as ProductCardData } from '@shared/catalogue';
+import {
+  CATALOGUE_SORTS,
+  type CatalogueSort,
+  countLabel,
+  type ProductCard as ProductCardData,
+} from '@shared/catalogue';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { ProductCard, ProductCardSkeleton } from '../../components/catalogue/product-card';
@@ -54,7 +59,9 @@ export function ProductGrid() {
     }
   }, [loadedPages, view.page, products.hasNextPage, products.isFetchingNextPage, products.fetchNextPage]);
 
-  const total = products.data?.pages[0]?.total ?? null;
+  const firstPage = products.data?.pages[0];
+  const total = firstPage ? countLabel(firstPage.total, firstPage.totalCapped, 'product', 'products') : null;
+  const results = firstPage ? countLabel(firstPage.total, firstPage.totalCapped, 'result', 'results') : null;
   const active =
     view.manufacturers.length +
     view.sizes.length +
@@ -92,7 +99,7 @@ export function ProductGrid() {
         </h2>
         <div className="flex flex-wrap items-center gap-3">
           <SearchBox value={view.q} onSearch={(q) => update({ q }, { replace: true })} />
-          <FiltersDrawer resultCount={total} active={active}>
+          <FiltersDrawer resultCount={results} active={active}>
             {panel}
           </FiltersDrawer>
           <label className="flex items-center gap-2 text-sm">
@@ -111,7 +118,7 @@ export function ProductGrid() {
           </label>
         </div>
         <p className="mt-4 min-h-5 text-sm text-muted" aria-live="polite" data-testid="result-count">
-          {total === null ? '' : `${total} ${total === 1 ? 'product' : 'products'}`}
+          {total ?? ''}
         </p>
 
         <div className="mt-4">

@@ -1,3 +1,4 @@
+import { tooShortToSearch } from '@shared/search-input';
 import { Search, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 
@@ -42,6 +43,7 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch: (q: st
         onChange={(e) => setText(e.target.value)}
         placeholder="Search kurtas, lehengas, makers…"
         autoComplete="off"
+        aria-describedby="catalogue-search-hint"
         className="w-full rounded-full border border-stone-line bg-white py-2.5 pr-10 pl-9 text-sm"
       />
       {text ? (
@@ -54,6 +56,15 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch: (q: st
           <X aria-hidden="true" className="h-4 w-4" />
         </button>
       ) : null}
+      {/* Always present, so a screen reader hears the hint when it appears. */}
+      <p
+        id="catalogue-search-hint"
+        role="status"
+        className="absolute top-full left-4 mt-1 text-xs text-muted"
+        data-testid="search-hint"
+      >
+        {tooShortToSearch(text) ? 'Type at least two letters to search.' : ''}
+      </p>
     </div>
   );
 }
