@@ -9,8 +9,10 @@ await build({
     backup: 'src/cli/backup.ts',
     restore: 'src/cli/restore.ts',
     doctor: 'src/cli/doctor.ts',
-    // Its own entry: catalog-parse.ts starts it as a worker thread, next to the bundle that imports it.
+    // Worker threads get entries of their own: catalog-parse.ts and facet-snapshots.ts start them next to the
+    // bundle that imports those (core/worker-thread.ts's workerEntry).
     'catalog-parse-worker': 'src/modules/catalog-versions/catalog-parse-worker.ts',
+    'facet-load-worker': 'src/modules/catalogue/facet-load-worker.ts',
   },
   outdir: 'dist',
   bundle: true,

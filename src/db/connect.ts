@@ -3,6 +3,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { prepareDatabaseFile } from '../storage/private-files.js';
 import type { Database } from './database.js';
+import { rememberDatabaseSource } from './database-source.js';
 import { registerSqlFunctions } from './sql-functions.js';
 import { StoreDialect } from './store-dialect.js';
 
@@ -41,6 +42,8 @@ export function openDatabase(file: string): DatabaseHandle {
   if (reader) registerSqlFunctions(reader);
   const lockWait = { ms: LOCK_WAIT_MS };
   const db = new Kysely<Database>({ dialect: new StoreDialect({ writer: sqlite, reader, lockWait }) });
+  // A worker thread can open the file too (facet snapshot loads); an in-memory database it cannot reach.
+  if (file !== ':memory:') rememberDatabaseSource(db, { engine: 'sqlite', file: path.resolve(file) });
   let closed = false;
   return {
     db,

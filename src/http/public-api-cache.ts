@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PUBLIC_QUERIES } from '../core/public-queries.js';
 import { type RevisionReader, settledRevision } from '../db/store-revision.js';
-import { cachedPayload, type ResponseCache } from './response-cache.js';
+import { cachedPayload, isKeptOutOfResponseCaches, type ResponseCache } from './response-cache.js';
 
 function isCacheable(url: string, prefix: string): boolean {
   const end = url.indexOf('?');
@@ -49,6 +49,8 @@ export function registerPublicApiCache(
     // The revision read before the procedure ran: a change made meanwhile makes the next read miss.
     const revision = pending.get(req);
     if (revision === undefined || !isWebResponse(payload) || payload.status !== 200) return payload;
+    // Answered right, but not for that revision (facets from an older snapshot while a newer one loads).
+    if (isKeptOutOfResponseCaches(req)) return payload;
     const body = await payload.text();
     const entry = opts.cache.set(req.url, revision, {
       status: 200,

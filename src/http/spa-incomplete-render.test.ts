@@ -4,7 +4,7 @@ import path from 'node:path';
 import { TRPCError } from '@trpc/server';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ResponseCache } from './response-cache.js';
+import { keepOutOfResponseCaches, ResponseCache } from './response-cache.js';
 import { registerSpa } from './spa.js';
 
 const template = '<html><head><title>Store</title></head><body><div id="root"></div></body></html>';
@@ -16,7 +16,7 @@ const RENDERER = `export async function renderPage(pathname, search, query) {
   return { html: '<main>' + shown + '</main>', state: { mutations: [], queries: [] } };
 }`;
 
-describe('pages rendered while a query was refused', () => {
+describe('pages rendered while a query was refused or answered for an older revision', () => {
   const dirs: string[] = [];
   afterEach(() => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -49,6 +49,33 @@ describe('pages rendered while a query was refused', () => {
     // The whole page is the one kept.
     const third = await app.inject({ url: '/' });
     expect(third.body).toContain('<main>3 products</main>');
+    await app.close();
+  });
+
+  it('are sent but never cached when an answer was not for this revision', async () => {
+    const ssrDir = mkdtempSync(path.join(tmpdir(), 'store-ssr-'));
+    dirs.push(ssrDir);
+    writeFileSync(path.join(ssrDir, 'entry-server.js'), RENDERER);
+    let older = true;
+    const app = Fastify();
+    await registerSpa(app, {
+      clientDir: null,
+      shell: { html: template, styleHashes: [] },
+      ssrDir,
+      query: (req) => async () => {
+        // The first visitor's answer came from an older facet snapshot while a newer one loaded.
+        if (older) {
+          older = false;
+          keepOutOfResponseCaches(req);
+          return { items: [1] };
+        }
+        return { items: [1, 2, 3] };
+      },
+      cache: { store: new ResponseCache({ maxEntries: 10, maxBytes: 1_000_000 }), revision: () => 'r2' },
+    });
+    expect((await app.inject({ url: '/' })).body).toContain('<main>1 products</main>');
+    expect((await app.inject({ url: '/' })).body).toContain('<main>3 products</main>');
+    expect((await app.inject({ url: '/' })).body).toContain('<main>3 products</main>');
     await app.close();
   });
 });

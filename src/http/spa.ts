@@ -5,7 +5,7 @@ import { type RevisionReader, settledRevision } from '../db/store-revision.js';
 import { isClientRoute } from '../shared/routes.js';
 import type { ServerQuery } from '../shared/ssr-contract.js';
 import type { PageShell } from './page-shell.js';
-import { cachedPayload, type ResponseCache } from './response-cache.js';
+import { cachedPayload, isKeptOutOfResponseCaches, type ResponseCache } from './response-cache.js';
 import type { PageHead } from './seo.js';
 import { loadRenderer, pageSearch, storefrontHtml } from './storefront-page.js';
 
@@ -109,7 +109,9 @@ export async function registerSpa(
         log: req.log,
       });
       const status = known ? (head?.status ?? 200) : 404;
-      if (cache && revision !== null && !incomplete) {
+      // A query whose answer is not for this revision (InnerContext.keepOutOfResponseCaches) keeps the page
+      // out of the cache the same way.
+      if (cache && revision !== null && !incomplete && !isKeptOutOfResponseCaches(req)) {
         const entry = cache.store.set(key, revision, {
           status,
           contentType: 'text/html; charset=utf-8',

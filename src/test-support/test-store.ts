@@ -103,6 +103,8 @@ export async function createTestStore(
     session: memorySession(),
     ip: '203.0.113.7',
     requestId: 'test-request',
+    // No response cache stands in front of a direct call.
+    keepOutOfResponseCaches: () => undefined,
     ...overrides,
   });
   return {

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
+import { keepOutOfResponseCaches } from '../http/response-cache.js';
 import type { LoginThrottle } from '../modules/auth/login-throttle.js';
 import {
   type AdminIdentity,
@@ -41,6 +42,12 @@ export type InnerContext = {
   session: SessionPort;
   ip: string;
   requestId: string;
+  /**
+   * Keeps this request's answer out of the response caches (public API answers and whole pages), which
+   * file it under the storefront revision read before it ran: for an answer that is right, but not for
+   * that revision (facets counted by an older snapshot while a newer one loads).
+   */
+  keepOutOfResponseCaches(): void;
 };
 
 export type Context = InnerContext;
@@ -70,6 +77,7 @@ export function createContextFactory(deps: ContextDeps) {
       admin: await resolveAdmin(session, { db: deps.db, clock: deps.clock, policy }),
       ip: req.ip,
       requestId: String(req.id),
+      keepOutOfResponseCaches: () => keepOutOfResponseCaches(req),
     };
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { PUBLIC_QUERIES } from '../core/public-queries.js';
+import { keepOutOfResponseCaches } from '../http/response-cache.js';
 import { memorySession } from '../modules/auth/session.js';
 import type { ServerQuery } from '../shared/ssr-contract.js';
 import type { ContextDeps } from './context.js';
@@ -21,6 +22,7 @@ export function publicQueries(deps: ContextDeps, req: FastifyRequest): ServerQue
     admin: null,
     ip: req.ip,
     requestId: String(req.id),
+    keepOutOfResponseCaches: () => keepOutOfResponseCaches(req),
   });
   return async (path, input) => {
     if (!PUBLIC_QUERIES.has(path)) return undefined;

@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { LOCK_WAIT_MS } from '../connect.js';
 import type { Database } from '../database.js';
+import { rememberDatabaseSource } from '../database-source.js';
 import { LocalWrites } from './local-writes.js';
 import { textWithoutNul } from './text-without-nul.js';
 
@@ -90,6 +91,8 @@ export function openPostgres(
     dialect: new PostgresDialect({ pool }),
     plugins: [textWithoutNul, writes],
   });
+  // A worker thread opens a connection of its own from the same string (facet snapshot loads).
+  rememberDatabaseSource(db, { engine: 'postgres', url });
   let closed = false;
   return {
     db,

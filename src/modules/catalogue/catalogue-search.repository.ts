@@ -13,13 +13,8 @@ import {
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { slugify } from '../../shared/slug.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
-import {
-  countFacets,
-  type FacetSnapshot,
-  loadFacetSnapshot,
-  type RawFacetCounts,
-  refreshFacetSnapshot,
-} from './facet-snapshot.js';
+import { countFacets, type RawFacetCounts } from './facet-snapshot.js';
+import { type SnapshotOptions, snapshotFor } from './facet-snapshots.js';
 import { type FullText, fullText } from './full-text.js';
 import { FACET_GROUPS, facetKey, facetKeys, searchTerms } from './search-query.js';
 
@@ -255,12 +250,26 @@ export async function searchProducts(
   };
 }
 
+/** Facet counts, and whether they are of the storefront revision this request read. */
+export type FacetAnswer = {
+  facets: CatalogueFacets;
+  /**
+   * False when an older snapshot counted them while a newer one loads in a worker (facet-snapshots.ts):
+   * right for that older revision only, so no cache may keep them under the current one.
+   */
+  upToDate: boolean;
+};
+
 /**
  * Counts per option of each facet group for the current search and the other groups' choices, so each
  * option says how many products picking it would give. Chosen options are always listed, even at 0.
  * Counted in memory from a snapshot of the catalogue's facets (facet-snapshot.ts).
  */
-export async function facetCounts(db: DbOrTx, f: CatalogueFilter): Promise<CatalogueFacets> {
+export async function facetCounts(
+  db: DbOrTx,
+  f: CatalogueFilter,
+  opts: SnapshotOptions = {},
+): Promise<FacetAnswer> {
   const revision = await storefrontRevision(db);
   const key = JSON.stringify([
     f.q ?? '',
@@ -282,12 +291,15 @@ export async function facetCounts(db: DbOrTx, f: CatalogueFilter): Promise<Catal
     // Refresh its place: the Map's order is the eviction order.
     cache.delete(key);
     cache.set(key, hit);
-    return hit.value;
+    return { facets: hit.value, upToDate: true };
   }
-  const value = assembleFacets(await countFacets(db, await snapshotFor(db, revision), f), f);
-  cache.set(key, { revision, value });
+  const counted = await countFacets(db, await snapshotFor(db, revision, opts), f);
+  const value = assembleFacets(counted, f);
+  // Kept under the revision of the snapshot that counted it, so an older snapshot's answer (given while a
+  // newer one loads) is never taken for the current revision's.
+  cache.set(key, { revision: counted.revision, value });
   if (cache.size > FACET_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  return value;
+  return { facets: value, upToDate: counted.revision === revision };
 }
 
 /**
@@ -296,25 +308,6 @@ export async function facetCounts(db: DbOrTx, f: CatalogueFilter): Promise<Catal
  */
 const FACET_CACHE_SIZE = 500;
 const facetCaches = new WeakMap<object, Map<string, { revision: string; value: CatalogueFacets }>>();
-
-/**
- * One snapshot per database. Loads and refreshes run one after another, each from the snapshot the
- * previous one left; a failed one leaves none, so the next call loads again.
- */
-const snapshots = new WeakMap<object, Promise<FacetSnapshot | null>>();
-
-function snapshotFor(db: DbOrTx, revision: string): Promise<FacetSnapshot> {
-  const previous = snapshots.get(db) ?? Promise.resolve(null);
-  const next = previous.then((snap) => {
-    if (!snap) return loadFacetSnapshot(db, revision);
-    return snap.revision === revision ? snap : refreshFacetSnapshot(db, snap, revision);
-  });
-  snapshots.set(
-    db,
-    next.catch(() => null),
-  );
-  return next;
-}
 
 async function storefrontRevision(db: DbOrTx): Promise<string> {
   const row = await db

@@ -29,7 +29,13 @@ export const catalogueRouter = router({
   }),
 
   /** Option counts for each filter group under the current search and other filters. */
-  facets: publicProcedure.input(catalogueFilterInput).query(({ ctx, input }) => facetCounts(ctx.db, input)),
+  facets: publicProcedure.input(catalogueFilterInput).query(async ({ ctx, input }) => {
+    const { facets, upToDate } = await facetCounts(ctx.db, input, { log: ctx.log });
+    // Counted by an older snapshot while a newer one loads: right for its own revision only, so the
+    // response caches, which would keep it under the current one, must not.
+    if (!upToDate) ctx.keepOutOfResponseCaches();
+    return facets;
+  }),
 
   byId: publicProcedure.input(productIdInput).query(async ({ ctx, input }) => {
     const product = await findProductDetail(ctx.db, input.id);

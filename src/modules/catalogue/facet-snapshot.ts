@@ -1,18 +1,31 @@
 import { sql } from 'kysely';
 import type { DbOrTx, FacetKind } from '../../db/database.js';
-import { groupConcat } from '../../db/engine-sql.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
+import { type FacetLoad, readFacetLoad, type SoldOutRow, soldOutRows } from './facet-load.js';
 import { fullText } from './full-text.js';
 import { FACET_GROUPS, facetKey, facetKeys } from './search-query.js';
+import {
+  andNot,
+  clearBit,
+  countIn,
+  hasBit,
+  holds,
+  intersect,
+  type SlotSet,
+  setBit,
+  union,
+} from './slot-sets.js';
 
 /**
  * Every product's facet values and price in memory, as sets of product slots, for one storefront revision.
  * Counting facets in SQL reads a facet row per product per value: 300 ms for 'silk' at 100,000 products
  * (34,648 matches), which blocked the one server thread. Here a count is a popcount of two sets.
  *
- * A value held by many products is a bitset (one bit per slot); a rare one a sorted list of slots, so
- * memory stays near 4 bytes per facet row whatever the number of distinct tags. A changed product gets a
- * new slot and its old one is marked dead (`alive`), so changes apply without rebuilding the sets.
+ * A value held by many products is a bitset, a rare one a sorted list of slots (slot-sets.ts). A changed
+ * product gets a new slot and its old one is marked dead (`alive`), so changes apply without rebuilding
+ * the sets. A full load is read off the main thread (facet-load.ts, facet-snapshots.ts) and arrives as
+ * arrays: the slots of the load's ids and rowids are found by binary search in them (`loaded`), and only
+ * the products added since by refreshes are in Maps.
  */
 export type FacetSnapshot = {
   revision: string;
@@ -24,9 +37,13 @@ export type FacetSnapshot = {
   dead: number;
   alive: Uint32Array;
   price: Float64Array;
+  /** The full-text rowid of each slot: ascending over the load's slots (0 to loaded.size). */
   rowidOfSlot: Float64Array;
-  slotOfRowid: Map<number, number>;
-  slotOfId: Map<string, number>;
+  /** The ids of the load's slots and the slots in id order (see FacetLoad). */
+  loaded: Pick<FacetLoad, 'size' | 'ids' | 'idStart' | 'slotsById'>;
+  /** Products added by refreshes since the load, by id and by rowid. */
+  addedById: Map<string, number>;
+  addedByRowid: Map<number, number>;
   terms: Map<string, Term>;
   /**
    * Size key -> the slots whose that size is sold out, and the slots whose every size is: read again with
@@ -37,11 +54,7 @@ export type FacetSnapshot = {
   everySizeSoldOut: Uint32Array;
 };
 
-/** A (product, size) that cannot be bought now, as size_stock says. */
-type SoldOutRow = { product_id: string; size: string };
-
 type Term = { kind: FacetKind; key: string; value: string; slots: SlotSet };
-type SlotSet = { bits: Uint32Array } | { list: number[] };
 
 /** Counts per (kind, key, value), each a number of products, and the price range, for `assemble`. */
 export type RawFacetCounts = {
@@ -56,65 +69,79 @@ const IN_CHUNK = 500;
 
 const termId = (kind: string, key: string, value: string) => `${kind}${SEPARATOR}${key}${SEPARATOR}${value}`;
 
-function emptySnapshot(revision: string, seq: number, capacity: number): FacetSnapshot {
-  const words = (capacity + 31) >>> 5;
-  return {
+/** Reads the catalogue's facets on this thread: about 0.9 s at 100,000 products, 0.1 s at 10,000. */
+export async function loadFacetSnapshot(db: DbOrTx, revision: string): Promise<FacetSnapshot> {
+  return snapshotFromLoad(await readFacetLoad(db), revision);
+}
+
+/**
+ * A snapshot of `revision` made of a load's arrays, which it keeps (no copy): a few milliseconds at
+ * 100,000 products, since nothing here is per product but the `alive` bits.
+ */
+export function snapshotFromLoad(load: FacetLoad, revision: string): FacetSnapshot {
+  const words = load.capacity >>> 5;
+  const alive = new Uint32Array(words);
+  alive.fill(0xffffffff, 0, load.size >>> 5);
+  if (load.size & 31) alive[load.size >>> 5] = 2 ** (load.size & 31) - 1;
+  const snap: FacetSnapshot = {
     revision,
-    seq,
-    size: 0,
-    capacity: words * 32,
+    seq: load.seq,
+    size: load.size,
+    capacity: load.capacity,
     dead: 0,
-    alive: new Uint32Array(words),
-    price: new Float64Array(words * 32),
-    rowidOfSlot: new Float64Array(words * 32),
-    slotOfRowid: new Map(),
-    slotOfId: new Map(),
+    alive,
+    price: load.price,
+    rowidOfSlot: load.rowidOfSlot,
+    loaded: { size: load.size, ids: load.ids, idStart: load.idStart, slotsById: load.slotsById },
+    addedById: new Map(),
+    addedByRowid: new Map(),
     terms: new Map(),
     soldOut: new Map(),
     everySizeSoldOut: new Uint32Array(words),
   };
-}
-
-/** Reads the catalogue's facets once: about 0.9 s at 100,000 products, 0.1 s at 10,000. */
-export async function loadFacetSnapshot(db: DbOrTx, revision: string): Promise<FacetSnapshot> {
-  // The log position first: a change that lands while loading is then applied again later (harmless).
-  const seq = await lastChange(db);
-  const products = await sql<{ rowid: number; id: string; price: number }>`
-    SELECT s.rowid AS rowid, p.id AS id, p.price_minor AS price
-    FROM products p JOIN product_search_ids s ON s.product_id = p.id`.execute(db);
-  const snap = emptySnapshot(revision, seq, products.rows.length);
-  for (const p of products.rows) addProduct(snap, p);
-
-  // One row per distinct value, with its products joined by a separator ids cannot contain (ids are
-  // trimmed printable text): a few hundred rows instead of one per product and value.
-  const values = await sql<{ kind: FacetKind; key: string; value: string; ids: string }>`
-    SELECT kind, value_key AS key, value, ${groupConcat(db, sql.ref('product_id'), SEPARATOR)} AS ids
-    FROM product_facets GROUP BY kind, value_key, value`.execute(db);
-  for (const v of values.rows) {
-    const slots: number[] = [];
-    for (const id of v.ids.split(SEPARATOR)) {
-      const slot = snap.slotOfId.get(id);
-      if (slot !== undefined) slots.push(slot);
-    }
-    slots.sort((a, b) => a - b);
-    snap.terms.set(termId(v.kind, v.key, v.value), {
-      kind: v.kind,
-      key: v.key,
-      value: v.value,
-      slots: toSlotSet(slots, snap.capacity),
+  for (const [i, t] of load.terms.entries()) {
+    const set = load.sets.subarray(load.setStart[i] ?? 0, load.setStart[i + 1] ?? 0);
+    snap.terms.set(termId(t.kind, t.key, t.value), {
+      ...t,
+      slots: load.isBits[i] === 1 ? { bits: set } : { list: set },
     });
   }
-  applySoldOut(snap, await soldOutRows(db));
+  applySoldOut(snap, load.soldOut);
   return snap;
 }
 
-/** The storefront's test of sold out (stock.repository's soldOutByProduct), for the whole catalogue. */
-function soldOutRows(db: DbOrTx): Promise<SoldOutRow[]> {
-  return db
-    .selectFrom('size_stock')
-    .select(['product_id', 'size'])
-    .whereRef('on_hand', '<=', 'reserved')
-    .execute();
+/** The live slot of a product id, if it has one. */
+function slotOfId(snap: FacetSnapshot, id: string): number | undefined {
+  const added = snap.addedById.get(id);
+  if (added !== undefined) return added;
+  const { ids, idStart, slotsById, size } = snap.loaded;
+  let lo = 0;
+  let hi = size - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const slot = slotsById[mid] ?? 0;
+    const candidate = ids.slice(idStart[slot] ?? 0, idStart[slot + 1] ?? 0);
+    if (candidate === id) return hasBit(snap.alive, slot) ? slot : undefined;
+    if (candidate < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
+/** The live slot of a full-text rowid, if it has one. */
+function slotOfRowid(snap: FacetSnapshot, rowid: number): number | undefined {
+  const added = snap.addedByRowid.get(rowid);
+  if (added !== undefined) return added;
+  let lo = 0;
+  let hi = snap.loaded.size - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const candidate = snap.rowidOfSlot[mid] ?? 0;
+    if (candidate === rowid) return hasBit(snap.alive, mid) ? mid : undefined;
+    if (candidate < rowid) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
 }
 
 /** Resolves sold-out rows to slots; synchronous, so a count sees them together with the slots they name. */
@@ -123,7 +150,7 @@ function applySoldOut(snap: FacetSnapshot, rows: SoldOutRow[]): void {
   const soldOut = new Map<string, Uint32Array>();
   const touched = new Set<number>();
   for (const r of rows) {
-    const slot = snap.slotOfId.get(r.product_id);
+    const slot = slotOfId(snap, r.product_id);
     if (slot === undefined) continue;
     const key = facetKey('size', r.size);
     let bits = soldOut.get(key);
@@ -145,47 +172,21 @@ function applySoldOut(snap: FacetSnapshot, rows: SoldOutRow[]): void {
   snap.everySizeSoldOut = every;
 }
 
-function hasBit(bits: Uint32Array | undefined, slot: number): boolean {
-  return bits !== undefined && (((bits[slot >>> 5] ?? 0) >>> (slot & 31)) & 1) === 1;
-}
-
-/** Whether a set holds a slot (lists are kept sorted). */
-function holds(set: SlotSet, slot: number): boolean {
-  if ('bits' in set) return hasBit(set.bits, slot);
-  let lo = 0;
-  let hi = set.list.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = set.list[mid] ?? 0;
-    if (v === slot) return true;
-    if (v < slot) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
-}
-
-async function lastChange(db: DbOrTx): Promise<number> {
-  const row = await db
-    .selectFrom('catalogue_changes')
-    .select((eb) => eb.fn.max('seq').as('seq'))
-    .executeTakeFirst();
-  return Number(row?.seq ?? 0);
-}
-
 /**
- * Brings a snapshot to `revision` by applying the products changed since it was built, or loads a new one
- * when too much changed or the log no longer reaches back to it.
+ * Brings a snapshot to `revision` by applying the products changed since it was built. Null when a fresh
+ * load is due instead (too much changed, or the log no longer reaches back to it): the caller loads one,
+ * off the main thread, while this snapshot keeps answering.
  */
 export async function refreshFacetSnapshot(
   db: DbOrTx,
   snap: FacetSnapshot,
   revision: string,
-): Promise<FacetSnapshot> {
+): Promise<FacetSnapshot | null> {
   const oldest = await db
     .selectFrom('catalogue_changes')
     .select((eb) => eb.fn.min('seq').as('seq'))
     .executeTakeFirst();
-  if (oldest?.seq != null && Number(oldest.seq) > snap.seq + 1) return loadFacetSnapshot(db, revision);
+  if (oldest?.seq != null && Number(oldest.seq) > snap.seq + 1) return null;
   const changes = await db
     .selectFrom('catalogue_changes')
     .select(['seq', 'product_id'])
@@ -195,9 +196,7 @@ export async function refreshFacetSnapshot(
     .execute();
   const ids = [...new Set(changes.map((c) => c.product_id))];
   const tooMany = changes.length > MAX_CHANGES * 2 || ids.length > MAX_CHANGES;
-  if (tooMany || snap.dead + ids.length > Math.max(MAX_CHANGES, snap.size / 4)) {
-    return loadFacetSnapshot(db, revision);
-  }
+  if (tooMany || snap.dead + ids.length > Math.max(MAX_CHANGES, snap.size / 4)) return null;
 
   // The changed products as they are now (gone ones simply have no rows).
   const products: Array<{ rowid: number; id: string; price: number }> = [];
@@ -224,26 +223,39 @@ export async function refreshFacetSnapshot(
 
   // Applied in one synchronous step, so a count never sees a product half changed.
   for (const id of ids) {
-    const slot = snap.slotOfId.get(id);
+    const slot = slotOfId(snap, id);
     if (slot === undefined) continue;
-    snap.alive[slot >>> 5] = (snap.alive[slot >>> 5] ?? 0) & ~(1 << (slot & 31));
-    snap.slotOfRowid.delete(snap.rowidOfSlot[slot] ?? -1);
-    snap.slotOfId.delete(id);
+    clearBit(snap.alive, slot);
+    snap.addedByRowid.delete(snap.rowidOfSlot[slot] ?? -1);
+    snap.addedById.delete(id);
     snap.dead++;
   }
   for (const p of products) addProduct(snap, p);
+  const appended = new Map<Term, number[]>();
   for (const f of facets) {
-    const slot = snap.slotOfId.get(f.id);
+    const slot = snap.addedById.get(f.id);
     if (slot === undefined) continue;
     const id = termId(f.kind, f.key, f.value);
     let term = snap.terms.get(id);
     if (!term) {
-      term = { kind: f.kind, key: f.key, value: f.value, slots: { list: [] } };
+      term = { kind: f.kind, key: f.key, value: f.value, slots: { list: new Uint32Array(0) } };
       snap.terms.set(id, term);
     }
-    // New slots are the highest yet, so a list stays sorted.
-    if ('list' in term.slots) term.slots.list.push(slot);
-    else setBit(term.slots.bits, slot);
+    if ('bits' in term.slots) {
+      setBit(term.slots.bits, slot);
+      continue;
+    }
+    const pending = appended.get(term) ?? [];
+    pending.push(slot);
+    appended.set(term, pending);
+  }
+  // New slots are the highest yet, so a list stays sorted with them at its end.
+  for (const [term, slots] of appended) {
+    if (!('list' in term.slots)) continue;
+    const list = new Uint32Array(term.slots.list.length + slots.length);
+    list.set(term.slots.list);
+    list.set(slots, term.slots.list.length);
+    term.slots = { list };
   }
   applySoldOut(snap, soldOut);
   snap.revision = revision;
@@ -257,8 +269,8 @@ function addProduct(snap: FacetSnapshot, p: { rowid: number; id: string; price: 
   setBit(snap.alive, slot);
   snap.price[slot] = p.price;
   snap.rowidOfSlot[slot] = p.rowid;
-  snap.slotOfRowid.set(p.rowid, slot);
-  snap.slotOfId.set(p.id, slot);
+  snap.addedByRowid.set(p.rowid, slot);
+  snap.addedById.set(p.id, slot);
 }
 
 /** Doubles the room for slots; every bitset grows with it. */
@@ -281,54 +293,6 @@ function grow(snap: FacetSnapshot): void {
   snap.capacity = capacity;
 }
 
-function toSlotSet(slots: number[], capacity: number): SlotSet {
-  // A bitset costs capacity/8 bytes, a list about 4-8 bytes a slot: the bitset wins above capacity/32.
-  if (slots.length * 32 < capacity) return { list: slots };
-  const bits = new Uint32Array(capacity >>> 5);
-  for (const s of slots) setBit(bits, s);
-  return { bits };
-}
-
-function setBit(bits: Uint32Array, slot: number): void {
-  bits[slot >>> 5] = (bits[slot >>> 5] ?? 0) | (1 << (slot & 31));
-}
-
-function union(a: Uint32Array, set: SlotSet): void {
-  if ('bits' in set) {
-    for (let i = 0; i < a.length; i++) a[i] = (a[i] ?? 0) | (set.bits[i] ?? 0);
-  } else {
-    for (const s of set.list) setBit(a, s);
-  }
-}
-
-function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
-  const out = new Uint32Array(a.length);
-  for (let i = 0; i < a.length; i++) out[i] = (a[i] ?? 0) & (b[i] ?? 0);
-  return out;
-}
-
-function andNot(a: Uint32Array, b: Uint32Array): Uint32Array {
-  const out = new Uint32Array(a.length);
-  for (let i = 0; i < a.length; i++) out[i] = (a[i] ?? 0) & ~(b[i] ?? 0);
-  return out;
-}
-
-function popcount32(x: number): number {
-  let v = x - ((x >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
-}
-
-function countIn(mask: Uint32Array, set: SlotSet): number {
-  let n = 0;
-  if ('bits' in set) {
-    for (let i = 0; i < mask.length; i++) n += popcount32((mask[i] ?? 0) & (set.bits[i] ?? 0));
-  } else {
-    for (const s of set.list) if (((mask[s >>> 5] ?? 0) >>> (s & 31)) & 1) n++;
-  }
-  return n;
-}
-
 /**
  * Facet counts with the same meaning as the SQL they replace: each chosen group is counted without itself
  * ("what if I picked this too"), free groups and the result with every condition, the price range without
@@ -338,7 +302,7 @@ export async function countFacets(
   db: DbOrTx,
   snap: FacetSnapshot,
   f: CatalogueFilter,
-): Promise<RawFacetCounts> {
+): Promise<RawFacetCounts & { revision: string }> {
   const text = await fullText(db, f.q);
   const matched = text
     ? (
@@ -347,13 +311,14 @@ export async function countFacets(
         }>`SELECT ${text.rowid} AS rowid FROM ${text.table} WHERE ${text.match}`.execute(db)
       ).rows
     : null;
-  // From here on synchronous: a refresh cannot change the snapshot halfway through a count.
+  // From here on synchronous: a refresh cannot change the snapshot halfway through a count, so the counts
+  // are of the revision it has now (the answer cache keeps them under it).
   // Text and price narrow every answer below, so they are folded into one base mask of live slots.
   let base = snap.alive.slice();
   if (matched) {
     base = new Uint32Array(snap.alive.length);
     for (const { rowid } of matched) {
-      const s = snap.slotOfRowid.get(rowid);
+      const s = slotOfRowid(snap, rowid);
       if (s !== undefined) setBit(base, s);
     }
   }
@@ -415,7 +380,7 @@ export async function countFacets(
     list.push(entry);
     counted.set(t.kind, list);
   }
-  return { counted, price: priceRange(snap, allBut(base)) };
+  return { counted, price: priceRange(snap, allBut(base)), revision: snap.revision };
 }
 
 function priceMask(snap: FacetSnapshot, f: CatalogueFilter): Uint32Array {
