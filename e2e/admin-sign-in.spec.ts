@@ -94,3 +94,39 @@ test('the built client holds no password, no admin list and no client-side admin
     .join('\n');
   expect(storefront.includes('ZodError'), 'Zod found in the storefront bundle').toBe(false);
 });
+
+test('storefront pages inline only the storefront stylesheet; the admin stylesheet comes with the admin chunk', async ({
+  page,
+  request,
+}) => {
+  const dir = path.resolve(import.meta.dirname, '..', 'dist', 'client', 'assets');
+  const adminSheets = readdirSync(dir).filter((f) => /^admin-app-[\w-]+\.css$/.test(f));
+  expect(adminSheets, 'one stylesheet for the admin chunk').toHaveLength(1);
+  const adminSheet = adminSheets[0] ?? '';
+  const adminCss = readFileSync(path.join(dir, adminSheet), 'utf8');
+  // Classes only the admin's folders use: the products panel's refresh spinner, the shipping options' rows,
+  // and the packing slip's print rules.
+  const adminOnly = [
+    /\.animate-spin\b/,
+    /\.grid-cols-\\\[2fr_1fr_5rem_4rem_4rem_auto\\\]/,
+    /\.packing-slip\b/,
+  ];
+  for (const rule of adminOnly) expect(adminCss, `${rule} in the admin stylesheet`).toMatch(rule);
+
+  const search = await request.get('/api/trpc/catalogue.search?input=%7B%22limit%22%3A1%7D');
+  const [first] = (await search.json()).result.data.items as Array<{ id: string }>;
+  for (const url of ['/', `/product/${first?.id}`, '/about', '/accessibility', '/checkout']) {
+    const html = await (await request.get(url)).text();
+    const inline = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]).join('\n');
+    // The storefront's own styles are there (the header's sticky top bar).
+    expect(inline, `${url} inlines the storefront stylesheet`).toMatch(/\.sticky\b/);
+    for (const rule of adminOnly) expect(inline, `${rule} inlined into ${url}`).not.toMatch(rule);
+    expect(html, `${url} refers to the admin stylesheet`).not.toContain(adminSheet);
+    expect(html).not.toContain('/assets/admin-app-');
+  }
+
+  // The admin's pages get their stylesheet with the chunk.
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
+  await expect(page.locator(`link[rel="stylesheet"][href$="/assets/${adminSheet}"]`)).toHaveCount(1);
+});

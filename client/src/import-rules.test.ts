@@ -62,6 +62,21 @@ describe('client import rules', () => {
     expect([...upward, ...libToComponents].map((i) => `${i.file} -> ${i.spec}`)).toEqual([]);
   });
 
+  it('keeps admin folders to the admin: the storefront reaches them only through the lazy admin chunk', () => {
+    // The storefront's stylesheet leaves the admin folders out (styles.css): a storefront module that
+    // imported from one would render classes that only the admin's stylesheet has.
+    const inAdmin = (p: string) => room(p).includes('admin');
+    const leaks = all.filter(
+      (i) =>
+        i.target &&
+        inAdmin(i.target) &&
+        !inAdmin(i.file) &&
+        !(i.file === path.join('app', 'app-routes.tsx') && i.spec === '../features/admin/admin-app'),
+    );
+    expect(leaks.map((i) => `${i.file} -> ${i.spec}`)).toEqual([]);
+    expect(all.some((i) => i.spec === '../features/admin/admin-app')).toBe(true);
+  });
+
   it('reaches server code only as the AppRouter type or through @shared', () => {
     const server = all.filter((i) => i.target?.startsWith(`..${path.sep}..${path.sep}src`));
     expect(

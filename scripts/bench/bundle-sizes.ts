@@ -2,22 +2,26 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-export type ChunkSize = {
+type Sizes = { raw: number; gzip: number; brotli: number };
+export type ChunkSize = Sizes & {
   file: string;
-  kind: 'storefront' | 'admin' | 'css';
-  raw: number;
-  gzip: number;
-  brotli: number;
+  kind: 'storefront' | 'admin' | 'storefront css' | 'admin css';
 };
 export type BundleReport = {
   /** What a shopper's browser fetches before the home page can respond: the entry and what it preloads. */
-  homeInitialJs: { raw: number; gzip: number; brotli: number; files: string[] };
+  homeInitialJs: Sizes & { files: string[] };
   /** Whether any admin code is in that set (it must not be). */
   adminInInitial: boolean;
+  /**
+   * The stylesheets: the storefront's (the one index.html links, which the server inlines into every page)
+   * and the admin's (loaded with the admin chunk). `adminInInlined` says whether the inlined one is an
+   * admin file (it must not be).
+   */
+  css: { inlined: Sizes & { files: string[] }; admin: Sizes & { files: string[] }; adminInInlined: boolean };
   chunks: ChunkSize[];
 };
 
-function sizes(file: string) {
+function sizes(file: string): Sizes {
   const body = readFileSync(file);
   return {
     raw: body.length,
@@ -26,36 +30,54 @@ function sizes(file: string) {
   };
 }
 
+function kindOf(file: string): ChunkSize['kind'] {
+  const admin = file.startsWith('admin');
+  if (file.endsWith('.css')) return admin ? 'admin css' : 'storefront css';
+  return admin ? 'admin' : 'storefront';
+}
+
+function total(chunks: ChunkSize[]): Sizes & { files: string[] } {
+  const sum = (k: keyof Sizes) => chunks.reduce((n, c) => n + c[k], 0);
+  return { raw: sum('raw'), gzip: sum('gzip'), brotli: sum('brotli'), files: chunks.map((c) => c.file) };
+}
+
 /** Reads the built client (dist/client): every chunk's size, compressed as the server sends it. */
 export function bundleReport(clientDir: string): BundleReport {
   const assets = path.join(clientDir, 'assets');
   const chunks: ChunkSize[] = readdirSync(assets)
     .filter((f) => f.endsWith('.js') || f.endsWith('.css'))
-    .map((file) => ({
-      file,
-      kind: file.endsWith('.css') ? 'css' : file.startsWith('admin') ? 'admin' : 'storefront',
-      ...sizes(path.join(assets, file)),
-    }));
+    .map((file) => ({ file, kind: kindOf(file), ...sizes(path.join(assets, file)) }));
   const html = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
   const initial = [...html.matchAll(/(?:src|href)="\/assets\/([^"]+\.js)"/g)].map((m) => m[1] ?? '');
+  const linkedCss = [...html.matchAll(/href="\/assets\/([^"]+\.css)"/g)].map((m) => m[1] ?? '');
   const picked = chunks.filter((c) => initial.includes(c.file));
-  const sum = (k: 'raw' | 'gzip' | 'brotli') => picked.reduce((n, c) => n + c[k], 0);
+  const inlined = chunks.filter((c) => linkedCss.includes(c.file));
   return {
-    homeInitialJs: { raw: sum('raw'), gzip: sum('gzip'), brotli: sum('brotli'), files: initial },
+    homeInitialJs: { ...total(picked), files: initial },
     adminInInitial: picked.some((c) => c.kind === 'admin'),
+    css: {
+      inlined: total(inlined),
+      admin: total(chunks.filter((c) => c.kind === 'admin css')),
+      adminInInlined: inlined.some((c) => c.kind === 'admin css'),
+    },
     chunks: chunks.sort((a, b) => b.raw - a.raw),
   };
 }
 
 export function printBundle(report: BundleReport): void {
   const kb = (n: number) => (n / 1024).toFixed(1);
+  const line = (s: Sizes) => `${kb(s.brotli)} kB brotli, ${kb(s.gzip)} kB gzip (${kb(s.raw)} kB raw)`;
   console.log(
-    `\nJavaScript before the home page responds: ${kb(report.homeInitialJs.brotli)} kB brotli, ${kb(report.homeInitialJs.gzip)} kB gzip (${kb(report.homeInitialJs.raw)} kB raw) in ${report.homeInitialJs.files.length} files; admin code in it: ${report.adminInInitial ? 'YES' : 'no'}`,
+    `\nJavaScript before the home page responds: ${line(report.homeInitialJs)} in ${report.homeInitialJs.files.length} files; admin code in it: ${report.adminInInitial ? 'YES' : 'no'}`,
   );
-  console.log('chunk                                        kind          raw kB   gzip kB  brotli kB');
+  console.log(
+    `CSS inlined into every storefront page: ${line(report.css.inlined)}; admin styles in it: ${report.css.adminInInlined ? 'YES' : 'no'}`,
+  );
+  console.log(`CSS loaded with the admin chunk: ${line(report.css.admin)}`);
+  console.log('chunk                                        kind             raw kB   gzip kB  brotli kB');
   for (const c of report.chunks) {
     console.log(
-      `${c.file.padEnd(44)} ${c.kind.padEnd(11)} ${kb(c.raw).padStart(8)} ${kb(c.gzip).padStart(9)} ${kb(c.brotli).padStart(10)}`,
+      `${c.file.padEnd(44)} ${c.kind.padEnd(14)} ${kb(c.raw).padStart(8)} ${kb(c.gzip).padStart(9)} ${kb(c.brotli).padStart(10)}`,
     );
   }
 }

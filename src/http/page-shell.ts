@@ -12,9 +12,10 @@ export type PageShell = {
 const STYLESHEET = /<link rel="stylesheet"(?: crossorigin)? href="\/(assets\/[\w.-]+\.css)">/g;
 
 /**
- * The page every client route starts from. The stylesheet (about 7 kB compressed) goes inside the page:
- * a separate file would block the first paint for one more round trip on a phone's connection, and the
- * page is cached and sent compressed anyway. The CSP allows it by hash, so no other inline style runs.
+ * The page every client route starts from. The storefront's stylesheet (about 7 kB compressed; the admin's
+ * styles load with the admin chunk) goes inside the page: a separate file would block the first paint for
+ * one more round trip on a phone's connection, and the page is cached and sent compressed anyway. The CSP
+ * allows it by hash, so no other inline style runs.
  */
 export function readPageShell(clientDir: string | null): PageShell | null {
   const indexFile = clientDir ? path.join(clientDir, 'index.html') : null;

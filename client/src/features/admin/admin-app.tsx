@@ -1,4 +1,5 @@
 import { Route, Switch } from 'wouter';
+import './admin.css';
 import { AboutContent } from '../../components/site/about-content';
 import { paths } from '../../lib/paths';
 import { LoginPage } from './account/login-page';

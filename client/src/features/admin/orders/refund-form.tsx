@@ -1,7 +1,7 @@
 import { parseMajorToMinor } from '@shared/money';
 import { type FormEvent, useId, useState } from 'react';
+import { TextAreaField } from '../../../components/admin/text-area-field';
 import { Button } from '../../../components/ui/button';
-import { TextAreaField } from '../../../components/ui/text-area-field';
 import { TextField } from '../../../components/ui/text-field';
 import { formatMoney } from '../../../lib/money';
 import { useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';

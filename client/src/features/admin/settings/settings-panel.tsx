@@ -1,8 +1,8 @@
 import { type SettingsInput, settingsInput } from '@shared/settings-input';
 import { type FormEvent, useEffect } from 'react';
+import { ChipsInput } from '../../../components/admin/chips-input';
+import { TextAreaField } from '../../../components/admin/text-area-field';
 import { Button } from '../../../components/ui/button';
-import { ChipsInput } from '../../../components/ui/chips-input';
-import { TextAreaField } from '../../../components/ui/text-area-field';
 import { TextField } from '../../../components/ui/text-field';
 import { useZodForm } from '../../../lib/use-zod-form';
 import { BannerUpload } from './banner-upload';
