@@ -3,7 +3,7 @@ import type { DbOrTx, FacetKind } from '../../db/database.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { type FacetLoad, readFacetLoad, type SoldOutRow, soldOutRows } from './facet-load.js';
 import { fullText } from './full-text.js';
-import { FACET_GROUPS, facetKey, facetKeys } from './search-query.js';
+import { FACET_GROUPS, facetKey, facetKeys, searchTerms } from './search-query.js';
 import {
   andNot,
   clearBit,
@@ -52,7 +52,15 @@ export type FacetSnapshot = {
    */
   soldOut: Map<string, Uint32Array>;
   everySizeSoldOut: Uint32Array;
+  /**
+   * The live slots a shopper's words match, by revision and words, most recently used last. Shoppers' words
+   * repeat far more than their combinations of filters: a new filter on known words then reads no index.
+   */
+  textMasks: Map<string, Uint32Array>;
 };
+
+/** Masks kept per snapshot: 64 × 12.5 kB at 100,000 products. */
+const TEXT_MASKS = 64;
 
 type Term = { kind: FacetKind; key: string; value: string; slots: SlotSet };
 
@@ -98,6 +106,7 @@ export function snapshotFromLoad(load: FacetLoad, revision: string): FacetSnapsh
     terms: new Map(),
     soldOut: new Map(),
     everySizeSoldOut: new Uint32Array(words),
+    textMasks: new Map(),
   };
   for (const [i, t] of load.terms.entries()) {
     const set = load.sets.subarray(load.setStart[i] ?? 0, load.setStart[i + 1] ?? 0);
@@ -303,7 +312,10 @@ export async function countFacets(
   snap: FacetSnapshot,
   f: CatalogueFilter,
 ): Promise<RawFacetCounts & { revision: string }> {
-  const text = await fullText(db, f.q);
+  const words = searchTerms(f.q)?.join(' ') ?? null;
+  const textKey = () => `${snap.revision}${SEPARATOR}${words}`;
+  const known = words === null ? undefined : snap.textMasks.get(textKey());
+  const text = words === null || known ? null : await fullText(db, f.q);
   const matched = text
     ? (
         await sql<{
@@ -314,13 +326,20 @@ export async function countFacets(
   // From here on synchronous: a refresh cannot change the snapshot halfway through a count, so the counts
   // are of the revision it has now (the answer cache keeps them under it).
   // Text and price narrow every answer below, so they are folded into one base mask of live slots.
-  let base = snap.alive.slice();
+  let base = known ?? snap.alive.slice();
   if (matched) {
     base = new Uint32Array(snap.alive.length);
     for (const { rowid } of matched) {
       const s = slotOfRowid(snap, rowid);
       if (s !== undefined) setBit(base, s);
     }
+    // Filed under the revision the slots are of now; only read, never changed, by the counts below.
+    snap.textMasks.set(textKey(), base);
+    if (snap.textMasks.size > TEXT_MASKS) snap.textMasks.delete(snap.textMasks.keys().next().value as string);
+  } else if (known) {
+    // Most recently used last: the Map's order is the eviction order.
+    snap.textMasks.delete(textKey());
+    snap.textMasks.set(textKey(), known);
   }
   const priced = f.priceMin !== undefined || f.priceMax !== undefined;
   const withPrice = priced ? intersect(base, priceMask(snap, f)) : base;
