@@ -61,3 +61,52 @@ test('a shopper who scrolls the rendered page before it comes alive stays where 
   await expect(page).toHaveURL(/\/product\//);
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
 });
+
+test("the app's script starts once the page's main picture has arrived, and never waits for it for long", async ({
+  page,
+  request,
+}) => {
+  const search = await request.get('/api/trpc/catalogue.search?input=%7B%22limit%22%3A1%7D');
+  const [first] = (await search.json()).result.data.items as Array<{ id: string }>;
+  const url = `/product/${first?.id}`;
+  const res = await request.get(url);
+  const html = await res.text();
+  // The boot script is in the page, allowed by its hash (no file to fetch first, no 'unsafe-inline').
+  expect(html).toMatch(
+    /<script type="module" data-entry="\/assets\/index-[\w-]+\.js"[^>]*>[\s\S]+?<\/script>/,
+  );
+  expect(html).not.toContain('/boot.js');
+  expect(String(res.headers()['content-security-policy'])).toMatch(/script-src 'self' 'sha256-[\w+/=]+'/);
+  const mainImg = /<img [^>]*fetchpriority="high"[^>]*>/i.exec(html)?.[0] ?? '';
+  const picture = / src="([^"]+)"/.exec(mainImg)?.[1] ?? '';
+  expect(picture).not.toBe('');
+
+  let pictureSentAt = 0;
+  let entryAskedAt = 0;
+  page.on('request', (r) => {
+    if (/\/assets\/index-[\w-]+\.js$/.test(r.url()) && entryAskedAt === 0) entryAskedAt = Date.now();
+  });
+  await page.route(`**${picture}`, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    pictureSentAt = Date.now();
+    await route.continue();
+  });
+  await page.goto(url);
+  expect(pictureSentAt).toBeGreaterThan(0);
+  expect(entryAskedAt, 'the script is asked for after the picture').toBeGreaterThan(pictureSentAt);
+  await page.unrouteAll();
+
+  // A main picture that does not come holds the app back for a moment only (client/public/boot.js).
+  let release = () => {};
+  await page.route(`**${picture}`, (route) => {
+    release = () => void route.continue().catch(() => {});
+  });
+  const asked = Date.now();
+  // The navigation waits for the app to come alive (support/test.ts), not for the picture.
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
+  expect(Date.now() - asked, 'held back by the missing picture, up to its limit').toBeGreaterThanOrEqual(
+    2000,
+  );
+  release();
+});

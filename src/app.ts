@@ -135,7 +135,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     dataDir: config.dataDir,
     warn: (m) => app.log.warn(m),
   });
-  await registerSecurity(app, { config, sessionKeys, styleHashes: shell?.styleHashes ?? [] });
+  await registerSecurity(app, {
+    config,
+    sessionKeys,
+    styleHashes: shell?.styleHashes ?? [],
+    scriptHashes: shell?.scriptHashes ?? [],
+  });
 
   // The log table's writer flushes its last lines when the app closes. Retention runs in the background,
   // started by main.ts (ops/maintenance.ts).

@@ -34,6 +34,22 @@ describe('page shell', () => {
     expect(shell?.styleHashes).toEqual([]);
   });
 
+  it('has the boot script to inline without its comment lines, allowed by its hash, unless it could end the script element', () => {
+    const root = client('a{}');
+    expect(readPageShell(root)).toMatchObject({ boot: null, scriptHashes: [] });
+    const boot =
+      "const entry = document.querySelector('script[data-entry]');\nimport(entry.dataset.entry);\n";
+    writeFileSync(
+      path.join(root, 'boot.js'),
+      `// Starts the app.\n${boot.split('\n')[0]}\n  /** The entry. */\n${boot.split('\n')[1]}\n`,
+    );
+    const shell = readPageShell(root);
+    expect(shell?.boot).toBe(boot);
+    expect(shell?.scriptHashes).toEqual([`'sha256-${createHash('sha256').update(boot).digest('base64')}'`]);
+    writeFileSync(path.join(root, 'boot.js'), 'x = "</script><script>alert(1)</script>";');
+    expect(readPageShell(root)).toMatchObject({ boot: null, scriptHashes: [] });
+  });
+
   it('is absent without a built client', () => {
     expect(readPageShell(null)).toBeNull();
     dir = mkdtempSync(path.join(tmpdir(), 'shell-'));

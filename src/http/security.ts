@@ -8,12 +8,19 @@ import { registerSameOriginGuard } from './same-origin.js';
 
 /**
  * What protects every answer and every write: the security headers (a strict CSP that allows the page
- * shell's inline style hashes), the sealed session cookie, the device cookie, and the same-origin guard on
- * writes. The Stripe webhook is exempt from the guard: it is authenticated by its signature.
+ * shell's inline style and boot script by their hashes), the sealed session cookie, the device cookie, and
+ * the same-origin guard on writes. The Stripe webhook is exempt from the guard: it is authenticated by its
+ * signature.
  */
 export async function registerSecurity(
   app: FastifyInstance,
-  opts: { config: Config; sessionKeys: Buffer[]; styleHashes: readonly string[] },
+  opts: {
+    config: Config;
+    sessionKeys: Buffer[];
+    styleHashes: readonly string[];
+    /** The page shell's inline boot script (page-shell.ts): allowed by its hash, no other inline script. */
+    scriptHashes?: readonly string[];
+  },
 ): Promise<void> {
   const { config } = opts;
   const secureTransport = config.publicUrl.startsWith('https://');
@@ -22,7 +29,7 @@ export async function registerSecurity(
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...(opts.scriptHashes ?? [])],
         styleSrc: ["'self'", ...opts.styleHashes],
         imgSrc: ["'self'", 'data:', 'https:'],
         fontSrc: ["'self'"],

@@ -30,7 +30,7 @@ describe('pages rendered while a query was refused or answered for an older revi
     const app = Fastify();
     await registerSpa(app, {
       clientDir: null,
-      shell: { html: template, styleHashes: [] },
+      shell: { html: template, styleHashes: [], boot: null, scriptHashes: [] },
       ssrDir,
       query: () => async () => {
         // The first visitor is over their budget; the store itself is fine.

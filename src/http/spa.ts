@@ -98,6 +98,7 @@ export async function registerSpa(
         head,
         render,
         notFound: !known,
+        boot: opts.shell?.boot ?? null,
         query: async (path, input) => {
           try {
             return await query(path, input);

@@ -74,7 +74,7 @@ describe('storefront page HTML', () => {
     expect(calls).toBe(1);
   });
 
-  it('starts the app after the first paint on rendered pages only', async () => {
+  it('starts the app from the boot script on rendered pages only', async () => {
     const vite =
       '<html><head><title>Store</title><script type="module" crossorigin src="/assets/index-AB12.js"></script>\n    <link rel="modulepreload" crossorigin href="/assets/shared-CD34.js">\n</head><body><div id="root"></div></body></html>';
     const render: RenderPage = async () => ({ html: '<main></main>', state: { mutations: [], queries: [] } });
@@ -91,6 +91,23 @@ describe('storefront page HTML', () => {
       '<script type="module" src="/boot.js" data-entry="/assets/index-AB12.js" data-preload="/assets/shared-CD34.js"></script>',
     );
     expect(home).not.toContain('modulepreload');
+    // With the page shell's boot script: inlined, as it is (a `$&` in it stays text).
+    const boot = "import(document.querySelector('script[data-entry]').dataset.entry); // $& $'";
+    const inlined = await storefrontHtml({
+      template: vite,
+      pathname: '/',
+      search: '',
+      head: null,
+      render,
+      query: noQuery,
+      log,
+      boot,
+    });
+    expect(inlined).toContain(
+      `<script type="module" data-entry="/assets/index-AB12.js" data-preload="/assets/shared-CD34.js">${boot}</script>`,
+    );
+    expect(inlined).not.toContain('/boot.js');
+    expect(inlined).not.toContain('src="/assets/index-AB12.js"');
     const checkout = await storefrontHtml({
       template: vite,
       pathname: '/checkout',

@@ -33,19 +33,22 @@ const ENTRY_SCRIPT = /<script type="module" crossorigin src="(\/assets\/[\w.-]+\
 const PRELOADS = /<link rel="modulepreload" crossorigin href="(\/assets\/[\w.-]+\.js)">\s*/g;
 
 /**
- * A rendered page is complete before any script runs, so the app's script starts after the first paint
- * (client/public/boot.js): on a slow connection its bytes no longer compete with the page's images.
+ * A rendered page is complete before any script runs, so the app's script starts once the page is on screen
+ * with its main picture (client/public/boot.js): on a slow connection its bytes no longer compete with the
+ * page's images. The boot script is inlined when the page shell has it (allowed by its hash in the CSP),
+ * else it is the file /boot.js.
  */
-function startAfterPaint(html: string): string {
+function startAfterPaint(html: string, boot: string | null): string {
   const entry = ENTRY_SCRIPT.exec(html)?.[1];
   if (!entry) return html;
   const preloads = [...html.matchAll(PRELOADS)].map((m) => m[1] ?? '');
-  return html
-    .replace(PRELOADS, '')
-    .replace(
-      ENTRY_SCRIPT,
-      `<script type="module" src="/boot.js" data-entry="${entry}" data-preload="${preloads.join(' ')}"></script>`,
-    );
+  const attributes = `data-entry="${entry}" data-preload="${preloads.join(' ')}"`;
+  const script =
+    boot === null
+      ? `<script type="module" src="/boot.js" ${attributes}></script>`
+      : `<script type="module" ${attributes}>${boot}</script>`;
+  // A function as the replacement: the script's text is inserted as it is (no `$&` patterns).
+  return html.replace(PRELOADS, '').replace(ENTRY_SCRIPT, () => script);
 }
 
 const NEEDS_SCRIPT_NOTICE = /<noscript>This store needs JavaScript[^<]*<\/noscript>/;
@@ -70,12 +73,14 @@ export async function storefrontHtml(opts: {
   log: FastifyBaseLogger;
   /** An address no route knows: the 404 page is rendered too, so it reads right without JavaScript. */
   notFound?: boolean;
+  /** The boot script to inline into rendered pages (PageShell.boot); without it they load /boot.js. */
+  boot?: string | null;
 }): Promise<string> {
   let html = opts.head ? injectHead(opts.template, opts.head) : opts.template;
   if (!opts.render || !(opts.notFound || isRenderedPage(opts.pathname))) return html;
   try {
     const page = await opts.render(opts.pathname, opts.search, opts.query);
-    html = startAfterPaint(html)
+    html = startAfterPaint(html, opts.boot ?? null)
       // The page is all there: the "needs JavaScript" notice (for the bare shell) would be untrue.
       .replace(NEEDS_SCRIPT_NOTICE, '')
       .replace(
