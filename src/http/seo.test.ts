@@ -137,3 +137,18 @@ describe('pages for crawlers and link previews', () => {
     expect(res.body).toContain('Sitemap: https://shop.example/sitemap.xml');
   });
 });
+
+describe('injectHead', () => {
+  it("inserts titles and descriptions as written, $& and $' included", async () => {
+    const { injectHead } = await import('./seo.js');
+    const html = injectHead(TEMPLATE, {
+      title: "Kurta for $& and $' and $` days",
+      description: 'Only $& $$ today',
+      tags: '<meta name="x" content="$&">',
+    });
+    expect(html).toContain('<title>Kurta for $&amp; and $&#39; and $` days</title>');
+    expect(html).toContain('content="Only $&amp; $$ today"');
+    expect(html).toContain('<meta name="x" content="$&"></head>');
+    expect(html).toContain('<div id="root"></div>');
+  });
+});

@@ -146,15 +146,17 @@ export async function pageHead(db: Db, publicUrl: string, pathname: string): Pro
   return null;
 }
 
-/** Puts a page's head into the built index.html (its <title> and description are replaced). */
+/**
+ * Puts a page's head into the built index.html (its <title> and description are replaced). Replaced by
+ * functions, not strings: a title with $& or $' in it must be inserted as written.
+ */
 export function injectHead(template: string, head: PageHead): string {
   return template
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(head.title)}</title>`)
-    .replace(
-      /<meta name="description" content="[^"]*"\s*\/?>/,
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(head.title)}</title>`)
+    .replace(/<meta name="description" content="[^"]*"\s*\/?>/, () =>
       head.description ? meta({ name: 'description', content: head.description }) : '',
     )
-    .replace('</head>', `${head.tags}</head>`);
+    .replace('</head>', () => `${head.tags}</head>`);
 }
 
 function xml(text: string): string {

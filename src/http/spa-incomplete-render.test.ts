@@ -60,7 +60,7 @@ describe('pages rendered while a query was refused or answered for an older revi
     const app = Fastify();
     await registerSpa(app, {
       clientDir: null,
-      shell: { html: template, styleHashes: [] },
+      shell: { html: template, styleHashes: [], boot: null, scriptHashes: [] },
       ssrDir,
       query: (req) => async () => {
         // The first visitor's answer came from an older facet snapshot while a newer one loaded.

@@ -83,9 +83,11 @@ export async function storefrontHtml(opts: {
     html = startAfterPaint(html, opts.boot ?? null)
       // The page is all there: the "needs JavaScript" notice (for the bare shell) would be untrue.
       .replace(NEEDS_SCRIPT_NOTICE, '')
+      // A function, not a string: a product's text with $& or $' in it must be inserted as written.
       .replace(
         '<div id="root"></div>',
-        `<div id="root">${page.html}</div><script type="application/json" id="${QUERY_STATE_ID}">${scriptJson(page.state)}</script>`,
+        () =>
+          `<div id="root">${page.html}</div><script type="application/json" id="${QUERY_STATE_ID}">${scriptJson(page.state)}</script>`,
       );
   } catch (err) {
     opts.log.warn({ err, path: opts.pathname }, 'server render failed; sending the plain page');
