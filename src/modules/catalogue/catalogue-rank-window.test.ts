@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
-import { RANK_WINDOW, searchProducts } from './catalogue-search.repository.js';
+import { RANK_WINDOW, searchBySql, searchProducts } from './catalogue-search.repository.js';
 import { fullText } from './full-text.js';
 
 /**
@@ -92,18 +92,45 @@ describe('relevance ranking window', () => {
     expect((await page(filter(), 3, 6, 3)).items).toEqual([]);
   });
 
-  it('fills the window with matches that pass the other filters', async () => {
-    // a5 costs too much: the newest three that pass are a6, a4 and a3.
+  it('keeps the order the words alone give when other filters narrow the matches (decision 26)', async () => {
+    // The window is of the words' newest matches (a6, a5, a4); a5 costs too much, so a6 and a4 stay ranked
+    // and the older matches follow, newest first.
     const cheap = filter({ priceMax: 5000 });
-    expect(await order(cheap, 3)).toEqual(['a3', 'a6', 'a4', 'a2', 'a1']);
+    expect(await order(cheap, 3)).toEqual(['a6', 'a4', 'a3', 'a2', 'a1']);
     expect((await page(cheap, 3)).total).toBe(5);
     for (const limit of [1, 2, 4]) expect(await scrolled(cheap, 3, limit)).toEqual(await order(cheap, 3));
+    for (const window of [1, 2, 3, 4, 6]) {
+      const cheapIds = new Set(await order(cheap, window));
+      expect(await order(cheap, window)).toEqual(
+        (await order(filter(), window)).filter((id) => cheapIds.has(id)),
+      );
+    }
 
     // A facet filter: only the strong ones carry the tag.
     const tagged = filter({ tags: ['Silk'] });
-    expect(await order(tagged, 2)).toEqual(['a3', 'a6', 'a1']);
+    expect(await order(tagged, 2)).toEqual(['a6', 'a3', 'a1']);
     expect(await order(tagged, 24)).toEqual(['a1', 'a3', 'a6']);
     expect((await page(tagged, 2)).total).toBe(3);
+  });
+
+  it('in SQL (while a first snapshot loads), fills the window with matches that pass the other filters', async () => {
+    const sqlOrder = async (f: CatalogueFilter, window: number, offset = 0, limit = 24) =>
+      (await searchBySql(store.handle.db, f, { sort: 'relevance', offset, limit, rankWindow: window })).ids;
+    // a5 costs too much: the newest three that pass are a6, a4 and a3.
+    const cheap = filter({ priceMax: 5000 });
+    expect(await sqlOrder(cheap, 3)).toEqual(['a3', 'a6', 'a4', 'a2', 'a1']);
+    expect(
+      (await searchBySql(store.handle.db, cheap, { sort: 'relevance', offset: 0, limit: 24, rankWindow: 3 }))
+        .count,
+    ).toBe(5);
+    expect([
+      ...(await sqlOrder(cheap, 3, 0, 2)),
+      ...(await sqlOrder(cheap, 3, 2, 2)),
+      ...(await sqlOrder(cheap, 3, 4, 2)),
+    ]).toEqual(await sqlOrder(cheap, 3));
+    const tagged = filter({ tags: ['Silk'] });
+    expect(await sqlOrder(tagged, 2)).toEqual(['a3', 'a6', 'a1']);
+    expect(await sqlOrder(tagged, 24)).toEqual(['a1', 'a3', 'a6']);
   });
 
   it('keeps a product where it was when a save changes nothing it is searched or filtered by', async () => {
@@ -117,7 +144,9 @@ describe('relevance ranking window', () => {
       .where('id', '=', 'a1')
       .execute();
     expect(await order(filter(), 3)).toEqual(before);
-    expect((await page(filter({ priceMin: 1001 }), 3)).items.map((p) => p.id)).toEqual(['a1', 'a5']);
+    // a5 is among the three newest matches and ranked; a1, older, follows.
+    expect((await page(filter({ priceMin: 1001 }), 3)).items.map((p) => p.id)).toEqual(['a5', 'a1']);
+    expect((await page(filter({ priceMin: 1001 }), 6)).items.map((p) => p.id)).toEqual(['a1', 'a5']);
   });
 
   // Last: changing a product's text re-indexes it, which changes what "newest" means for the tests above.

@@ -14,9 +14,10 @@ import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { slugify } from '../../shared/slug.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
 import { countFacets, type RawFacetCounts } from './facet-snapshot.js';
-import { type SnapshotOptions, snapshotFor } from './facet-snapshots.js';
+import { type SnapshotOptions, snapshotFor, snapshotIfReady } from './facet-snapshots.js';
 import { type FullText, fullText } from './full-text.js';
 import { FACET_GROUPS, facetKey, facetKeys, searchTerms } from './search-query.js';
+import { searchSnapshot } from './snapshot-search.js';
 
 type Eb = ExpressionBuilder<Database & { p: ProductsTable }, 'p'>;
 type FilterPart = FacetKind | 'price';
@@ -181,18 +182,67 @@ async function productIds(db: DbOrTx, rowids: number[]): Promise<string[]> {
   return rowids.flatMap((r) => byRowid.get(r) ?? []);
 }
 
+export type SearchOptions = {
+  sort?: CatalogueSort | undefined;
+  offset: number;
+  limit: number;
+  rankWindow?: number;
+  /** How the facet snapshot, which answers the listing, loads. */
+  snapshot?: SnapshotOptions;
+};
+
 /**
- * A page of product cards. The page's ids are chosen first by a lean query (no card columns, whose media
- * lookups would otherwise run for every candidate before the sort), then only those cards are read.
+ * A page of product cards. The page's ids and the count come from the facet snapshot when it is of the
+ * current revision (decision 26), else from SQL (while a first load runs in a worker); then only the page's
+ * cards are read.
  */
 export async function searchProducts(
   db: DbOrTx,
   f: CatalogueFilter,
-  opts: { sort?: CatalogueSort | undefined; offset: number; limit: number; rankWindow?: number },
+  opts: SearchOptions,
 ): Promise<SearchPage> {
-  const text = await fullText(db, f.q);
+  const hasText = searchTerms(f.q) !== null;
   const sort: CatalogueSort =
-    opts.sort === 'relevance' && !text ? 'featured' : (opts.sort ?? (text ? 'relevance' : 'featured'));
+    opts.sort === 'relevance' && !hasText ? 'featured' : (opts.sort ?? (hasText ? 'relevance' : 'featured'));
+  const revision = await storefrontRevision(db);
+  const snap = await snapshotIfReady(db, revision, opts.snapshot);
+  const window = opts.rankWindow ?? RANK_WINDOW;
+  const { ids, count } =
+    snap?.revision === revision
+      ? await searchSnapshot(db, snap, f, { sort, offset: opts.offset, limit: opts.limit, window })
+      : await searchBySql(db, f, { ...opts, sort, rankWindow: window });
+
+  const cards = ids.length === 0 ? [] : await cardColumns(db).where('p.id', 'in', ids).execute();
+  const byId = new Map(cards.map((c) => [c.id, c]));
+  const rows = ids.flatMap((id) => {
+    const card = byId.get(id);
+    return card ? [toCard(card)] : [];
+  });
+  const next = opts.offset + ids.length;
+  const capped = count > COUNT_CAP;
+  // Past the cap the count no longer says where the end is: a full page means there may be more.
+  const more = capped ? ids.length === opts.limit : next < count;
+  return {
+    items: rows,
+    total: Math.min(count, COUNT_CAP),
+    totalCapped: capped,
+    nextOffset: more && ids.length > 0 ? next : null,
+  };
+}
+
+/**
+ * The page's ids and the count (up to one past the cap) in SQL, as the store chose them before the snapshot
+ * answered listings; beyond the rank window, the window is of the matches that pass the other filters.
+ * The ids are chosen by a lean query (no card columns, whose media lookups would otherwise run for every
+ * candidate before the sort).
+ */
+export async function searchBySql(
+  db: DbOrTx,
+  f: CatalogueFilter,
+  opts: { sort: CatalogueSort; offset: number; limit: number; rankWindow: number },
+): Promise<{ ids: string[]; count: number }> {
+  const text = await fullText(db, f.q);
+  const sort = opts.sort === 'relevance' && !text ? 'featured' : opts.sort;
   // Only words typed, no other filter: the full-text index alone answers the page and the count.
   const textOnly = text !== null && !hasConditions({ ...f, q: undefined });
 
@@ -203,7 +253,7 @@ export async function searchProducts(
       return rankedIds(db, text, source, {
         offset: opts.offset,
         limit: opts.limit,
-        window: opts.rankWindow ?? RANK_WINDOW,
+        window: opts.rankWindow,
       });
     }
     let query = db
@@ -231,23 +281,7 @@ export async function searchProducts(
   // for 34,648 matches at 100,000 products, every match read from the table) no longer adds to its page.
   // SQLite, and a transaction's one connection, run them one after the other as before.
   const [ids, count] = await Promise.all([choosePage(), countAll()]);
-
-  const cards = ids.length === 0 ? [] : await cardColumns(db).where('p.id', 'in', ids).execute();
-  const byId = new Map(cards.map((c) => [c.id, c]));
-  const rows = ids.flatMap((id) => {
-    const card = byId.get(id);
-    return card ? [toCard(card)] : [];
-  });
-  const next = opts.offset + ids.length;
-  const capped = count > COUNT_CAP;
-  // Past the cap the count no longer says where the end is: a full page means there may be more.
-  const more = capped ? ids.length === opts.limit : next < count;
-  return {
-    items: rows,
-    total: Math.min(count, COUNT_CAP),
-    totalCapped: capped,
-    nextOffset: more && ids.length > 0 ? next : null,
-  };
+  return { ids, count };
 }
 
 /** Facet counts, and whether they are of the storefront revision this request read. */

@@ -24,6 +24,7 @@ export const catalogueRouter = router({
       sort: input.sort,
       offset: input.cursor ?? 0,
       limit: input.limit,
+      snapshot: { log: ctx.log },
     });
     return { ...page, items: await withSoldOut(ctx.db, page.items) };
   }),

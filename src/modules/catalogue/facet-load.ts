@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTx, FacetKind } from '../../db/database.js';
 import { groupConcat } from '../../db/engine-sql.js';
+import { SLOT_SORTS, type SortKeys, sortSlots } from './slot-orders.js';
 import { toSlotSet } from './slot-sets.js';
 
 /**
@@ -18,7 +19,12 @@ export type FacetLoad = {
   /** Room for slots, a multiple of 32: price, rowidOfSlot and each bitset are that long. */
   capacity: number;
   price: Float64Array;
+  pageOrder: Float64Array;
+  /** Milliseconds since the epoch. */
+  createdAt: Float64Array;
   rowidOfSlot: Float64Array;
+  /** The slots in each of SLOT_SORTS' orders, one after another (size each): sorted here, off the main thread. */
+  orders: Uint32Array;
   /** Every product id in slot order, end to end: slot s's is ids.slice(idStart[s], idStart[s + 1]). */
   ids: string;
   idStart: Uint32Array;
@@ -33,6 +39,22 @@ export type FacetLoad = {
   soldOut: SoldOutRow[];
 };
 
+/** A product as the snapshot keeps it. */
+export type ProductRow = {
+  rowid: number;
+  id: string;
+  price: number;
+  page_order: number;
+  created_at: unknown;
+};
+
+/** Milliseconds since the epoch of a timestamp as either engine returns it (ISO text, or a Date). */
+export function toMillis(value: unknown): number {
+  if (value instanceof Date) return value.getTime();
+  const ms = Date.parse(String(value));
+  return Number.isNaN(ms) ? 0 : ms;
+}
+
 /** A (product, size) that cannot be bought now, as size_stock says. */
 export type SoldOutRow = { product_id: string; size: string };
 
@@ -43,8 +65,9 @@ const SEPARATOR = '\u001f';
 export async function readFacetLoad(db: DbOrTx): Promise<FacetLoad> {
   // The log position first: a change that lands while loading is then applied again later (harmless).
   const seq = await lastChange(db);
-  const products = await sql<{ rowid: number; id: string; price: number }>`
-    SELECT s.rowid AS rowid, p.id AS id, p.price_minor AS price
+  const products = await sql<ProductRow>`
+    SELECT s.rowid AS rowid, p.id AS id, p.price_minor AS price, p.page_order AS page_order,
+      p.created_at AS created_at
     FROM products p JOIN product_search_ids s ON s.product_id = p.id
     ORDER BY s.rowid`.execute(db);
   // One row per distinct value, with its products joined: a few hundred rows instead of one per product
@@ -57,19 +80,23 @@ export async function readFacetLoad(db: DbOrTx): Promise<FacetLoad> {
 
 function packFacetLoad(
   seq: number,
-  products: Array<{ rowid: number; id: string; price: number }>,
+  products: ProductRow[],
   values: Array<{ kind: FacetKind; key: string; value: string; ids: string }>,
   soldOut: SoldOutRow[],
 ): FacetLoad {
   const size = products.length;
   const capacity = ((size + 31) >>> 5) * 32;
   const price = new Float64Array(capacity);
+  const pageOrder = new Float64Array(capacity);
+  const createdAt = new Float64Array(capacity);
   const rowidOfSlot = new Float64Array(capacity);
   const idStart = new Uint32Array(size + 1);
   const slotOfId = new Map<string, number>();
   let offset = 0;
   for (const [slot, p] of products.entries()) {
-    price[slot] = p.price;
+    price[slot] = Number(p.price);
+    pageOrder[slot] = Number(p.page_order);
+    createdAt[slot] = toMillis(p.created_at);
     rowidOfSlot[slot] = p.rowid;
     slotOfId.set(p.id, slot);
     idStart[slot] = offset;
@@ -79,6 +106,10 @@ function packFacetLoad(
   const ids = products.map((p) => p.id).join('');
   // The default sort compares strings as `<` does, which is how the main thread searches them.
   const slotsById = Uint32Array.from([...slotOfId.keys()].sort(), (id) => slotOfId.get(id) ?? 0);
+  const keys: SortKeys = { price, pageOrder, createdAt, idOf: (slot) => products[slot]?.id ?? '' };
+  const all = Uint32Array.from(products.keys());
+  const orders = new Uint32Array(SLOT_SORTS.length * size);
+  for (const [i, sort] of SLOT_SORTS.entries()) orders.set(sortSlots(sort, keys, all), i * size);
 
   const terms: FacetLoad['terms'] = [];
   const parts: Uint32Array[] = [];
@@ -108,7 +139,10 @@ function packFacetLoad(
     size,
     capacity,
     price,
+    pageOrder,
+    createdAt,
     rowidOfSlot,
+    orders,
     ids,
     idStart,
     slotsById,
@@ -124,7 +158,10 @@ function packFacetLoad(
 export function loadBuffers(load: FacetLoad): ArrayBuffer[] {
   return [
     load.price,
+    load.pageOrder,
+    load.createdAt,
     load.rowidOfSlot,
+    load.orders,
     load.idStart,
     load.slotsById,
     load.sets,

@@ -1,11 +1,18 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseSource } from '../../db/database-source.js';
+import type { CatalogueSort, SearchPage } from '../../shared/catalogue.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { facetCountsBySql, matchingIdsBySql } from '../../test-support/facet-counts-oracle.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
-import { assembleFacets, facetCounts, searchProducts } from './catalogue-search.repository.js';
+import {
+  assembleFacets,
+  facetCounts,
+  RANK_WINDOW,
+  searchBySql,
+  searchProducts,
+} from './catalogue-search.repository.js';
 import { readFacetLoadInWorker } from './facet-load-in-worker.js';
 import {
   countFacets,
@@ -14,6 +21,7 @@ import {
   refreshFacetSnapshot,
   snapshotFromLoad,
 } from './facet-snapshot.js';
+import { searchTerms } from './search-query.js';
 
 /**
  * The in-memory facet counts against the plain SQL ones, for generated catalogues (spellings that differ
@@ -53,6 +61,9 @@ const product = fc.record({
   colors: fc.subarray(COLOURS),
   tags: fc.subarray(TAGS),
   price: fc.integer({ min: 0, max: 20_000 }),
+  /** Few values, so the listing orders meet ties (broken by id). */
+  pageOrder: fc.integer({ min: 0, max: 2 }),
+  day: fc.integer({ min: 1, max: 3 }),
   /** size -> [on hand, held]: sold out when on hand <= held. Any size, also ones the product lacks. */
   stock: fc.dictionary(
     fc.constantFrom(...SIZES),
@@ -192,8 +203,27 @@ describe('facet counts from the in-memory snapshot', () => {
     fc.record({ op: fc.constant('stock' as const), at: fc.nat(), spec: product }),
   );
 
+  let next = 0;
+  async function applyWrites(writes: Array<typeof write extends fc.Arbitrary<infer W> ? W : never>) {
+    const db = store.handle.db;
+    for (const w of writes) {
+      const ids = (await db.selectFrom('products').select('id').orderBy('id').execute()).map((r) => r.id);
+      const target = w.op === 'insert' ? undefined : ids[w.at % Math.max(1, ids.length)];
+      if (w.op === 'insert') {
+        const id = `n${next++}`;
+        await insertProducts(db, [{ id, ...columns(w.spec) }]);
+        await putStock(id, w.spec.stock);
+      } else if (w.op === 'stock' && target) {
+        await putStock(target, w.spec.stock);
+      } else if (w.op === 'update' && target) {
+        await db.updateTable('products').set(columns(w.spec)).where('id', '=', target).execute();
+      } else if (w.op === 'delete' && target) {
+        await db.deleteFrom('products').where('id', '=', target).execute();
+      }
+    }
+  }
+
   it('applies only the changed products to a snapshot, with the same answers as SQL', async () => {
-    let next = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.array(product, { minLength: 0, maxLength: 80 }),
@@ -203,23 +233,7 @@ describe('facet counts from the in-memory snapshot', () => {
           await replaceCatalogue(rows);
           const db = store.handle.db;
           const snap = await loadFacetSnapshot(db, 'before');
-          for (const w of writes) {
-            const ids = (await db.selectFrom('products').select('id').orderBy('id').execute()).map(
-              (r) => r.id,
-            );
-            const target = w.op === 'insert' ? undefined : ids[w.at % Math.max(1, ids.length)];
-            if (w.op === 'insert') {
-              const id = `n${next++}`;
-              await insertProducts(db, [{ id, ...columns(w.spec) }]);
-              await putStock(id, w.spec.stock);
-            } else if (w.op === 'stock' && target) {
-              await putStock(target, w.spec.stock);
-            } else if (w.op === 'update' && target) {
-              await db.updateTable('products').set(columns(w.spec)).where('id', '=', target).execute();
-            } else if (w.op === 'delete' && target) {
-              await db.deleteFrom('products').where('id', '=', target).execute();
-            }
-          }
+          await applyWrites(writes);
           const refreshed = await refreshFacetSnapshot(db, snap, 'after');
           expect(refreshed).toBe(snap); // applied in place, not loaded again
           expect(snap.revision).toBe('after');
@@ -227,6 +241,59 @@ describe('facet counts from the in-memory snapshot', () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+
+  it('lists every sort page by page exactly as SQL does, also after writes applied to the snapshot', async () => {
+    const db = store.handle.db;
+    const none: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false };
+    /** Every page of `limit` from the start, joined (what infinite scroll shows), and each page's total. */
+    const scrolled = async (page: (offset: number) => Promise<SearchPage>) => {
+      const ids: string[] = [];
+      const totals = new Set<number>();
+      let offset: number | null = 0;
+      while (offset !== null) {
+        const p = await page(offset);
+        ids.push(...p.items.map((c) => c.id));
+        totals.add(p.total);
+        offset = p.nextOffset;
+      }
+      return { ids, totals: [...totals] };
+    };
+    const bySql = async (f: CatalogueFilter, sort: CatalogueSort, rankWindow: number) =>
+      (await searchBySql(db, f, { sort, offset: 0, limit: 1_000, rankWindow })).ids;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(product, { minLength: 0, maxLength: 60 }),
+        fc.array(write, { minLength: 0, maxLength: 10 }),
+        fc.array(fc.oneof(filter, broadFilter), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.constantFrom(1, 2, 3, RANK_WINDOW),
+        async (rows, writes, filters, limit, rankWindow) => {
+          await replaceCatalogue(rows);
+          // The snapshot is loaded at this revision, then follows the writes by refreshes.
+          await searchProducts(db, none, { offset: 0, limit: 1 });
+          await applyWrites(writes);
+          for (const f of filters) {
+            const matching = await matchingIdsBySql(db, f);
+            for (const sort of ['featured', 'newest', 'price-asc', 'price-desc', 'relevance'] as const) {
+              const listed = await scrolled((offset) =>
+                searchProducts(db, f, { sort, offset, limit, rankWindow }),
+              );
+              expect(listed.totals.every((t) => t === matching.length)).toBe(true);
+              if (sort === 'relevance' && searchTerms(f.q)) {
+                // The words' own order (their newest matches ranked), keeping the products the filter finds.
+                const keep = new Set(matching);
+                const words = await bySql({ ...none, q: f.q }, 'relevance', rankWindow);
+                expect(listed.ids).toEqual(words.filter((id) => keep.has(id)));
+              } else {
+                expect(listed.ids).toEqual(await bySql(f, sort, rankWindow));
+              }
+            }
+          }
+        },
+      ),
+      { numRuns: 40 },
     );
   });
 
@@ -307,6 +374,8 @@ type ProductSpec = {
   colors: string[];
   tags: string[];
   price: number;
+  pageOrder?: number;
+  day?: number;
   stock: Record<string, [number, number]>;
 };
 
@@ -318,5 +387,7 @@ function columns(p: ProductSpec) {
     colors: JSON.stringify(p.colors),
     tags: JSON.stringify(p.tags),
     price_minor: p.price,
+    page_order: p.pageOrder ?? 999,
+    created_at: `2026-01-0${p.day ?? 1}T00:00:00.000Z`,
   };
 }

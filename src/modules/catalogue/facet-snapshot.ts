@@ -1,9 +1,17 @@
 import { sql } from 'kysely';
 import type { DbOrTx, FacetKind } from '../../db/database.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
-import { type FacetLoad, readFacetLoad, type SoldOutRow, soldOutRows } from './facet-load.js';
+import {
+  type FacetLoad,
+  type ProductRow,
+  readFacetLoad,
+  type SoldOutRow,
+  soldOutRows,
+  toMillis,
+} from './facet-load.js';
 import { fullText } from './full-text.js';
 import { FACET_GROUPS, facetKey, facetKeys, searchTerms } from './search-query.js';
+import { mergeSlots, SLOT_SORTS, type SlotSort, type SortKeys } from './slot-orders.js';
 import {
   andNot,
   clearBit,
@@ -37,6 +45,10 @@ export type FacetSnapshot = {
   dead: number;
   alive: Uint32Array;
   price: Float64Array;
+  pageOrder: Float64Array;
+  createdAt: Float64Array;
+  /** Every slot, dead ones too, in each listing order (slot-orders.ts); dead ones are skipped by masks. */
+  orders: Record<SlotSort, Uint32Array>;
   /** The full-text rowid of each slot: ascending over the load's slots (0 to loaded.size). */
   rowidOfSlot: Float64Array;
   /** The ids of the load's slots and the slots in id order (see FacetLoad). */
@@ -44,6 +56,8 @@ export type FacetSnapshot = {
   /** Products added by refreshes since the load, by id and by rowid. */
   addedById: Map<string, number>;
   addedByRowid: Map<number, number>;
+  /** The product id of every slot added since the load, dead ones too (the orders still compare them). */
+  idOfAdded: Map<number, string>;
   terms: Map<string, Term>;
   /**
    * Size key -> the slots whose that size is sold out, and the slots whose every size is: read again with
@@ -57,10 +71,15 @@ export type FacetSnapshot = {
    * repeat far more than their combinations of filters: a new filter on known words then reads no index.
    */
   textMasks: Map<string, Uint32Array>;
+  /** The relevance order of a search's newest matches, by revision, words and window (snapshot-search.ts). */
+  rankedSlots: Map<string, RankedMatches>;
 };
 
-/** Masks kept per snapshot: 64 × 12.5 kB at 100,000 products. */
-const TEXT_MASKS = 64;
+/** A search's newest matches (up to a window) in relevance order, and whether older ones may follow. */
+export type RankedMatches = { slots: Uint32Array; full: boolean };
+
+/** Masks kept per snapshot: 64 × 12.5 kB at 100,000 products (and as many ranked windows of 20 kB). */
+export const TEXT_MASKS = 64;
 
 type Term = { kind: FacetKind; key: string; value: string; slots: SlotSet };
 
@@ -70,7 +89,7 @@ export type RawFacetCounts = {
   price: { min: number; max: number } | null;
 };
 
-const SEPARATOR = '\u001f';
+export const SEPARATOR = '\u001f';
 /** Beyond this many changed products (or this share of dead slots) a fresh load is cheaper and smaller. */
 const MAX_CHANGES = 2_000;
 const IN_CHUNK = 500;
@@ -99,14 +118,21 @@ export function snapshotFromLoad(load: FacetLoad, revision: string): FacetSnapsh
     dead: 0,
     alive,
     price: load.price,
+    pageOrder: load.pageOrder,
+    createdAt: load.createdAt,
+    orders: Object.fromEntries(
+      SLOT_SORTS.map((sort, i) => [sort, load.orders.subarray(i * load.size, (i + 1) * load.size)]),
+    ) as Record<SlotSort, Uint32Array>,
     rowidOfSlot: load.rowidOfSlot,
     loaded: { size: load.size, ids: load.ids, idStart: load.idStart, slotsById: load.slotsById },
     addedById: new Map(),
     addedByRowid: new Map(),
+    idOfAdded: new Map(),
     terms: new Map(),
     soldOut: new Map(),
     everySizeSoldOut: new Uint32Array(words),
     textMasks: new Map(),
+    rankedSlots: new Map(),
   };
   for (const [i, t] of load.terms.entries()) {
     const set = load.sets.subarray(load.setStart[i] ?? 0, load.setStart[i + 1] ?? 0);
@@ -138,7 +164,7 @@ function slotOfId(snap: FacetSnapshot, id: string): number | undefined {
 }
 
 /** The live slot of a full-text rowid, if it has one. */
-function slotOfRowid(snap: FacetSnapshot, rowid: number): number | undefined {
+export function slotOfRowid(snap: FacetSnapshot, rowid: number): number | undefined {
   const added = snap.addedByRowid.get(rowid);
   if (added !== undefined) return added;
   let lo = 0;
@@ -208,7 +234,7 @@ export async function refreshFacetSnapshot(
   if (tooMany || snap.dead + ids.length > Math.max(MAX_CHANGES, snap.size / 4)) return null;
 
   // The changed products as they are now (gone ones simply have no rows).
-  const products: Array<{ rowid: number; id: string; price: number }> = [];
+  const products: ProductRow[] = [];
   const facets: Array<{ id: string; kind: FacetKind; key: string; value: string }> = [];
   for (let i = 0; i < ids.length; i += IN_CHUNK) {
     const chunk = ids.slice(i, i + IN_CHUNK);
@@ -216,7 +242,13 @@ export async function refreshFacetSnapshot(
       ...(await db
         .selectFrom('products as p')
         .innerJoin('product_search_ids as s', 's.product_id', 'p.id')
-        .select(['s.rowid as rowid', 'p.id as id', 'p.price_minor as price'])
+        .select([
+          's.rowid as rowid',
+          'p.id as id',
+          'p.price_minor as price',
+          'p.page_order as page_order',
+          'p.created_at as created_at',
+        ])
         .where('p.id', 'in', chunk)
         .execute()),
     );
@@ -239,7 +271,11 @@ export async function refreshFacetSnapshot(
     snap.addedById.delete(id);
     snap.dead++;
   }
+  const firstAdded = snap.size;
   for (const p of products) addProduct(snap, p);
+  const added = Uint32Array.from({ length: snap.size - firstAdded }, (_, i) => firstAdded + i);
+  const keys = sortKeys(snap);
+  for (const sort of SLOT_SORTS) snap.orders[sort] = mergeSlots(sort, keys, snap.orders[sort], added);
   const appended = new Map<Term, number[]>();
   for (const f of facets) {
     const slot = snap.addedById.get(f.id);
@@ -272,14 +308,34 @@ export async function refreshFacetSnapshot(
   return snap;
 }
 
-function addProduct(snap: FacetSnapshot, p: { rowid: number; id: string; price: number }): void {
+function addProduct(snap: FacetSnapshot, p: ProductRow): void {
   if (snap.size === snap.capacity) grow(snap);
   const slot = snap.size++;
   setBit(snap.alive, slot);
-  snap.price[slot] = p.price;
+  snap.price[slot] = Number(p.price);
+  snap.pageOrder[slot] = Number(p.page_order);
+  snap.createdAt[slot] = toMillis(p.created_at);
   snap.rowidOfSlot[slot] = p.rowid;
   snap.addedByRowid.set(p.rowid, slot);
   snap.addedById.set(p.id, slot);
+  snap.idOfAdded.set(slot, p.id);
+}
+
+/** What the listing orders compare, for this snapshot's slots. */
+function sortKeys(snap: FacetSnapshot): SortKeys {
+  const { ids, idStart, size } = snap.loaded;
+  return {
+    price: snap.price,
+    pageOrder: snap.pageOrder,
+    createdAt: snap.createdAt,
+    idOf: (slot) =>
+      slot < size ? ids.slice(idStart[slot] ?? 0, idStart[slot + 1] ?? 0) : (snap.idOfAdded.get(slot) ?? ''),
+  };
+}
+
+/** The product id of a slot (live or dead). */
+export function idOfSlot(snap: FacetSnapshot, slot: number): string {
+  return sortKeys(snap).idOf(slot);
 }
 
 /** Doubles the room for slots; every bitset grows with it. */
@@ -292,63 +348,68 @@ function grow(snap: FacetSnapshot): void {
     return b;
   };
   snap.alive = widen(snap.alive);
-  const price = new Float64Array(capacity);
-  price.set(snap.price);
-  snap.price = price;
-  const rowids = new Float64Array(capacity);
-  rowids.set(snap.rowidOfSlot);
-  snap.rowidOfSlot = rowids;
+  const widen64 = (a: Float64Array) => {
+    const b = new Float64Array(capacity);
+    b.set(a);
+    return b;
+  };
+  snap.price = widen64(snap.price);
+  snap.pageOrder = widen64(snap.pageOrder);
+  snap.createdAt = widen64(snap.createdAt);
+  snap.rowidOfSlot = widen64(snap.rowidOfSlot);
   for (const t of snap.terms.values()) if ('bits' in t.slots) t.slots = { bits: widen(t.slots.bits) };
   snap.capacity = capacity;
 }
 
 /**
- * Facet counts with the same meaning as the SQL they replace: each chosen group is counted without itself
- * ("what if I picked this too"), free groups and the result with every condition, the price range without
- * the price condition.
+ * The live slots a shopper's words match (null when no word is searched), kept per revision and words.
+ * The index is read first; the slots are resolved after, synchronously, against the snapshot as it is then.
  */
-export async function countFacets(
+export async function textMask(
   db: DbOrTx,
   snap: FacetSnapshot,
-  f: CatalogueFilter,
-): Promise<RawFacetCounts & { revision: string }> {
-  const words = searchTerms(f.q)?.join(' ') ?? null;
-  const textKey = () => `${snap.revision}${SEPARATOR}${words}`;
-  const known = words === null ? undefined : snap.textMasks.get(textKey());
-  const text = words === null || known ? null : await fullText(db, f.q);
+  q: string | undefined,
+): Promise<Uint32Array | null> {
+  const words = searchTerms(q)?.join(' ') ?? null;
+  if (words === null) return null;
+  const key = () => `${snap.revision}${SEPARATOR}${words}`;
+  const known = snap.textMasks.get(key());
+  if (known) {
+    // Most recently used last: the Map's order is the eviction order.
+    snap.textMasks.delete(key());
+    snap.textMasks.set(key(), known);
+    return known;
+  }
+  const text = await fullText(db, q);
   const matched = text
     ? (
         await sql<{
           rowid: number;
         }>`SELECT ${text.rowid} AS rowid FROM ${text.table} WHERE ${text.match}`.execute(db)
       ).rows
-    : null;
-  // From here on synchronous: a refresh cannot change the snapshot halfway through a count, so the counts
-  // are of the revision it has now (the answer cache keeps them under it).
-  // Text and price narrow every answer below, so they are folded into one base mask of live slots.
-  let base = known ?? snap.alive.slice();
-  if (matched) {
-    base = new Uint32Array(snap.alive.length);
-    for (const { rowid } of matched) {
-      const s = slotOfRowid(snap, rowid);
-      if (s !== undefined) setBit(base, s);
-    }
-    // Filed under the revision the slots are of now; only read, never changed, by the counts below.
-    snap.textMasks.set(textKey(), base);
-    if (snap.textMasks.size > TEXT_MASKS) snap.textMasks.delete(snap.textMasks.keys().next().value as string);
-  } else if (known) {
-    // Most recently used last: the Map's order is the eviction order.
-    snap.textMasks.delete(textKey());
-    snap.textMasks.set(textKey(), known);
+    : [];
+  const mask = new Uint32Array(snap.alive.length);
+  for (const { rowid } of matched) {
+    const s = slotOfRowid(snap, rowid);
+    if (s !== undefined) setBit(mask, s);
   }
+  // Filed under the revision the slots are of now; only read, never changed, by its users.
+  snap.textMasks.set(key(), mask);
+  if (snap.textMasks.size > TEXT_MASKS) snap.textMasks.delete(snap.textMasks.keys().next().value as string);
+  return mask;
+}
+
+/**
+ * A filter's masks over the snapshot: `everything` holds the products it finds (the listing); `maskFor`
+ * holds, per facet group, the products found with that group's own choice left out ("what if I picked this
+ * too"); `unpriced` the products found without the price condition (for the price range). Synchronous: a
+ * refresh cannot change the snapshot halfway.
+ */
+export function filterMasks(snap: FacetSnapshot, f: CatalogueFilter, text: Uint32Array | null) {
+  // Text and price narrow every answer below, so they are folded into one base mask of live slots.
+  const base = text ?? snap.alive;
   const priced = f.priceMin !== undefined || f.priceMax !== undefined;
   const withPrice = priced ? intersect(base, priceMask(snap, f)) : base;
-
-  // In stock only: a size counts for a product only where it is not sold out.
-  const sellable = (t: Term, mask: Uint32Array): Uint32Array => {
-    const sold = f.inStock && t.kind === 'size' ? snap.soldOut.get(t.key) : undefined;
-    return sold ? andNot(mask, sold) : mask;
-  };
 
   // One mask per group with a choice: the products holding any chosen value.
   const chosen = new Map<FacetKind, Uint32Array>();
@@ -360,7 +421,7 @@ export async function countFacets(
       if (t.kind !== kind || !keys.has(t.key)) continue;
       const held = new Uint32Array(base.length);
       union(held, t.slots);
-      union(mask, { bits: sellable(t, held) });
+      union(mask, { bits: sellable(snap, f, t, held) });
     }
     chosen.set(kind, mask);
   }
@@ -377,13 +438,35 @@ export async function countFacets(
   const maskFor = new Map<FacetKind, Uint32Array>();
   for (const { kind } of FACET_GROUPS)
     maskFor.set(kind, chosen.has(kind) ? allBut(withPrice, kind) : everything);
+  return { everything, maskFor, unpriced: () => allBut(base) };
+}
 
+/** In stock only: a size counts for a product only where it is not sold out. */
+function sellable(snap: FacetSnapshot, f: CatalogueFilter, t: Term, mask: Uint32Array): Uint32Array {
+  const sold = f.inStock && t.kind === 'size' ? snap.soldOut.get(t.key) : undefined;
+  return sold ? andNot(mask, sold) : mask;
+}
+
+/**
+ * Facet counts with the same meaning as the SQL they replace: each chosen group is counted without itself
+ * ("what if I picked this too"), free groups and the result with every condition, the price range without
+ * the price condition.
+ */
+export async function countFacets(
+  db: DbOrTx,
+  snap: FacetSnapshot,
+  f: CatalogueFilter,
+): Promise<RawFacetCounts & { revision: string }> {
+  const text = await textMask(db, snap, f.q);
+  // From here on synchronous: a refresh cannot change the snapshot halfway through a count, so the counts
+  // are of the revision it has now (the answer cache keeps them under it).
+  const { maskFor, unpriced } = filterMasks(snap, f, text);
   const counted = new Map<FacetKind, Array<{ key: string; value: string; count: number }>>();
   const byKey = new Map<string, { key: string; value: string; count: number }>();
   for (const t of snap.terms.values()) {
     const mask = maskFor.get(t.kind);
     if (!mask) continue;
-    const count = countIn(sellable(t, mask), t.slots);
+    const count = countIn(sellable(snap, f, t, mask), t.slots);
     if (count === 0) continue;
     // Several spellings of one value (Mint, mint) count together and show the lowest, as SQL's min().
     const id = `${t.kind}${SEPARATOR}${t.key}`;
@@ -399,7 +482,7 @@ export async function countFacets(
     list.push(entry);
     counted.set(t.kind, list);
   }
-  return { counted, price: priceRange(snap, allBut(base)), revision: snap.revision };
+  return { counted, price: priceRange(snap, unpriced()), revision: snap.revision };
 }
 
 function priceMask(snap: FacetSnapshot, f: CatalogueFilter): Uint32Array {

@@ -56,13 +56,34 @@ function snapshotsOf(db: DbOrTx): Snapshots {
  * it lands; that snapshot's `revision` then says it is older, and its answers must not be kept under
  * `revision`. With no snapshot yet, this waits for the load (in a worker: the event loop stays free).
  */
-export function snapshotFor(
+export async function snapshotFor(
   db: DbOrTx,
   revision: string,
   opts: SnapshotOptions = {},
 ): Promise<FacetSnapshot> {
+  return landed({ current: await queued(db, revision, opts, true) });
+}
+
+/**
+ * As snapshotFor, but where it would wait for a first load in a worker this answers null at once (the load
+ * goes on): for callers that can answer without a snapshot, as the listing can in SQL.
+ */
+export function snapshotIfReady(
+  db: DbOrTx,
+  revision: string,
+  opts: SnapshotOptions = {},
+): Promise<FacetSnapshot | null> {
+  return queued(db, revision, opts, false);
+}
+
+function queued(
+  db: DbOrTx,
+  revision: string,
+  opts: SnapshotOptions,
+  wait: boolean,
+): Promise<FacetSnapshot | null> {
   const state = snapshotsOf(db);
-  const next = state.queue.then(() => step(db, state, revision, opts));
+  const next = state.queue.then(() => step(db, state, revision, opts, wait));
   state.queue = next.catch(() => undefined);
   return next;
 }
@@ -72,7 +93,8 @@ async function step(
   state: Snapshots,
   revision: string,
   opts: SnapshotOptions,
-): Promise<FacetSnapshot> {
+  wait: boolean,
+): Promise<FacetSnapshot | null> {
   const held = state.current;
   if (held?.revision === revision) return held;
   // A full load is in flight (in a worker): the held snapshot answers until it lands, untouched, so what
@@ -91,16 +113,17 @@ async function step(
   }
   // A full load is due.
   if (state.loading) {
+    if (!wait) return null;
     await state.loading;
     return landed(state);
   }
   const source = await loadsInWorker(db, opts);
   const loading = startLoad(db, state, revision, source, opts);
-  if (held && source) {
+  if ((held || !wait) && source) {
     // The held snapshot answers until the load lands. Its failure is reported by the load itself, and the
     // next request that finds the snapshot behind starts another.
     loading.catch(() => undefined);
-    return held;
+    return held ?? null;
   }
   // No snapshot yet (the event loop stays free while a worker loads), or a small catalogue loading here:
   // a few milliseconds, worth waiting for an answer of this revision.
@@ -108,7 +131,7 @@ async function step(
   return landed(state);
 }
 
-function landed(state: Snapshots): FacetSnapshot {
+function landed(state: Pick<Snapshots, 'current'>): FacetSnapshot {
   if (!state.current) throw new Error('the facet snapshot load ended without a snapshot');
   return state.current;
 }

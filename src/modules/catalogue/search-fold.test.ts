@@ -12,7 +12,7 @@ import { withoutNul } from '../../db/postgres/text-without-nul.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { insertProducts, productRow } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
-import { facetCounts, searchProducts } from './catalogue-search.repository.js';
+import { facetCounts, searchBySql, searchProducts } from './catalogue-search.repository.js';
 import { FACET_GROUPS, facetKeys } from './search-query.js';
 
 /**
@@ -130,8 +130,15 @@ describe('migration 0011', () => {
     const result = await migrator.migrateTo(name);
     if (result.error) throw result.error;
   };
+  // In SQL: the schema of migration 0011 predates stock, which the snapshot reads.
   const found = async (q: string) =>
-    (await searchProducts(handle.db, { ...NONE, q }, { offset: 0, limit: 48 })).items.map((p) => p.id);
+    (
+      await searchBySql(
+        handle.db,
+        { ...NONE, q },
+        { sort: 'relevance', offset: 0, limit: 48, rankWindow: 5_000 },
+      )
+    ).ids;
   const searchRowids = async () =>
     handle.db.selectFrom('product_search_ids').select(['rowid', 'product_id']).orderBy('rowid').execute();
 

@@ -77,3 +77,10 @@ export function countIn(mask: Uint32Array, set: SlotSet): number {
   }
   return n;
 }
+
+/** How many slots a bitset holds. */
+export function countBits(mask: Uint32Array): number {
+  let n = 0;
+  for (let i = 0; i < mask.length; i++) n += popcount32(mask[i] ?? 0);
+  return n;
+}
