@@ -118,13 +118,13 @@ function where(
 
 /**
  * How many matches relevance ranking scores: the most recently indexed ones (a product is indexed when it
- * is added and again whenever its text, sizes or colours change; migration 0010). bm25 costs about half a
- * microsecond per match with no top-k pruning, so a broad word at 100,000 products ('silk': 34,648
- * matches) took 15 ms to rank alone.
- * A store with at most this many products always gets exact ranking; beyond it, a broad search ranks its
- * newest 5,000 matches and lists the older ones after them, newest first. See decision 0009.
+ * is added and again whenever its text, sizes or colours change; migration 0010). Ranking reads every
+ * scored match's positions with no top-k pruning: at 100,000 products the newest 5,000 matches of a broad
+ * word took 13-18 ms to rank on SQLite, 1,000 took 4-9 ms (decision 0026; it was 5,000 in decision 0009).
+ * A search with at most this many matches is ranked whole; beyond it, the newest 1,000 matches are ranked
+ * and the older ones listed after them, newest first.
  */
-export const RANK_WINDOW = 5_000;
+export const RANK_WINDOW = 1_000;
 
 /**
  * The matches of a text search as products_fts rows, narrowed by the other filters when there are any.

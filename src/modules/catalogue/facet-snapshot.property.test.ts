@@ -20,8 +20,10 @@ import {
   loadFacetSnapshot,
   refreshFacetSnapshot,
   snapshotFromLoad,
+  textMask,
 } from './facet-snapshot.js';
 import { searchTerms } from './search-query.js';
+import { countBits } from './slot-sets.js';
 
 /**
  * The in-memory facet counts against the plain SQL ones, for generated catalogues (spellings that differ
@@ -295,6 +297,18 @@ describe('facet counts from the in-memory snapshot', () => {
       ),
       { numRuns: 40 },
     );
+  });
+
+  it('reads the matches of the same words once for the listing and its facets asked together', async () => {
+    await replaceCatalogue([SILK_KURTA, { ...SILK_KURTA, title: ['silk', 'shawl'] }]);
+    const snap = await loadFacetSnapshot(store.handle.db, 'r1');
+    const [forListing, forFacets] = await Promise.all([
+      textMask(store.handle.db, snap, 'silk'),
+      textMask(store.handle.db, snap, 'SILK'),
+    ]);
+    expect(forListing).toBe(forFacets);
+    expect(await textMask(store.handle.db, snap, 'silk')).toBe(forListing);
+    expect(countBits(forListing ?? new Uint32Array(0))).toBe(2);
   });
 
   it('asks for a fresh load when the change log no longer reaches back to the snapshot', async () => {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTx, FacetKind } from '../../db/database.js';
+import { groupConcat } from '../../db/engine-sql.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import {
   type FacetLoad,
@@ -71,6 +72,8 @@ export type FacetSnapshot = {
    * repeat far more than their combinations of filters: a new filter on known words then reads no index.
    */
   textMasks: Map<string, Uint32Array>;
+  /** The text masks being read, by the same key: concurrent requests for the same words share one read. */
+  textReads: Map<string, Promise<Uint32Array>>;
   /** The relevance order of a search's newest matches, by revision, words and window (snapshot-search.ts). */
   rankedSlots: Map<string, RankedMatches>;
 };
@@ -132,6 +135,7 @@ export function snapshotFromLoad(load: FacetLoad, revision: string): FacetSnapsh
     soldOut: new Map(),
     everySizeSoldOut: new Uint32Array(words),
     textMasks: new Map(),
+    textReads: new Map(),
     rankedSlots: new Map(),
   };
   for (const [i, t] of load.terms.entries()) {
@@ -372,29 +376,52 @@ export async function textMask(
 ): Promise<Uint32Array | null> {
   const words = searchTerms(q)?.join(' ') ?? null;
   if (words === null) return null;
-  const key = () => `${snap.revision}${SEPARATOR}${words}`;
-  const known = snap.textMasks.get(key());
+  const key = `${snap.revision}${SEPARATOR}${words}`;
+  const known = snap.textMasks.get(key);
   if (known) {
     // Most recently used last: the Map's order is the eviction order.
-    snap.textMasks.delete(key());
-    snap.textMasks.set(key(), known);
+    snap.textMasks.delete(key);
+    snap.textMasks.set(key, known);
     return known;
   }
+  // The listing and its facets arrive together (one batch) with the same words: one read serves both.
+  const reading = snap.textReads.get(key);
+  if (reading) return reading;
+  const read = readTextMask(db, snap, q, key);
+  snap.textReads.set(key, read);
+  try {
+    return await read;
+  } finally {
+    snap.textReads.delete(key);
+  }
+}
+
+async function readTextMask(
+  db: DbOrTx,
+  snap: FacetSnapshot,
+  q: string | undefined,
+  key: string,
+): Promise<Uint32Array> {
   const text = await fullText(db, q);
-  const matched = text
+  // One row of joined rowids: a row per match cost three to four times as much to hand over ('silk': 34,648
+  // matches at 100,000 products, 42 ms as rows, 11 ms joined).
+  const joined = text
     ? (
         await sql<{
-          rowid: number;
-        }>`SELECT ${text.rowid} AS rowid FROM ${text.table} WHERE ${text.match}`.execute(db)
-      ).rows
-    : [];
+          rowids: string | null;
+        }>`SELECT ${groupConcat(db, sql`CAST(${text.rowid} AS text)`, ',')} AS rowids
+          FROM ${text.table} WHERE ${text.match}`.execute(db)
+      ).rows[0]?.rowids
+    : null;
   const mask = new Uint32Array(snap.alive.length);
-  for (const { rowid } of matched) {
-    const s = slotOfRowid(snap, rowid);
-    if (s !== undefined) setBit(mask, s);
+  if (joined) {
+    for (const rowid of joined.split(',')) {
+      const s = slotOfRowid(snap, Number(rowid));
+      if (s !== undefined) setBit(mask, s);
+    }
   }
   // Filed under the revision the slots are of now; only read, never changed, by its users.
-  snap.textMasks.set(key(), mask);
+  snap.textMasks.set(key, mask);
   if (snap.textMasks.size > TEXT_MASKS) snap.textMasks.delete(snap.textMasks.keys().next().value as string);
   return mask;
 }

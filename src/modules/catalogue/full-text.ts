@@ -34,7 +34,7 @@ export async function fullText(db: DbOrTx, input: string | undefined): Promise<F
     // shopper typed. Worked out first and sent as a value rather than as a sub-select: the planner then
     // sees the words and estimates their matches from the statistics. Behind a sub-select it guessed
     // 500 matches for every word, so a broad word ('silk', 34,648 of 100,000) was read whole and sorted
-    // (35-50 ms) where a backward scan of the rowid index stops at the window's 5,000 (3 ms).
+    // (35-50 ms) where a backward scan of the rowid index stops at the ranking window (3 ms for 5,000).
     const words = await sql<{
       q: string;
     }>`SELECT search_query(${input.slice(0, MAX_QUERY_TEXT)})::text AS q`.execute(db);
