@@ -98,6 +98,12 @@ const broadFilter: fc.Arbitrary<CatalogueFilter> = fc.record({
   inStock: fc.boolean(),
 });
 
+/**
+ * Each property runs dozens of generated catalogues through both engines' SQL: 5-20 s on a shared 2-core
+ * machine while other test files run beside it, past the default 20 s at the worst moments.
+ */
+const PROPERTY_TIMEOUT_MS = 120_000;
+
 describe('facet counts from the in-memory snapshot', () => {
   let store: TestStore;
   beforeAll(async () => {
@@ -125,24 +131,28 @@ describe('facet counts from the in-memory snapshot', () => {
     if (values.length > 0) await store.handle.db.insertInto('size_stock').values(values).execute();
   }
 
-  it('answers exactly as SQL does, for any catalogue and filter', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(product, { minLength: 0, maxLength: 120 }),
-        fc.array(fc.oneof(filter, broadFilter), { minLength: 1, maxLength: 8 }),
-        async (rows, filters) => {
-          await replaceCatalogue(rows);
-          const snap = await loadFacetSnapshot(store.handle.db, 'test');
-          for (const f of filters) {
-            const fromMemory = assembleFacets(await countFacets(store.handle.db, snap, f), f);
-            const fromSql = assembleFacets(await facetCountsBySql(store.handle.db, f), f);
-            expect(fromMemory).toEqual(fromSql);
-          }
-        },
-      ),
-      { numRuns: 60 },
-    );
-  });
+  it(
+    'answers exactly as SQL does, for any catalogue and filter',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(product, { minLength: 0, maxLength: 120 }),
+          fc.array(fc.oneof(filter, broadFilter), { minLength: 1, maxLength: 8 }),
+          async (rows, filters) => {
+            await replaceCatalogue(rows);
+            const snap = await loadFacetSnapshot(store.handle.db, 'test');
+            for (const f of filters) {
+              const fromMemory = assembleFacets(await countFacets(store.handle.db, snap, f), f);
+              const fromSql = assembleFacets(await facetCountsBySql(store.handle.db, f), f);
+              expect(fromMemory).toEqual(fromSql);
+            }
+          },
+        ),
+        { numRuns: 60 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
   it('loads the same snapshot in a worker as on the main thread, for any catalogue', async () => {
     const source = databaseSource(store.handle.db);
@@ -163,32 +173,36 @@ describe('facet counts from the in-memory snapshot', () => {
     );
   }, 120_000);
 
-  it('finds the same products in search as the plain SQL does, in stock only too, in every sort', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(product, { minLength: 0, maxLength: 60 }),
-        fc.array(broadFilter, { minLength: 1, maxLength: 6 }),
-        async (rows, filters) => {
-          await replaceCatalogue(rows);
-          for (const f of filters) {
-            const expected = await matchingIdsBySql(store.handle.db, f);
-            for (const sort of ['relevance', 'newest'] as const) {
-              const found: string[] = [];
-              let offset: number | null = 0;
-              while (offset !== null) {
-                const page = await searchProducts(store.handle.db, f, { sort, offset, limit: 48 });
-                expect(page.total).toBe(expected.length);
-                found.push(...page.items.map((c) => c.id));
-                offset = page.nextOffset;
+  it(
+    'finds the same products in search as the plain SQL does, in stock only too, in every sort',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(product, { minLength: 0, maxLength: 60 }),
+          fc.array(broadFilter, { minLength: 1, maxLength: 6 }),
+          async (rows, filters) => {
+            await replaceCatalogue(rows);
+            for (const f of filters) {
+              const expected = await matchingIdsBySql(store.handle.db, f);
+              for (const sort of ['relevance', 'newest'] as const) {
+                const found: string[] = [];
+                let offset: number | null = 0;
+                while (offset !== null) {
+                  const page = await searchProducts(store.handle.db, f, { sort, offset, limit: 48 });
+                  expect(page.total).toBe(expected.length);
+                  found.push(...page.items.map((c) => c.id));
+                  offset = page.nextOffset;
+                }
+                expect(found.sort()).toEqual(expected);
               }
-              expect(found.sort()).toEqual(expected);
             }
-          }
-        },
-      ),
-      { numRuns: 40 },
-    );
-  });
+          },
+        ),
+        { numRuns: 40 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
   const sameAsSql = async (snap: FacetSnapshot, filters: CatalogueFilter[]) => {
     for (const f of filters) {
@@ -225,79 +239,87 @@ describe('facet counts from the in-memory snapshot', () => {
     }
   }
 
-  it('applies only the changed products to a snapshot, with the same answers as SQL', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(product, { minLength: 0, maxLength: 80 }),
-        fc.array(write, { minLength: 1, maxLength: 25 }),
-        fc.array(fc.oneof(filter, broadFilter), { minLength: 1, maxLength: 6 }),
-        async (rows, writes, filters) => {
-          await replaceCatalogue(rows);
-          const db = store.handle.db;
-          const snap = await loadFacetSnapshot(db, 'before');
-          await applyWrites(writes);
-          const refreshed = await refreshFacetSnapshot(db, snap, 'after');
-          expect(refreshed).toBe(snap); // applied in place, not loaded again
-          expect(snap.revision).toBe('after');
-          await sameAsSql(snap, filters);
-        },
-      ),
-      { numRuns: 60 },
-    );
-  });
+  it(
+    'applies only the changed products to a snapshot, with the same answers as SQL',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(product, { minLength: 0, maxLength: 80 }),
+          fc.array(write, { minLength: 1, maxLength: 25 }),
+          fc.array(fc.oneof(filter, broadFilter), { minLength: 1, maxLength: 6 }),
+          async (rows, writes, filters) => {
+            await replaceCatalogue(rows);
+            const db = store.handle.db;
+            const snap = await loadFacetSnapshot(db, 'before');
+            await applyWrites(writes);
+            const refreshed = await refreshFacetSnapshot(db, snap, 'after');
+            expect(refreshed).toBe(snap); // applied in place, not loaded again
+            expect(snap.revision).toBe('after');
+            await sameAsSql(snap, filters);
+          },
+        ),
+        { numRuns: 60 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('lists every sort page by page exactly as SQL does, also after writes applied to the snapshot', async () => {
-    const db = store.handle.db;
-    const none: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false };
-    /** Every page of `limit` from the start, joined (what infinite scroll shows), and each page's total. */
-    const scrolled = async (page: (offset: number) => Promise<SearchPage>) => {
-      const ids: string[] = [];
-      const totals = new Set<number>();
-      let offset: number | null = 0;
-      while (offset !== null) {
-        const p = await page(offset);
-        ids.push(...p.items.map((c) => c.id));
-        totals.add(p.total);
-        offset = p.nextOffset;
-      }
-      return { ids, totals: [...totals] };
-    };
-    const bySql = async (f: CatalogueFilter, sort: CatalogueSort, rankWindow: number) =>
-      (await searchBySql(db, f, { sort, offset: 0, limit: 1_000, rankWindow })).ids;
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(product, { minLength: 0, maxLength: 60 }),
-        fc.array(write, { minLength: 0, maxLength: 10 }),
-        fc.array(fc.oneof(filter, broadFilter), { minLength: 1, maxLength: 4 }),
-        fc.integer({ min: 1, max: 7 }),
-        fc.constantFrom(1, 2, 3, RANK_WINDOW),
-        async (rows, writes, filters, limit, rankWindow) => {
-          await replaceCatalogue(rows);
-          // The snapshot is loaded at this revision, then follows the writes by refreshes.
-          await searchProducts(db, none, { offset: 0, limit: 1 });
-          await applyWrites(writes);
-          for (const f of filters) {
-            const matching = await matchingIdsBySql(db, f);
-            for (const sort of ['featured', 'newest', 'price-asc', 'price-desc', 'relevance'] as const) {
-              const listed = await scrolled((offset) =>
-                searchProducts(db, f, { sort, offset, limit, rankWindow }),
-              );
-              expect(listed.totals.every((t) => t === matching.length)).toBe(true);
-              if (sort === 'relevance' && searchTerms(f.q)) {
-                // The words' own order (their newest matches ranked), keeping the products the filter finds.
-                const keep = new Set(matching);
-                const words = await bySql({ ...none, q: f.q }, 'relevance', rankWindow);
-                expect(listed.ids).toEqual(words.filter((id) => keep.has(id)));
-              } else {
-                expect(listed.ids).toEqual(await bySql(f, sort, rankWindow));
+  it(
+    'lists every sort page by page exactly as SQL does, also after writes applied to the snapshot',
+    async () => {
+      const db = store.handle.db;
+      const none: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false };
+      /** Every page of `limit` from the start, joined (what infinite scroll shows), and each page's total. */
+      const scrolled = async (page: (offset: number) => Promise<SearchPage>) => {
+        const ids: string[] = [];
+        const totals = new Set<number>();
+        let offset: number | null = 0;
+        while (offset !== null) {
+          const p = await page(offset);
+          ids.push(...p.items.map((c) => c.id));
+          totals.add(p.total);
+          offset = p.nextOffset;
+        }
+        return { ids, totals: [...totals] };
+      };
+      const bySql = async (f: CatalogueFilter, sort: CatalogueSort, rankWindow: number) =>
+        (await searchBySql(db, f, { sort, offset: 0, limit: 1_000, rankWindow })).ids;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(product, { minLength: 0, maxLength: 60 }),
+          fc.array(write, { minLength: 0, maxLength: 10 }),
+          fc.array(fc.oneof(filter, broadFilter), { minLength: 1, maxLength: 4 }),
+          fc.integer({ min: 1, max: 7 }),
+          fc.constantFrom(1, 2, 3, RANK_WINDOW),
+          async (rows, writes, filters, limit, rankWindow) => {
+            await replaceCatalogue(rows);
+            // The snapshot is loaded at this revision, then follows the writes by refreshes.
+            await searchProducts(db, none, { offset: 0, limit: 1 });
+            await applyWrites(writes);
+            for (const f of filters) {
+              const matching = await matchingIdsBySql(db, f);
+              for (const sort of ['featured', 'newest', 'price-asc', 'price-desc', 'relevance'] as const) {
+                const listed = await scrolled((offset) =>
+                  searchProducts(db, f, { sort, offset, limit, rankWindow }),
+                );
+                expect(listed.totals.every((t) => t === matching.length)).toBe(true);
+                if (sort === 'relevance' && searchTerms(f.q)) {
+                  // The words' own order (their newest matches ranked), keeping the products the filter finds.
+                  const keep = new Set(matching);
+                  const words = await bySql({ ...none, q: f.q }, 'relevance', rankWindow);
+                  expect(listed.ids).toEqual(words.filter((id) => keep.has(id)));
+                } else {
+                  expect(listed.ids).toEqual(await bySql(f, sort, rankWindow));
+                }
               }
             }
-          }
-        },
-      ),
-      { numRuns: 40 },
-    );
-  });
+          },
+        ),
+        { numRuns: 40 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
   it('reads the matches of the same words once for the listing and its facets asked together', async () => {
     await replaceCatalogue([SILK_KURTA, { ...SILK_KURTA, title: ['silk', 'shawl'] }]);
