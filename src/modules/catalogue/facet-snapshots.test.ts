@@ -8,7 +8,7 @@ import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { facetCountsBySql } from '../../test-support/facet-counts-oracle.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { buildTestApp, createTestStore, type TestStore } from '../../test-support/test-store.js';
-import { assembleFacets, facetCounts } from './catalogue-search.repository.js';
+import { assembleFacets, facetCounts, searchProducts } from './catalogue-search.repository.js';
 import { loadFacetSnapshot } from './facet-snapshot.js';
 import { facetLoadInFlight } from './facet-snapshots.js';
 
@@ -140,6 +140,20 @@ describe('facet snapshot loads in a worker', () => {
     } finally {
       await app.close();
     }
+  }, 60_000);
+
+  it('lists in SQL, with the newest products, while a reload runs in the worker (decision 26)', async () => {
+    await facetCounts(db, NONE); // a snapshot is held
+    await changeBeyondTheLog(db, { id: 'late-navy', colour: 'Navy Blue' });
+    const navy = { ...NONE, colors: ['Navy Blue'] };
+    // The held snapshot is older than the catalogue: the listing does not use it, nor wait for the reload.
+    const during = await searchProducts(db, navy, { offset: 0, limit: 24 });
+    expect(facetLoadInFlight(db)).not.toBeNull();
+    expect(during.items.map((c) => c.id)).toEqual(['late-navy']);
+    expect(during.total).toBe(1);
+    await facetLoadInFlight(db);
+    const after = await searchProducts(db, navy, { offset: 0, limit: 24 });
+    expect(after.items.map((c) => c.id)).toEqual(['late-navy']);
   }, 60_000);
 
   it('loads on the main thread when the worker fails, and logs why', async () => {
