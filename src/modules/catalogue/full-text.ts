@@ -38,7 +38,12 @@ export async function fullText(db: DbOrTx, input: string | undefined): Promise<F
     const words = await sql<{
       q: string;
     }>`SELECT search_query(${input.slice(0, MAX_QUERY_TEXT)})::text AS q`.execute(db);
-    const tsquery = sql`${words.rows[0]?.q ?? ''}::tsquery`;
+    const q = words.rows[0]?.q ?? '';
+    // No word of two letters or more once folded here: nothing is searched, as on SQLite. The folds differ
+    // at the edges (PostgreSQL's makes ':' of U+02D0 'ː', which JavaScript keeps as a letter), so the words
+    // JavaScript saw may be one letter here.
+    if (q === '') return null;
+    const tsquery = sql`${q}::tsquery`;
     return {
       table: sql`product_search`,
       match: sql<boolean>`product_search.document @@ ${tsquery}`,
