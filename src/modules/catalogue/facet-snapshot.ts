@@ -81,7 +81,7 @@ export type FacetSnapshot = {
 /** A search's newest matches (up to a window) in relevance order, and whether older ones may follow. */
 export type RankedMatches = { slots: Uint32Array; full: boolean };
 
-/** Masks kept per snapshot: 64 × 12.5 kB at 100,000 products (and as many ranked windows of 20 kB). */
+/** Masks kept per snapshot: 64 × 12.5 kB at 100,000 products (and as many ranked windows of up to 4 kB). */
 export const TEXT_MASKS = 64;
 
 type Term = { kind: FacetKind; key: string; value: string; slots: SlotSet };
