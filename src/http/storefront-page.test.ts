@@ -78,45 +78,22 @@ describe('storefront page HTML', () => {
     const vite =
       '<html><head><title>Store</title><script type="module" crossorigin src="/assets/index-AB12.js"></script>\n    <link rel="modulepreload" crossorigin href="/assets/shared-CD34.js">\n</head><body><div id="root"></div></body></html>';
     const render: RenderPage = async () => ({ html: '<main></main>', state: { mutations: [], queries: [] } });
-    const home = await storefrontHtml({
-      template: vite,
-      pathname: '/',
-      search: '',
-      head: null,
-      render,
-      query: noQuery,
-      log,
-    });
+    const page = (pathname: string, boot?: string) =>
+      storefrontHtml({ template: vite, pathname, search: '', head: null, render, query: noQuery, log, boot });
+    const home = await page('/');
     expect(home).toContain(
       '<script type="module" src="/boot.js" data-entry="/assets/index-AB12.js" data-preload="/assets/shared-CD34.js"></script>',
     );
     expect(home).not.toContain('modulepreload');
     // With the page shell's boot script: inlined, as it is (a `$&` in it stays text).
     const boot = "import(document.querySelector('script[data-entry]').dataset.entry); // $& $'";
-    const inlined = await storefrontHtml({
-      template: vite,
-      pathname: '/',
-      search: '',
-      head: null,
-      render,
-      query: noQuery,
-      log,
-      boot,
-    });
+    const inlined = await page('/', boot);
     expect(inlined).toContain(
       `<script type="module" data-entry="/assets/index-AB12.js" data-preload="/assets/shared-CD34.js">${boot}</script>`,
     );
     expect(inlined).not.toContain('/boot.js');
     expect(inlined).not.toContain('src="/assets/index-AB12.js"');
-    const checkout = await storefrontHtml({
-      template: vite,
-      pathname: '/checkout',
-      search: '',
-      head: null,
-      render,
-      query: noQuery,
-      log,
-    });
+    const checkout = await page('/checkout');
     expect(checkout).toBe(vite);
   });
 

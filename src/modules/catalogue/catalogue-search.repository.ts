@@ -1,4 +1,5 @@
 import { type Expression, type ExpressionBuilder, expressionBuilder, type SqlBool, sql } from 'kysely';
+import { lruGet, lruSet } from '../../core/lru.js';
 import type { Database, DbOrTx, FacetKind, ProductsTable } from '../../db/database.js';
 import { sizeKey } from '../../db/engine-sql.js';
 import { STOREFRONT_REVISION_KEY } from '../../db/store-revision.js';
@@ -320,19 +321,13 @@ export async function facetCounts(
     cache = new Map();
     facetCaches.set(db, cache);
   }
-  const hit = cache.get(key);
-  if (hit && hit.revision === revision) {
-    // Refresh its place: the Map's order is the eviction order.
-    cache.delete(key);
-    cache.set(key, hit);
-    return { facets: hit.value, upToDate: true };
-  }
+  const hit = lruGet(cache, key);
+  if (hit && hit.revision === revision) return { facets: hit.value, upToDate: true };
   const counted = await countFacets(db, await snapshotFor(db, revision, opts), f);
   const value = assembleFacets(counted, f);
   // Kept under the revision of the snapshot that counted it, so an older snapshot's answer (given while a
   // newer one loads) is never taken for the current revision's.
-  cache.set(key, { revision: counted.revision, value });
-  if (cache.size > FACET_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  lruSet(cache, key, { revision: counted.revision, value }, FACET_CACHE_SIZE);
   return { facets: value, upToDate: counted.revision === revision };
 }
 

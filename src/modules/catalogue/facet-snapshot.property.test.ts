@@ -104,6 +104,22 @@ const broadFilter: fc.Arbitrary<CatalogueFilter> = fc.record({
  */
 const PROPERTY_TIMEOUT_MS = 120_000;
 
+const NONE: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false };
+
+/** Every page from the start, joined (what infinite scroll shows), and the totals the pages gave. */
+async function scrolled(page: (offset: number) => Promise<SearchPage>) {
+  const ids: string[] = [];
+  const totals = new Set<number>();
+  let offset: number | null = 0;
+  while (offset !== null) {
+    const p = await page(offset);
+    ids.push(...p.items.map((c) => c.id));
+    totals.add(p.total);
+    offset = p.nextOffset;
+  }
+  return { ids, totals: [...totals] };
+}
+
 describe('facet counts from the in-memory snapshot', () => {
   let store: TestStore;
   beforeAll(async () => {
@@ -185,15 +201,11 @@ describe('facet counts from the in-memory snapshot', () => {
             for (const f of filters) {
               const expected = await matchingIdsBySql(store.handle.db, f);
               for (const sort of ['relevance', 'newest'] as const) {
-                const found: string[] = [];
-                let offset: number | null = 0;
-                while (offset !== null) {
-                  const page = await searchProducts(store.handle.db, f, { sort, offset, limit: 48 });
-                  expect(page.total).toBe(expected.length);
-                  found.push(...page.items.map((c) => c.id));
-                  offset = page.nextOffset;
-                }
-                expect(found.sort()).toEqual(expected);
+                const found = await scrolled((offset) =>
+                  searchProducts(store.handle.db, f, { sort, offset, limit: 48 }),
+                );
+                expect(found.totals.every((t) => t === expected.length)).toBe(true);
+                expect(found.ids.sort()).toEqual(expected);
               }
             }
           },
@@ -268,20 +280,6 @@ describe('facet counts from the in-memory snapshot', () => {
     'lists every sort page by page exactly as SQL does, also after writes applied to the snapshot',
     async () => {
       const db = store.handle.db;
-      const none: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false };
-      /** Every page of `limit` from the start, joined (what infinite scroll shows), and each page's total. */
-      const scrolled = async (page: (offset: number) => Promise<SearchPage>) => {
-        const ids: string[] = [];
-        const totals = new Set<number>();
-        let offset: number | null = 0;
-        while (offset !== null) {
-          const p = await page(offset);
-          ids.push(...p.items.map((c) => c.id));
-          totals.add(p.total);
-          offset = p.nextOffset;
-        }
-        return { ids, totals: [...totals] };
-      };
       const bySql = async (f: CatalogueFilter, sort: CatalogueSort, rankWindow: number) =>
         (await searchBySql(db, f, { sort, offset: 0, limit: 1_000, rankWindow })).ids;
       await fc.assert(
@@ -294,7 +292,7 @@ describe('facet counts from the in-memory snapshot', () => {
           async (rows, writes, filters, limit, rankWindow) => {
             await replaceCatalogue(rows);
             // The snapshot is loaded at this revision, then follows the writes by refreshes.
-            await searchProducts(db, none, { offset: 0, limit: 1 });
+            await searchProducts(db, NONE, { offset: 0, limit: 1 });
             await applyWrites(writes);
             for (const f of filters) {
               const matching = await matchingIdsBySql(db, f);
@@ -306,7 +304,7 @@ describe('facet counts from the in-memory snapshot', () => {
                 if (sort === 'relevance' && searchTerms(f.q)) {
                   // The words' own order (their newest matches ranked), keeping the products the filter finds.
                   const keep = new Set(matching);
-                  const words = await bySql({ ...none, q: f.q }, 'relevance', rankWindow);
+                  const words = await bySql({ ...NONE, q: f.q }, 'relevance', rankWindow);
                   expect(listed.ids).toEqual(words.filter((id) => keep.has(id)));
                 } else {
                   expect(listed.ids).toEqual(await bySql(f, sort, rankWindow));
@@ -344,9 +342,8 @@ describe('facet counts from the in-memory snapshot', () => {
     expect(await refreshFacetSnapshot(db, snap, 'after')).toBeNull();
     expect(snap.revision).toBe('before'); // left as it was, to answer until the load lands
     const loaded = await loadFacetSnapshot(db, 'after');
-    const none: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false };
-    await sameAsSql(loaded, [none]);
-    expect(assembleFacets(await countFacets(db, loaded, none), none).color).toContainEqual({
+    await sameAsSql(loaded, [NONE]);
+    expect(assembleFacets(await countFacets(db, loaded, NONE), NONE).color).toContainEqual({
       value: 'Gold',
       count: 1,
     });
@@ -365,7 +362,6 @@ describe('facet counts from the in-memory snapshot', () => {
         stock: {},
       },
     ]);
-    const none: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false };
     const db = store.handle.db;
     const facets = async (f: CatalogueFilter) => {
       const answer = await facetCounts(db, f);
@@ -375,21 +371,21 @@ describe('facet counts from the in-memory snapshot', () => {
     const check = async (f: CatalogueFilter) =>
       expect(await facets(f)).toEqual(assembleFacets(await facetCountsBySql(db, f), f));
 
-    await check(none);
-    await check({ ...none, q: 'silk' });
+    await check(NONE);
+    await check({ ...NONE, q: 'silk' });
     await db
       .updateTable('products')
       .set({ colors: '["Teal"]', price_minor: 900 })
       .where('id', '=', 'p0')
       .execute();
-    await check(none);
-    expect((await facets(none)).color).toContainEqual({ value: 'Teal', count: 1 });
+    await check(NONE);
+    expect((await facets(NONE)).color).toContainEqual({ value: 'Teal', count: 1 });
     await insertProducts(db, [{ id: 'p9', title: 'silk shawl', tags: '["wedding"]', price_minor: 50 }]);
-    await check({ ...none, q: 'silk' });
-    expect((await facets(none)).price).toEqual({ min: 50, max: 900 });
+    await check({ ...NONE, q: 'silk' });
+    expect((await facets(NONE)).price).toEqual({ min: 50, max: 900 });
     await db.deleteFrom('products').where('id', '=', 'p1').execute();
-    await check(none);
-    expect((await facets(none)).manufacturer.map((o) => o.value)).not.toContain('Sehar Looms');
+    await check(NONE);
+    expect((await facets(NONE)).manufacturer.map((o) => o.value)).not.toContain('Sehar Looms');
   });
 });
 

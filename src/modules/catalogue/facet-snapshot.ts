@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { lruGet, lruSet } from '../../core/lru.js';
 import type { DbOrTx, FacetKind } from '../../db/database.js';
 import { groupConcat } from '../../db/engine-sql.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
@@ -17,6 +18,7 @@ import {
   andNot,
   clearBit,
   countIn,
+  eachSlot,
   hasBit,
   holds,
   intersect,
@@ -327,19 +329,20 @@ function addProduct(snap: FacetSnapshot, p: ProductRow): void {
 
 /** What the listing orders compare, for this snapshot's slots. */
 function sortKeys(snap: FacetSnapshot): SortKeys {
-  const { ids, idStart, size } = snap.loaded;
   return {
     price: snap.price,
     pageOrder: snap.pageOrder,
     createdAt: snap.createdAt,
-    idOf: (slot) =>
-      slot < size ? ids.slice(idStart[slot] ?? 0, idStart[slot + 1] ?? 0) : (snap.idOfAdded.get(slot) ?? ''),
+    idOf: (slot) => idOfSlot(snap, slot),
   };
 }
 
 /** The product id of a slot (live or dead). */
 export function idOfSlot(snap: FacetSnapshot, slot: number): string {
-  return sortKeys(snap).idOf(slot);
+  const { ids, idStart, size } = snap.loaded;
+  return slot < size
+    ? ids.slice(idStart[slot] ?? 0, idStart[slot + 1] ?? 0)
+    : (snap.idOfAdded.get(slot) ?? '');
 }
 
 /** Doubles the room for slots; every bitset grows with it. */
@@ -377,13 +380,8 @@ export async function textMask(
   const words = searchTerms(q)?.join(' ') ?? null;
   if (words === null) return null;
   const key = `${snap.revision}${SEPARATOR}${words}`;
-  const known = snap.textMasks.get(key);
-  if (known) {
-    // Most recently used last: the Map's order is the eviction order.
-    snap.textMasks.delete(key);
-    snap.textMasks.set(key, known);
-    return known;
-  }
+  const known = lruGet(snap.textMasks, key);
+  if (known) return known;
   // The listing and its facets arrive together (one batch) with the same words: one read serves both.
   const reading = snap.textReads.get(key);
   if (reading) return reading;
@@ -421,8 +419,7 @@ async function readTextMask(
     }
   }
   // Filed under the revision the slots are of now; only read, never changed, by its users.
-  snap.textMasks.set(key, mask);
-  if (snap.textMasks.size > TEXT_MASKS) snap.textMasks.delete(snap.textMasks.keys().next().value as string);
+  lruSet(snap.textMasks, key, mask, TEXT_MASKS);
   return mask;
 }
 
@@ -526,15 +523,10 @@ function priceMask(snap: FacetSnapshot, f: CatalogueFilter): Uint32Array {
 function priceRange(snap: FacetSnapshot, mask: Uint32Array): { min: number; max: number } | null {
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < mask.length; i++) {
-    let word = mask[i] ?? 0;
-    while (word !== 0) {
-      const bit = 31 - Math.clz32(word & -word);
-      word &= word - 1;
-      const p = snap.price[(i << 5) + bit] ?? 0;
-      if (p < min) min = p;
-      if (p > max) max = p;
-    }
-  }
+  eachSlot(mask, (slot) => {
+    const p = snap.price[slot] ?? 0;
+    if (p < min) min = p;
+    if (p > max) max = p;
+  });
   return min === Number.POSITIVE_INFINITY ? null : { min, max };
 }

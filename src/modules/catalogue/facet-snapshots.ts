@@ -61,7 +61,7 @@ export async function snapshotFor(
   revision: string,
   opts: SnapshotOptions = {},
 ): Promise<FacetSnapshot> {
-  return landed({ current: await queued(db, revision, opts, true) });
+  return landed(await queued(db, revision, opts, true));
 }
 
 /**
@@ -115,7 +115,7 @@ async function step(
   if (state.loading) {
     if (!wait) return null;
     await state.loading;
-    return landed(state);
+    return landed(state.current);
   }
   const source = await loadsInWorker(db, opts);
   const loading = startLoad(db, state, revision, source, opts);
@@ -128,12 +128,12 @@ async function step(
   // No snapshot yet (the event loop stays free while a worker loads), or a small catalogue loading here:
   // a few milliseconds, worth waiting for an answer of this revision.
   await loading;
-  return landed(state);
+  return landed(state.current);
 }
 
-function landed(state: Pick<Snapshots, 'current'>): FacetSnapshot {
-  if (!state.current) throw new Error('the facet snapshot load ended without a snapshot');
-  return state.current;
+function landed(snap: FacetSnapshot | null): FacetSnapshot {
+  if (!snap) throw new Error('the facet snapshot load ended without a snapshot');
+  return snap;
 }
 
 /** Whether a full load should run in a worker: the database can be opened there, and it is worth it. */

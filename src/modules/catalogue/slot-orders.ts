@@ -1,3 +1,5 @@
+import { hasBit } from './slot-sets.js';
+
 /**
  * The facet snapshot's slots presorted in each listing order but relevance (which is the text index's), so
  * a page of any filter is the first matches of the filter's mask in one array, with no SQL (decision 26).
@@ -81,7 +83,7 @@ export function pageOf(order: ArrayLike<number>, mask: Uint32Array, offset: numb
   let skip = offset;
   for (let i = 0; i < order.length && page.length < limit; i++) {
     const slot = order[i] ?? 0;
-    if ((((mask[slot >>> 5] ?? 0) >>> (slot & 31)) & 1) === 0) continue;
+    if (!hasBit(mask, slot)) continue;
     if (skip > 0) skip--;
     else page.push(slot);
   }

@@ -84,3 +84,15 @@ export function countBits(mask: Uint32Array): number {
   for (let i = 0; i < mask.length; i++) n += popcount32(mask[i] ?? 0);
   return n;
 }
+
+/** Calls `visit` with each slot a bitset holds, in ascending order. */
+export function eachSlot(mask: Uint32Array, visit: (slot: number) => void): void {
+  for (let i = 0; i < mask.length; i++) {
+    let word = mask[i] ?? 0;
+    while (word !== 0) {
+      const bit = 31 - Math.clz32(word & -word);
+      word &= word - 1;
+      visit((i << 5) + bit);
+    }
+  }
+}

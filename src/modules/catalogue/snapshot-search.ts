@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { lruGet, lruSet } from '../../core/lru.js';
 import type { DbOrTx } from '../../db/database.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import {
@@ -14,7 +15,7 @@ import {
 import { fullText } from './full-text.js';
 import { searchTerms } from './search-query.js';
 import { pageOf, type SlotSort } from './slot-orders.js';
-import { countBits, hasBit, setBit } from './slot-sets.js';
+import { andNot, countBits, eachSlot, hasBit, setBit } from './slot-sets.js';
 
 /**
  * A listing page answered from the facet snapshot (decision 26): the filter is a mask of slots, the page the
@@ -53,12 +54,8 @@ async function rankedMatches(
   window: number,
 ): Promise<RankedMatches> {
   const key = `${snap.revision}${SEPARATOR}${searchTerms(q)?.join(' ') ?? ''}${SEPARATOR}${window}`;
-  const known = snap.rankedSlots.get(key);
-  if (known) {
-    snap.rankedSlots.delete(key);
-    snap.rankedSlots.set(key, known);
-    return known;
-  }
+  const known = lruGet(snap.rankedSlots, key);
+  if (known) return known;
   const text = await fullText(db, q);
   const rows = text
     ? (
@@ -74,9 +71,7 @@ async function rankedMatches(
     if (slot !== undefined) slots.push(slot);
   }
   const ranked = { slots: Uint32Array.from(slots), full: rows.length >= window };
-  snap.rankedSlots.set(key, ranked);
-  if (snap.rankedSlots.size > TEXT_MASKS)
-    snap.rankedSlots.delete(snap.rankedSlots.keys().next().value as string);
+  lruSet(snap.rankedSlots, key, ranked, TEXT_MASKS);
   return ranked;
 }
 
@@ -104,14 +99,7 @@ function relevancePage(
   const inWindow = new Uint32Array(mask.length);
   for (const slot of ranked.slots) setBit(inWindow, slot);
   const older: number[] = [];
-  for (let i = 0; i < mask.length; i++) {
-    let word = (mask[i] ?? 0) & ~(inWindow[i] ?? 0);
-    while (word !== 0) {
-      const bit = 31 - Math.clz32(word & -word);
-      word &= word - 1;
-      older.push((i << 5) + bit);
-    }
-  }
+  eachSlot(andNot(mask, inWindow), (slot) => older.push(slot));
   older.sort((a, b) => (snap.rowidOfSlot[b] ?? 0) - (snap.rowidOfSlot[a] ?? 0));
   const skip = Math.max(0, offset - passed);
   page.push(...older.slice(skip, skip + limit - page.length));
