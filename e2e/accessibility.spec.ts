@@ -220,9 +220,9 @@ test.describe('the admin', () => {
     await expectNoAxeViolations(page, 'the admin menu');
   });
 
-  test('the add product dialog, empty, with its errors, and the history of the product it adds', async ({
-    page,
-  }) => {
+  test('the add product dialog, empty, with its errors, and the history of the product it adds', {
+    tag: '@edits-catalogue',
+  }, async ({ page }) => {
     await signIn(page);
     await page.getByRole('button', { name: 'Add Product' }).click();
     const form = page.getByRole('dialog', { name: 'Add New Product' });

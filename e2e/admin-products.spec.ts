@@ -4,9 +4,9 @@ import { expect, test } from './support/test';
 
 const fixtures = path.resolve(import.meta.dirname, 'fixtures');
 
-test('the operator adds a product with sizes, tags, size details and two images, sees it in the store, reorders, edits, checks history and deletes it', async ({
-  page,
-}) => {
+test('the operator adds a product with sizes, tags, size details and two images, sees it in the store, reorders, edits, checks history and deletes it', {
+  tag: '@edits-catalogue',
+}, async ({ page }) => {
   test.setTimeout(90_000);
   const title = `Saffron Silk Angrakha ${Date.now()}`;
   await signIn(page);
@@ -111,7 +111,9 @@ test('the form shows what is wrong before anything is saved', async ({ page }) =
   await expect(form).toBeVisible();
 });
 
-test('store settings the operator saves show on the storefront', async ({ page }) => {
+test('store settings the operator saves show on the storefront', { tag: '@edits-catalogue' }, async ({
+  page,
+}) => {
   await signIn(page);
   await page.getByRole('tab', { name: 'Settings' }).click();
   const form = page.getByRole('form', { name: 'Store settings' });

@@ -2,9 +2,9 @@ import { signIn } from './support/admin';
 import { expect, test } from './support/test';
 
 // A product of its own rather than a demo one: the other journeys buy demo products in size M, in parallel.
-test('the operator sets a size to none left; the store shows it disabled and named sold out, and the table says so', async ({
-  page,
-}) => {
+test('the operator sets a size to none left; the store shows it disabled and named sold out, and the table says so', {
+  tag: '@edits-catalogue',
+}, async ({ page }) => {
   test.setTimeout(60_000);
   const title = `Indigo Block-print Kurta ${Date.now()}`;
   await signIn(page);
