@@ -13,12 +13,14 @@ import {
 } from '../../shared/catalogue.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { slugify } from '../../shared/slug.js';
+import { cardsOf } from './card-cache.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
 import { countFacets, type RawFacetCounts } from './facet-snapshot.js';
 import { type SnapshotOptions, snapshotFor, snapshotIfReady } from './facet-snapshots.js';
 import { type FullText, fullText } from './full-text.js';
 import { FACET_GROUPS, facetKey, facetKeys, searchTerms } from './search-query.js';
 import { searchSnapshot } from './snapshot-search.js';
+import { textMatch } from './snapshot-text.js';
 
 type Eb = ExpressionBuilder<Database & { p: ProductsTable }, 'p'>;
 type FilterPart = FacetKind | 'price';
@@ -118,12 +120,11 @@ function where(
 }
 
 /**
- * How many matches relevance ranking scores: the most recently indexed ones (a product is indexed when it
- * is added and again whenever its text, sizes or colours change; migration 0010). Ranking reads every
- * scored match's positions with no top-k pruning: at 100,000 products the newest 5,000 matches of a broad
- * word took 13-18 ms to rank on SQLite, 1,000 took 4-9 ms (decision 0026; it was 5,000 in decision 0009).
- * A search with at most this many matches is ranked whole; beyond it, the newest 1,000 matches are ranked
- * and the older ones listed after them, newest first.
+ * How many matches the SQL listing ranks, which answers only while no snapshot of the current revision
+ * exists (decision 27; the snapshot ranks every match): the most recently indexed ones (a product is
+ * indexed when it is added and again whenever its text, sizes or colours change; migration 0010). A search
+ * with at most this many matches is ranked whole; beyond it, the newest 1,000 matches are ranked and the
+ * older ones listed after them, newest first, so a broad word costs the same at any catalogue size.
  */
 export const RANK_WINDOW = 1_000;
 
@@ -142,8 +143,8 @@ function matchSource(db: DbOrTx, f: CatalogueFilter, text: FullText, textOnly: b
 }
 
 /**
- * A page in relevance order: the newest `window` matches ranked by bm25 (ties in index order, so pages
- * never overlap or skip a product), then every older match, newest first.
+ * A page in relevance order: the newest `window` matches ranked by the fields the words are in (decision
+ * 27; ties newest first, so pages never overlap or skip a product), then every older match, newest first.
  */
 async function rankedIds(
   db: DbOrTx,
@@ -157,7 +158,7 @@ async function rankedIds(
     const ranked = await sql<{ rowid: number }>`SELECT w.rowid FROM (
         SELECT ${text.rowid} AS rowid, ${text.rank} AS rank ${source}
         ORDER BY ${text.rowid} DESC LIMIT ${opts.window}
-      ) w ORDER BY w.rank, w.rowid LIMIT ${take} OFFSET ${opts.offset}`.execute(db);
+      ) w ORDER BY w.rank, w.rowid DESC LIMIT ${take} OFFSET ${opts.offset}`.execute(db);
     rowids.push(...ranked.rows.map((r) => r.rowid));
     // A window that is not full holds every match: nothing older is left to list.
     if (ranked.rows.length < take) return productIds(db, rowids);
@@ -210,15 +211,10 @@ export async function searchProducts(
   const window = opts.rankWindow ?? RANK_WINDOW;
   const { ids, count } =
     snap?.revision === revision
-      ? await searchSnapshot(db, snap, f, { sort, offset: opts.offset, limit: opts.limit, window })
+      ? await searchSnapshot(db, snap, f, { sort, offset: opts.offset, limit: opts.limit })
       : await searchBySql(db, f, { ...opts, sort, rankWindow: window });
 
-  const cards = ids.length === 0 ? [] : await cardColumns(db).where('p.id', 'in', ids).execute();
-  const byId = new Map(cards.map((c) => [c.id, c]));
-  const rows = ids.flatMap((id) => {
-    const card = byId.get(id);
-    return card ? [toCard(card)] : [];
-  });
+  const rows = await cardsOf(db, revision, ids);
   const next = opts.offset + ids.length;
   const capped = count > COUNT_CAP;
   // Past the cap the count no longer says where the end is: a full page means there may be more.
@@ -323,7 +319,9 @@ export async function facetCounts(
   }
   const hit = lruGet(cache, key);
   if (hit && hit.revision === revision) return { facets: hit.value, upToDate: true };
-  const counted = await countFacets(db, await snapshotFor(db, revision, opts), f);
+  const snap = await snapshotFor(db, revision, opts);
+  const text = await textMatch(db, snap, f.q);
+  const counted = countFacets(snap, f, text?.mask ?? null);
   const value = assembleFacets(counted, f);
   // Kept under the revision of the snapshot that counted it, so an older snapshot's answer (given while a
   // newer one loads) is never taken for the current revision's.

@@ -106,7 +106,13 @@ function packFacetLoad(
   const ids = products.map((p) => p.id).join('');
   // The default sort compares strings as `<` does, which is how the main thread searches them.
   const slotsById = Uint32Array.from([...slotOfId.keys()].sort(), (id) => slotOfId.get(id) ?? 0);
-  const keys: SortKeys = { price, pageOrder, createdAt, idOf: (slot) => products[slot]?.id ?? '' };
+  const keys: SortKeys = {
+    price,
+    pageOrder,
+    createdAt,
+    rowid: rowidOfSlot,
+    idOf: (slot) => products[slot]?.id ?? '',
+  };
   const all = Uint32Array.from(products.keys());
   const orders = new Uint32Array(SLOT_SORTS.length * size);
   for (const [i, sort] of SLOT_SORTS.entries()) orders.set(sortSlots(sort, keys, all), i * size);

@@ -6,13 +6,7 @@ import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { facetCountsBySql, matchingIdsBySql } from '../../test-support/facet-counts-oracle.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
-import {
-  assembleFacets,
-  facetCounts,
-  RANK_WINDOW,
-  searchBySql,
-  searchProducts,
-} from './catalogue-search.repository.js';
+import { assembleFacets, facetCounts, searchBySql, searchProducts } from './catalogue-search.repository.js';
 import { readFacetLoadInWorker } from './facet-load-in-worker.js';
 import {
   countFacets,
@@ -20,10 +14,14 @@ import {
   loadFacetSnapshot,
   refreshFacetSnapshot,
   snapshotFromLoad,
-  textMask,
 } from './facet-snapshot.js';
 import { searchTerms } from './search-query.js';
 import { countBits } from './slot-sets.js';
+import { textMatch } from './snapshot-text.js';
+
+/** The snapshot's counts for a filter, its words read as the listing reads them. */
+const countedFacets = async (db: TestStore['handle']['db'], snap: FacetSnapshot, f: CatalogueFilter) =>
+  countFacets(snap, f, (await textMatch(db, snap, f.q))?.mask ?? null);
 
 /**
  * The in-memory facet counts against the plain SQL ones, for generated catalogues (spellings that differ
@@ -158,7 +156,7 @@ describe('facet counts from the in-memory snapshot', () => {
             await replaceCatalogue(rows);
             const snap = await loadFacetSnapshot(store.handle.db, 'test');
             for (const f of filters) {
-              const fromMemory = assembleFacets(await countFacets(store.handle.db, snap, f), f);
+              const fromMemory = assembleFacets(await countedFacets(store.handle.db, snap, f), f);
               const fromSql = assembleFacets(await facetCountsBySql(store.handle.db, f), f);
               expect(fromMemory).toEqual(fromSql);
             }
@@ -218,7 +216,7 @@ describe('facet counts from the in-memory snapshot', () => {
 
   const sameAsSql = async (snap: FacetSnapshot, filters: CatalogueFilter[]) => {
     for (const f of filters) {
-      const fromMemory = assembleFacets(await countFacets(store.handle.db, snap, f), f);
+      const fromMemory = assembleFacets(await countedFacets(store.handle.db, snap, f), f);
       expect(fromMemory).toEqual(assembleFacets(await facetCountsBySql(store.handle.db, f), f));
     }
   };
@@ -280,16 +278,16 @@ describe('facet counts from the in-memory snapshot', () => {
     'lists every sort page by page exactly as SQL does, also after writes applied to the snapshot',
     async () => {
       const db = store.handle.db;
-      const bySql = async (f: CatalogueFilter, sort: CatalogueSort, rankWindow: number) =>
-        (await searchBySql(db, f, { sort, offset: 0, limit: 1_000, rankWindow })).ids;
+      // The SQL listing with a window that holds every match ranks them all, as the snapshot does.
+      const bySql = async (f: CatalogueFilter, sort: CatalogueSort) =>
+        (await searchBySql(db, f, { sort, offset: 0, limit: 1_000, rankWindow: 1_000 })).ids;
       await fc.assert(
         fc.asyncProperty(
           fc.array(product, { minLength: 0, maxLength: 60 }),
           fc.array(write, { minLength: 0, maxLength: 10 }),
           fc.array(fc.oneof(filter, broadFilter), { minLength: 1, maxLength: 4 }),
           fc.integer({ min: 1, max: 7 }),
-          fc.constantFrom(1, 2, 3, RANK_WINDOW),
-          async (rows, writes, filters, limit, rankWindow) => {
+          async (rows, writes, filters, limit) => {
             await replaceCatalogue(rows);
             // The snapshot is loaded at this revision, then follows the writes by refreshes.
             await searchProducts(db, NONE, { offset: 0, limit: 1 });
@@ -297,17 +295,15 @@ describe('facet counts from the in-memory snapshot', () => {
             for (const f of filters) {
               const matching = await matchingIdsBySql(db, f);
               for (const sort of ['featured', 'newest', 'price-asc', 'price-desc', 'relevance'] as const) {
-                const listed = await scrolled((offset) =>
-                  searchProducts(db, f, { sort, offset, limit, rankWindow }),
-                );
+                const listed = await scrolled((offset) => searchProducts(db, f, { sort, offset, limit }));
                 expect(listed.totals.every((t) => t === matching.length)).toBe(true);
                 if (sort === 'relevance' && searchTerms(f.q)) {
-                  // The words' own order (their newest matches ranked), keeping the products the filter finds.
+                  // The words' own order, keeping the products the filter finds.
                   const keep = new Set(matching);
-                  const words = await bySql({ ...NONE, q: f.q }, 'relevance', rankWindow);
+                  const words = await bySql({ ...NONE, q: f.q }, 'relevance');
                   expect(listed.ids).toEqual(words.filter((id) => keep.has(id)));
                 } else {
-                  expect(listed.ids).toEqual(await bySql(f, sort, rankWindow));
+                  expect(listed.ids).toEqual(await bySql(f, sort));
                 }
               }
             }
@@ -319,16 +315,18 @@ describe('facet counts from the in-memory snapshot', () => {
     PROPERTY_TIMEOUT_MS,
   );
 
-  it('reads the matches of the same words once for the listing and its facets asked together', async () => {
+  it('reads a word once for the listing and its facets asked together, and once for every search it is in', async () => {
     await replaceCatalogue([SILK_KURTA, { ...SILK_KURTA, title: ['silk', 'shawl'] }]);
     const snap = await loadFacetSnapshot(store.handle.db, 'r1');
     const [forListing, forFacets] = await Promise.all([
-      textMask(store.handle.db, snap, 'silk'),
-      textMask(store.handle.db, snap, 'SILK'),
+      textMatch(store.handle.db, snap, 'silk'),
+      textMatch(store.handle.db, snap, 'SILK'),
     ]);
-    expect(forListing).toBe(forFacets);
-    expect(await textMask(store.handle.db, snap, 'silk')).toBe(forListing);
-    expect(countBits(forListing ?? new Uint32Array(0))).toBe(2);
+    expect(forListing?.words[0]).toBe(forFacets?.words[0]);
+    expect(countBits(forListing?.mask ?? new Uint32Array(0))).toBe(2);
+    const pair = await textMatch(store.handle.db, snap, 'shawl silk');
+    expect(pair?.words[1]).toBe(forListing?.words[0]);
+    expect(countBits(pair?.mask ?? new Uint32Array(0))).toBe(1);
   });
 
   it('asks for a fresh load when the change log no longer reaches back to the snapshot', async () => {
@@ -343,7 +341,7 @@ describe('facet counts from the in-memory snapshot', () => {
     expect(snap.revision).toBe('before'); // left as it was, to answer until the load lands
     const loaded = await loadFacetSnapshot(db, 'after');
     await sameAsSql(loaded, [NONE]);
-    expect(assembleFacets(await countFacets(db, loaded, NONE), NONE).color).toContainEqual({
+    expect(assembleFacets(await countedFacets(db, loaded, NONE), NONE).color).toContainEqual({
       value: 'Gold',
       count: 1,
     });

@@ -1,7 +1,4 @@
-import { sql } from 'kysely';
-import { lruGet, lruSet } from '../../core/lru.js';
 import type { DbOrTx, FacetKind } from '../../db/database.js';
-import { groupConcat } from '../../db/engine-sql.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import {
   type FacetLoad,
@@ -11,8 +8,7 @@ import {
   soldOutRows,
   toMillis,
 } from './facet-load.js';
-import { fullText } from './full-text.js';
-import { FACET_GROUPS, facetKey, facetKeys, searchTerms } from './search-query.js';
+import { FACET_GROUPS, facetKey, facetKeys } from './search-query.js';
 import { mergeSlots, SLOT_SORTS, type SlotSort, type SortKeys } from './slot-orders.js';
 import {
   andNot,
@@ -22,10 +18,12 @@ import {
   hasBit,
   holds,
   intersect,
+  nonZeroWords,
   type SlotSet,
   setBit,
   union,
 } from './slot-sets.js';
+import type { WordMasks } from './snapshot-text.js';
 
 /**
  * Every product's facet values and price in memory, as sets of product slots, for one storefront revision.
@@ -69,22 +67,13 @@ export type FacetSnapshot = {
    */
   soldOut: Map<string, Uint32Array>;
   everySizeSoldOut: Uint32Array;
-  /**
-   * The live slots a shopper's words match, by revision and words, most recently used last. Shoppers' words
-   * repeat far more than their combinations of filters: a new filter on known words then reads no index.
-   */
-  textMasks: Map<string, Uint32Array>;
-  /** The text masks being read, by the same key: concurrent requests for the same words share one read. */
-  textReads: Map<string, Promise<Uint32Array | null>>;
-  /** The relevance order of a search's newest matches, by revision, words and window (snapshot-search.ts). */
-  rankedSlots: Map<string, RankedMatches>;
+  /** Each searched word's live matches, by revision and word, most recently used last (snapshot-text.ts). */
+  wordMasks: Map<string, WordMasks>;
+  /** The words being read, by the same key: concurrent requests for the same word share one read. */
+  wordReads: Map<string, Promise<WordMasks>>;
+  /** Every match of a search in relevance order, by revision and words (snapshot-text.ts). */
+  rankedSlots: Map<string, Uint32Array>;
 };
-
-/** A search's newest matches (up to a window) in relevance order, and whether older ones may follow. */
-export type RankedMatches = { slots: Uint32Array; full: boolean };
-
-/** Masks kept per snapshot: 64 × 12.5 kB at 100,000 products (and as many ranked windows of up to 4 kB). */
-export const TEXT_MASKS = 64;
 
 type Term = { kind: FacetKind; key: string; value: string; slots: SlotSet };
 
@@ -136,8 +125,8 @@ export function snapshotFromLoad(load: FacetLoad, revision: string): FacetSnapsh
     terms: new Map(),
     soldOut: new Map(),
     everySizeSoldOut: new Uint32Array(words),
-    textMasks: new Map(),
-    textReads: new Map(),
+    wordMasks: new Map(),
+    wordReads: new Map(),
     rankedSlots: new Map(),
   };
   for (const [i, t] of load.terms.entries()) {
@@ -309,6 +298,9 @@ export async function refreshFacetSnapshot(
     term.slots = { list };
   }
   applySoldOut(snap, soldOut);
+  // What the words matched is of the old revision: let it go rather than wait for the caches to evict it.
+  snap.wordMasks.clear();
+  snap.rankedSlots.clear();
   snap.revision = revision;
   snap.seq = changes.at(-1)?.seq ?? snap.seq;
   return snap;
@@ -333,6 +325,7 @@ function sortKeys(snap: FacetSnapshot): SortKeys {
     price: snap.price,
     pageOrder: snap.pageOrder,
     createdAt: snap.createdAt,
+    rowid: snap.rowidOfSlot,
     idOf: (slot) => idOfSlot(snap, slot),
   };
 }
@@ -366,61 +359,6 @@ function grow(snap: FacetSnapshot): void {
   snap.rowidOfSlot = widen64(snap.rowidOfSlot);
   for (const t of snap.terms.values()) if ('bits' in t.slots) t.slots = { bits: widen(t.slots.bits) };
   snap.capacity = capacity;
-}
-
-/**
- * The live slots a shopper's words match (null when no word is searched), kept per revision and words.
- * The index is read first; the slots are resolved after, synchronously, against the snapshot as it is then.
- */
-export async function textMask(
-  db: DbOrTx,
-  snap: FacetSnapshot,
-  q: string | undefined,
-): Promise<Uint32Array | null> {
-  const words = searchTerms(q)?.join(' ') ?? null;
-  if (words === null) return null;
-  const key = `${snap.revision}${SEPARATOR}${words}`;
-  const known = lruGet(snap.textMasks, key);
-  if (known) return known;
-  // The listing and its facets arrive together (one batch) with the same words: one read serves both.
-  const reading = snap.textReads.get(key);
-  if (reading) return reading;
-  const read = readTextMask(db, snap, q, key);
-  snap.textReads.set(key, read);
-  try {
-    return await read;
-  } finally {
-    snap.textReads.delete(key);
-  }
-}
-
-async function readTextMask(
-  db: DbOrTx,
-  snap: FacetSnapshot,
-  q: string | undefined,
-  key: string,
-): Promise<Uint32Array | null> {
-  const text = await fullText(db, q);
-  // The engine found no word to search in what JavaScript took for words (full-text.ts): no text filter.
-  if (!text) return null;
-  // One row of joined rowids: a row per match cost three to four times as much to hand over ('silk': 34,648
-  // matches at 100,000 products, 42 ms as rows, 11 ms joined).
-  const joined = (
-    await sql<{
-      rowids: string | null;
-    }>`SELECT ${groupConcat(db, sql`CAST(${text.rowid} AS text)`, ',')} AS rowids
-      FROM ${text.table} WHERE ${text.match}`.execute(db)
-  ).rows[0]?.rowids;
-  const mask = new Uint32Array(snap.alive.length);
-  if (joined) {
-    for (const rowid of joined.split(',')) {
-      const s = slotOfRowid(snap, Number(rowid));
-      if (s !== undefined) setBit(mask, s);
-    }
-  }
-  // Filed under the revision the slots are of now; only read, never changed, by its users.
-  lruSet(snap.textMasks, key, mask, TEXT_MASKS);
-  return mask;
 }
 
 /**
@@ -476,21 +414,24 @@ function sellable(snap: FacetSnapshot, f: CatalogueFilter, t: Term, mask: Uint32
  * ("what if I picked this too"), free groups and the result with every condition, the price range without
  * the price condition.
  */
-export async function countFacets(
-  db: DbOrTx,
+export function countFacets(
   snap: FacetSnapshot,
   f: CatalogueFilter,
-): Promise<RawFacetCounts & { revision: string }> {
-  const text = await textMask(db, snap, f.q);
-  // From here on synchronous: a refresh cannot change the snapshot halfway through a count, so the counts
-  // are of the revision it has now (the answer cache keeps them under it).
+  text: Uint32Array | null,
+): RawFacetCounts & { revision: string } {
+  // Synchronous: a refresh cannot change the snapshot halfway through a count, so the counts are of the
+  // revision it has now (the answer cache keeps them under it).
   const { maskFor, unpriced } = filterMasks(snap, f, text);
   const counted = new Map<FacetKind, Array<{ key: string; value: string; count: number }>>();
   const byKey = new Map<string, { key: string; value: string; count: number }>();
+  // Each group's mask is counted against every one of its values: its empty words are found once.
+  const wordsOf = new Map<Uint32Array, Uint32Array>();
+  for (const mask of maskFor.values()) if (!wordsOf.has(mask)) wordsOf.set(mask, nonZeroWords(mask));
   for (const t of snap.terms.values()) {
     const mask = maskFor.get(t.kind);
-    if (!mask) continue;
-    const count = countIn(sellable(snap, f, t, mask), t.slots);
+    const words = mask && wordsOf.get(mask);
+    if (!mask || !words || words.length === 0) continue;
+    const count = countIn(sellable(snap, f, t, mask), t.slots, words);
     if (count === 0) continue;
     // Several spellings of one value (Mint, mint) count together and show the lowest, as SQL's min().
     const id = `${t.kind}${SEPARATOR}${t.key}`;
@@ -509,14 +450,27 @@ export async function countFacets(
   return { counted, price: priceRange(snap, unpriced()), revision: snap.revision };
 }
 
+/**
+ * The slots priced within the filter's bounds, dead ones too (the caller's base mask drops them): the run of
+ * the price order between two binary searches, so a narrow range costs only its own slots.
+ */
 function priceMask(snap: FacetSnapshot, f: CatalogueFilter): Uint32Array {
   const mask = new Uint32Array(snap.alive.length);
-  const min = f.priceMin ?? Number.NEGATIVE_INFINITY;
-  const max = f.priceMax ?? Number.POSITIVE_INFINITY;
-  for (let s = 0; s < snap.size; s++) {
-    const p = snap.price[s] ?? 0;
-    if (p >= min && p <= max) setBit(mask, s);
-  }
+  const order = snap.orders['price-asc'];
+  const firstFrom = (bound: number, inclusive: boolean) => {
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const p = snap.price[order[mid] ?? 0] ?? 0;
+      if (inclusive ? p < bound : p <= bound) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const from = f.priceMin === undefined ? 0 : firstFrom(f.priceMin, true);
+  const to = f.priceMax === undefined ? order.length : firstFrom(f.priceMax, false);
+  for (let i = from; i < to; i++) setBit(mask, order[i] ?? 0);
   return mask;
 }
 

@@ -1,13 +1,14 @@
 import { hasBit } from './slot-sets.js';
 
 /**
- * The facet snapshot's slots presorted in each listing order but relevance (which is the text index's), so
- * a page of any filter is the first matches of the filter's mask in one array, with no SQL (decision 26).
+ * The facet snapshot's slots presorted in each listing order, so a page of any filter is the first matches
+ * of the filter's mask in one array, with no SQL (decision 26). 'indexed' (newest indexed first) is
+ * relevance's tie-break (decision 27), not a sort a shopper picks.
  * Ties are broken by product id in JavaScript's string order, which is code-point order for ids without
  * characters beyond U+FFFF: SQLite's BINARY collation, and PostgreSQL's "C".
  */
 
-export const SLOT_SORTS = ['featured', 'newest', 'price-asc', 'price-desc'] as const;
+export const SLOT_SORTS = ['featured', 'newest', 'price-asc', 'price-desc', 'indexed'] as const;
 export type SlotSort = (typeof SLOT_SORTS)[number];
 
 /** What the orders compare: per slot, and a slot's product id for ties. */
@@ -16,6 +17,8 @@ export type SortKeys = {
   pageOrder: Float64Array;
   /** Milliseconds since the epoch. */
   createdAt: Float64Array;
+  /** The full-text rowid. */
+  rowid: Float64Array;
   idOf: (slot: number) => string;
 };
 
@@ -29,6 +32,8 @@ function primary(sort: SlotSort, keys: SortKeys, slot: number): number {
       return keys.price[slot] ?? 0;
     case 'price-desc':
       return -(keys.price[slot] ?? 0);
+    case 'indexed':
+      return -(keys.rowid[slot] ?? 0);
   }
 }
 

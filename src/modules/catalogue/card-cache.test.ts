@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogueFilter } from '../../shared/catalogue-input.js';
+import { insertProducts } from '../../test-support/fixtures.js';
+import { createTestStore, type TestStore } from '../../test-support/test-store.js';
+import { cardsOf } from './card-cache.js';
+import { searchProducts } from './catalogue-search.repository.js';
+
+const ALL: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false };
+
+describe('product cards kept per storefront revision', () => {
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await createTestStore();
+    await insertProducts(store.handle.db, [
+      { id: 'p1', title: 'Silk Kurta', price_minor: 1000 },
+      { id: 'p2', title: 'Lawn Shawl', price_minor: 2000 },
+    ]);
+  });
+  afterAll(async () => store.cleanup());
+
+  const listed = async () => (await searchProducts(store.handle.db, ALL, { offset: 0, limit: 24 })).items;
+
+  it('reads a card once per revision, and again once the revision moves', async () => {
+    const db = store.handle.db;
+    const [first] = await cardsOf(db, 'r1', ['p1']);
+    const [again] = await cardsOf(db, 'r1', ['p1', 'missing']);
+    expect(again).toBe(first);
+    await db.updateTable('products').set({ title: 'Silk Kurta, lined' }).where('id', '=', 'p1').execute();
+    // Still r1: the kept card answers (a change always moves the revision, which the next test shows).
+    expect((await cardsOf(db, 'r1', ['p1']))[0]?.title).toBe('Silk Kurta');
+    expect((await cardsOf(db, 'r2', ['p1']))[0]?.title).toBe('Silk Kurta, lined');
+    expect((await cardsOf(db, 'r2', ['missing', 'p2', 'p1'])).map((c) => c.id)).toEqual(['p2', 'p1']);
+  });
+
+  it('shows a product, media or price change on the next listing', async () => {
+    const db = store.handle.db;
+    expect((await listed()).map((c) => c.title)).toContain('Silk Kurta, lined');
+    await db.updateTable('products').set({ price_minor: 1500 }).where('id', '=', 'p2').execute();
+    expect((await listed()).find((c) => c.id === 'p2')?.priceMinor).toBe(1500);
+    const now = new Date().toISOString();
+    await db
+      .insertInto('media')
+      .values({
+        id: 'm1',
+        product_id: 'p2',
+        media_type: 'image',
+        alt_text: 'Folded',
+        url: '/media/demo/shawl.svg',
+        file_name: 'shawl.svg',
+        display_order: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    expect((await listed()).find((c) => c.id === 'p2')?.image).toEqual({
+      url: '/media/demo/shawl.svg',
+      alt: 'Folded',
+    });
+  });
+});

@@ -1,0 +1,139 @@
+import { lruGet, lruSet } from '../../core/lru.js';
+import type { DbOrTx } from '../../db/database.js';
+import { type FacetSnapshot, SEPARATOR, slotOfRowid } from './facet-snapshot.js';
+import { type IndexWord, indexWords, readWordRowids, WORD_SCORE } from './full-text.js';
+import { countBits, eachSlot, hasBit, intersect, setBit } from './slot-sets.js';
+
+/**
+ * A shopper's words over the facet snapshot (decision 27). Each word's matches are read from the engine's
+ * own full-text index once per revision, as three masks of live slots (anywhere, in the title, in the maker
+ * or tags); a search of several words is their intersection, and its relevance order is worked out from
+ * the same masks, in memory. Shoppers' words repeat far more than their combinations: a new pair of known
+ * words reads nothing.
+ */
+
+/** One word's live matches: anywhere, in the title, in the maker or tags. */
+export type WordMasks = { any: Uint32Array; title: Uint32Array; tags: Uint32Array };
+
+/** A search's words over a snapshot: the slots every word matches, and each word's masks. */
+export type TextMatch = { key: string; mask: Uint32Array; words: WordMasks[] };
+
+/**
+ * Words kept per snapshot: 3 × 12.5 kB each at 100,000 products (19 MB for 512). Cleared when a refresh
+ * moves the snapshot to a new revision.
+ */
+export const WORD_MASKS = 512;
+/** Relevance orders kept per snapshot: 4 bytes per match, up to 400 kB for a word every product has. */
+export const RANKED_ORDERS = 32;
+/** Below one match in this many slots, sorting the matches beats walking the whole 'indexed' order. */
+const SPARSE = 16;
+
+/** The words' matches over the snapshot (null when nothing is searched). */
+export async function textMatch(
+  db: DbOrTx,
+  snap: FacetSnapshot,
+  q: string | undefined,
+): Promise<TextMatch | null> {
+  const words = await indexWords(db, q);
+  if (!words) return null;
+  const masks = await Promise.all(words.map((w) => wordMasks(db, snap, w)));
+  // FTS5 and tsquery both find the products every word matches (an FTS5 term that is no word at all
+  // matches nothing, alone or beside others), so the intersection is what the whole query finds.
+  let mask = masks[0]?.any ?? new Uint32Array(snap.alive.length);
+  for (const m of masks.slice(1)) mask = intersect(mask, m.any);
+  return { key: words.map((w) => w.key).join(SEPARATOR), mask, words: masks };
+}
+
+/** A word's masks, kept per revision; concurrent requests for the same word share one read. */
+async function wordMasks(db: DbOrTx, snap: FacetSnapshot, word: IndexWord): Promise<WordMasks> {
+  const key = `${snap.revision}${SEPARATOR}${word.key}`;
+  const known = lruGet(snap.wordMasks, key);
+  if (known) return known;
+  const reading = snap.wordReads.get(key);
+  if (reading) return reading;
+  const read = readWordMasks(db, snap, word, key);
+  snap.wordReads.set(key, read);
+  try {
+    return await read;
+  } finally {
+    snap.wordReads.delete(key);
+  }
+}
+
+async function readWordMasks(
+  db: DbOrTx,
+  snap: FacetSnapshot,
+  word: IndexWord,
+  key: string,
+): Promise<WordMasks> {
+  const rowids = await readWordRowids(db, word);
+  // Resolved after the read, synchronously, against the snapshot as it is then.
+  const toMask = (joined: string | null) => {
+    const mask = new Uint32Array(snap.alive.length);
+    if (joined) {
+      for (const rowid of joined.split(',')) {
+        const slot = slotOfRowid(snap, Number(rowid));
+        if (slot !== undefined) setBit(mask, slot);
+      }
+    }
+    return mask;
+  };
+  const masks = { any: toMask(rowids.any), title: toMask(rowids.title), tags: toMask(rowids.tags) };
+  lruSet(snap.wordMasks, key, masks, WORD_MASKS);
+  return masks;
+}
+
+/**
+ * Every match of the words in relevance order (decision 27): by the sum of the words' WORD_SCORE (the
+ * field each is found in), then newest indexed first. Kept per revision and words; other filters only
+ * pick among them, so they never reorder a search.
+ */
+export function relevanceOrder(snap: FacetSnapshot, text: TextMatch): Uint32Array {
+  const key = `${snap.revision}${SEPARATOR}${text.key}`;
+  const known = lruGet(snap.rankedSlots, key);
+  if (known) return known;
+  const scoreOf = (slot: number) => {
+    let score = 0;
+    for (const w of text.words) {
+      score += hasBit(w.title, slot)
+        ? WORD_SCORE.title
+        : hasBit(w.tags, slot)
+          ? WORD_SCORE.tags
+          : WORD_SCORE.text;
+    }
+    return score;
+  };
+  const count = countBits(text.mask);
+  let order: Uint32Array;
+  if (count * SPARSE < snap.size) {
+    // Few matches: sorted on their own (live slots have distinct rowids).
+    const slots: number[] = [];
+    eachSlot(text.mask, (slot) => slots.push(slot));
+    const scores = new Map(slots.map((slot) => [slot, scoreOf(slot)]));
+    slots.sort(
+      (a, b) =>
+        (scores.get(b) ?? 0) - (scores.get(a) ?? 0) ||
+        (snap.rowidOfSlot[b] ?? 0) - (snap.rowidOfSlot[a] ?? 0),
+    );
+    order = Uint32Array.from(slots);
+  } else {
+    // Many: the 'indexed' order (newest first) walked once, each match into the list of its score.
+    const byScore = new Map<number, number[]>();
+    for (const slot of snap.orders.indexed) {
+      if (!hasBit(text.mask, slot)) continue;
+      const score = scoreOf(slot);
+      const list = byScore.get(score);
+      if (list) list.push(slot);
+      else byScore.set(score, [slot]);
+    }
+    order = new Uint32Array(count);
+    let at = 0;
+    for (const score of [...byScore.keys()].sort((a, b) => b - a)) {
+      const list = byScore.get(score) ?? [];
+      order.set(list, at);
+      at += list.length;
+    }
+  }
+  lruSet(snap.rankedSlots, key, order, RANKED_ORDERS);
+  return order;
+}
