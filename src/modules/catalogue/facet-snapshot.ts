@@ -381,9 +381,14 @@ export function filterMasks(snap: FacetSnapshot, f: CatalogueFilter, text: Uint3
     const mask = new Uint32Array(base.length);
     for (const t of snap.terms.values()) {
       if (t.kind !== kind || !keys.has(t.key)) continue;
+      const sold = unsellable(snap, f, t);
+      if (!sold) {
+        union(mask, t.slots);
+        continue;
+      }
       const held = new Uint32Array(base.length);
       union(held, t.slots);
-      union(mask, { bits: sellable(snap, f, t, held) });
+      union(mask, { bits: andNot(held, sold) });
     }
     chosen.set(kind, mask);
   }
@@ -405,8 +410,13 @@ export function filterMasks(snap: FacetSnapshot, f: CatalogueFilter, text: Uint3
 
 /** In stock only: a size counts for a product only where it is not sold out. */
 function sellable(snap: FacetSnapshot, f: CatalogueFilter, t: Term, mask: Uint32Array): Uint32Array {
-  const sold = f.inStock && t.kind === 'size' ? snap.soldOut.get(t.key) : undefined;
+  const sold = unsellable(snap, f, t);
   return sold ? andNot(mask, sold) : mask;
+}
+
+/** In stock only: the slots whose size `t` is sold out (undefined when the filter leaves none out). */
+function unsellable(snap: FacetSnapshot, f: CatalogueFilter, t: Term): Uint32Array | undefined {
+  return f.inStock && t.kind === 'size' ? snap.soldOut.get(t.key) : undefined;
 }
 
 /**
