@@ -207,7 +207,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerTrpc(app, {
     context: contextDeps,
     inScope: (scope) =>
-      registerPublicApiCache(scope, { prefix: TRPC_PREFIX, cache: publicCache, revision: deps.revision }),
+      registerPublicApiCache(scope, {
+        prefix: TRPC_PREFIX,
+        cache: publicCache,
+        revision: deps.revision,
+        inProcess: {
+          query: (req, charged) => publicQueries(contextDeps, req, charged),
+          refund: (req, ms) => contextDeps.limits.publicQueries.refund(req.ip, ms),
+        },
+      }),
   });
 
   registerSeo(app, { db: deps.db, publicUrl: config.publicUrl });

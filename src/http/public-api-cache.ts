@@ -1,7 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PUBLIC_QUERIES } from '../core/public-queries.js';
 import { type RevisionReader, settledRevision } from '../db/store-revision.js';
+import type { ServerQuery } from '../shared/ssr-contract.js';
 import { cachedPayload, isKeptOutOfResponseCaches, type ResponseCache } from './response-cache.js';
+
+/** tRPC's own limit (trpc/http.ts): a longer batch is left to tRPC, which refuses it. */
+const MAX_BATCH = 10;
 
 function isCacheable(url: string, prefix: string): boolean {
   const end = url.indexOf('?');
@@ -16,17 +20,76 @@ function isWebResponse(payload: unknown): payload is Response {
 }
 
 /**
+ * A public GET (one query or a batch) answered by calling its procedures in-process, in the envelope tRPC's
+ * HTTP handler gives a success ({"result":{"data":…}}, in an array for a batch). Null when tRPC must answer:
+ * an input that is not JSON, a batch flag or length tRPC may read differently, or any procedure failing
+ * (its error, status and headers are tRPC's to write, so the request then runs through tRPC as before).
+ */
+export async function answerInProcess(
+  url: string,
+  prefix: string,
+  query: ServerQuery,
+): Promise<string | null> {
+  const parsed = new URL(url, 'http://localhost');
+  const procedures = parsed.pathname.slice(prefix.length).split(',');
+  const flag = parsed.searchParams.get('batch');
+  if (flag !== null && flag !== '1') return null;
+  const batch = flag === '1';
+  if ((!batch && procedures.length !== 1) || procedures.length > MAX_BATCH) return null;
+  const raw = parsed.searchParams.get('input');
+  let inputs: unknown;
+  try {
+    inputs = raw === null ? undefined : JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  const inputOf = (i: number): unknown =>
+    !batch
+      ? inputs
+      : typeof inputs === 'object' && inputs !== null
+        ? Reflect.get(inputs, String(i))
+        : undefined;
+  try {
+    // One after another, as the public-query gate runs them anyway: a failure leaves no call behind it still
+    // waiting for its turn (it would spend the budget the calls given back to tRPC are charged again from).
+    const data: unknown[] = [];
+    for (const [i, name] of procedures.entries()) data.push(await query(name, inputOf(i)));
+    return JSON.stringify(batch ? data.map((d) => ({ result: { data: d } })) : { result: { data: data[0] } });
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Answers repeated public catalogue queries from memory before tRPC is reached (tRPC costs about ten bare
- * requests per call), keyed by the exact URL and valid for one storefront revision. A miss runs the
- * procedure as usual and keeps its answer. Register it in the same scope as the tRPC plugin.
+ * requests per call), keyed by the exact URL and valid for one storefront revision. A miss calls the
+ * procedures in-process (`inProcess`, as the server's page render does): tRPC's HTTP handler (a WHATWG Request
+ * and Response per call) cost as much as the whole answer of a cheap procedure. A failing procedure goes
+ * through tRPC, which writes its error. Either way the answer is kept. Register it in the same scope as
+ * the tRPC plugin.
  */
 export function registerPublicApiCache(
   scope: FastifyInstance,
-  opts: { prefix: string; cache: ResponseCache; revision: RevisionReader },
+  opts: {
+    prefix: string;
+    cache: ResponseCache;
+    revision: RevisionReader;
+    inProcess?: {
+      /** The request's public queries, telling `charged` what the rate-limit gate charged for each. */
+      query: (req: FastifyRequest, charged: (ms: number) => void) => ServerQuery;
+      /** Gives the gate back what the calls of an answer left to tRPC were charged. */
+      refund: (req: FastifyRequest, ms: number) => void;
+    };
+  },
 ): void {
   const pending = new WeakMap<FastifyRequest, string>();
   const releases = new WeakMap<FastifyRequest, () => void>();
   const prefix = `${opts.prefix}/`;
+
+  const land = (req: FastifyRequest) => {
+    releases.get(req)?.();
+    releases.delete(req);
+  };
 
   scope.addHook('onRequest', async (req, reply) => {
     if (req.method !== 'GET' || !isCacheable(req.url, prefix)) return;
@@ -36,14 +99,29 @@ export function registerPublicApiCache(
     const found = await opts.cache.lookup(req.url, revision);
     if (found.hit) return reply.send(cachedPayload(req, reply, found.hit));
     // A miss: this request runs the procedure, and identical ones wait for its answer.
-    pending.set(req, revision);
     releases.set(req, found.release);
+    let charged = 0;
+    const body = opts.inProcess
+      ? await answerInProcess(
+          req.url,
+          prefix,
+          opts.inProcess.query(req, (ms) => {
+            charged += ms;
+          }),
+        )
+      : null;
+    if (body === null) {
+      // tRPC runs the calls again: they are charged then, as if this attempt had not been made.
+      if (charged > 0) opts.inProcess?.refund(req, charged);
+      pending.set(req, revision);
+      return;
+    }
+    land(req);
+    // Answered right, but not for that revision (facets from an older snapshot while a newer one loads).
+    if (isKeptOutOfResponseCaches(req)) return reply.type('application/json').send(body);
+    const entry = opts.cache.set(req.url, revision, { status: 200, contentType: 'application/json', body });
+    return reply.send(cachedPayload(req, reply, entry));
   });
-
-  const land = (req: FastifyRequest) => {
-    releases.get(req)?.();
-    releases.delete(req);
-  };
 
   scope.addHook('onSend', async (req, reply, payload) => {
     // The revision read before the procedure ran: a change made meanwhile makes the next read miss.

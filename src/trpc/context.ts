@@ -48,6 +48,8 @@ export type InnerContext = {
    * that revision (facets counted by an older snapshot while a newer one loads).
    */
   keepOutOfResponseCaches(): void;
+  /** Told the time the public-query gate charged for each call (public-caller.ts), when someone asks. */
+  gateCharged?: (ms: number) => void;
 };
 
 export type Context = InnerContext;

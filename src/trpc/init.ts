@@ -57,7 +57,7 @@ export const router = t.router;
 const publicQueryGate = t.middleware(async ({ ctx, type, next }) => {
   if (type !== 'query' || ctx.admin) return next();
   try {
-    return await ctx.limits.publicQueries.run(ctx.ip, () => next());
+    return await ctx.limits.publicQueries.run(ctx.ip, () => next(), ctx.gateCharged);
   } catch (error) {
     if (!(error instanceof GateRefusedError)) throw error;
     if (error.refusal.kind === 'rate') {

@@ -14,7 +14,11 @@ const createCaller = createCallerFactory(appRouter);
  * admin, whatever cookie the request carried. Anything outside PUBLIC_QUERIES answers undefined, so the
  * render can never reach an admin or session procedure.
  */
-export function publicQueries(deps: ContextDeps, req: FastifyRequest): ServerQuery {
+export function publicQueries(
+  deps: ContextDeps,
+  req: FastifyRequest,
+  gateCharged?: (ms: number) => void,
+): ServerQuery {
   const caller = createCaller({
     ...deps,
     log: req.log,
@@ -23,6 +27,7 @@ export function publicQueries(deps: ContextDeps, req: FastifyRequest): ServerQue
     ip: req.ip,
     requestId: String(req.id),
     keepOutOfResponseCaches: () => keepOutOfResponseCaches(req),
+    ...(gateCharged ? { gateCharged } : {}),
   });
   return async (path, input) => {
     if (!PUBLIC_QUERIES.has(path)) return undefined;

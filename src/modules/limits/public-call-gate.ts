@@ -72,7 +72,7 @@ export class PublicCallGate {
    * time: their work is synchronous (SQLite), so running them "together" would only run them back to back
    * without letting anything else in between.
    */
-  async run<T>(address: string, call: () => Promise<T>): Promise<T> {
+  async run<T>(address: string, call: () => Promise<T>, charged?: (ms: number) => void): Promise<T> {
     if (this.queued >= this.limits.maxQueued) throw new GateRefusedError({ kind: 'busy', reason: 'queue' });
     this.queued += 1;
     const asked = this.now();
@@ -100,12 +100,23 @@ export class PublicCallGate {
       try {
         return await call();
       } finally {
-        this.charge(address, Math.max(this.limits.minChargeMs, this.now() - started));
+        const ms = Math.max(this.limits.minChargeMs, this.now() - started);
+        this.charge(address, ms);
+        charged?.(ms);
       }
     } finally {
       if (!dequeued) this.queued -= 1;
       release();
     }
+  }
+
+  /**
+   * Gives back time charged for calls whose answers were thrown away and are asked again (an in-process
+   * answer that tRPC then writes, http/public-api-cache.ts), so they are not paid twice.
+   */
+  refund(address: string, ms: number): void {
+    const b = this.bucket(address);
+    b.level = Math.min(this.limits.burstMs, b.level + ms);
   }
 
   private bucket(address: string): Bucket {
