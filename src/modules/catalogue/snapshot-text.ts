@@ -22,9 +22,9 @@ export type TextMatch = { key: string; mask: Uint32Array; words: WordMasks[] };
  * Words kept per snapshot: 3 × 12.5 kB each at 100,000 products (19 MB for 512). Cleared when a refresh
  * moves the snapshot to a new revision.
  */
-export const WORD_MASKS = 512;
+const WORD_MASKS = 512;
 /** Relevance orders kept per snapshot: 4 bytes per match, up to 400 kB for a word every product has. */
-export const RANKED_ORDERS = 32;
+const RANKED_ORDERS = 32;
 /** Below one match in this many slots, sorting the matches beats walking the whole 'indexed' order. */
 const SPARSE = 16;
 
