@@ -154,7 +154,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       'the shared rate-limit counters cannot be reached: this process limits on its own until they are back',
     );
   const telemetry = createTelemetryLimits({ counters, onStoreError });
-  const limits = deps.limits ?? createRequestLimits({ ...config.requestLimits, counters, onStoreError });
+  const limits =
+    deps.limits ??
+    createRequestLimits({
+      ...config.requestLimits,
+      concurrency: config.database.kind === 'postgres' ? config.database.poolSize : 1,
+      counters,
+      onStoreError,
+    });
   const sessionPolicy = { ttlMs: config.session.ttlMs, idleMs: config.session.idleMs };
 
   // Stopped on close after the requests are done (its pass in flight finishes first), before main closes the db.

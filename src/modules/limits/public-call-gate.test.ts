@@ -10,6 +10,44 @@ function spin(ms: number): void {
 }
 
 describe('the public query gate', () => {
+  it('runs calls that wait on the database side by side up to its concurrency, one at a time by default', async () => {
+    const overlap = async (concurrency: number) => {
+      const gate = new PublicCallGate({
+        ...DEFAULT_GATE_LIMITS,
+        burstMs: Number.POSITIVE_INFINITY,
+        concurrency,
+      });
+      let running = 0;
+      let most = 0;
+      const order: number[] = [];
+      await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          gate.run('198.51.100.1', async () => {
+            running += 1;
+            most = Math.max(most, running);
+            // Waiting for the server, as a PostgreSQL query does: the thread is free meanwhile.
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            order.push(i);
+            running -= 1;
+          }),
+        ),
+      );
+      return { most, order };
+    };
+    expect(await overlap(1)).toEqual({ most: 1, order: [0, 1, 2, 3, 4, 5] });
+    expect((await overlap(3)).most).toBe(3);
+    // Refused calls give their place back: the gate keeps going.
+    const gate = new PublicCallGate({ ...DEFAULT_GATE_LIMITS, burstMs: 1, concurrency: 2 });
+    const answers = await Promise.allSettled(
+      Array.from({ length: 4 }, () => gate.run('198.51.100.9', async () => 'ok')),
+    );
+    expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'rejected']);
+    expect(await gate.run('198.51.100.7', async () => 'next')).toBe('next');
+    expect(
+      await new PublicCallGate({ ...DEFAULT_GATE_LIMITS, concurrency: 2 }).run('198.51.100.8', async () => 1),
+    ).toBe(1);
+  });
+
   it('runs a burst one call per turn of the event loop, so other work gets in between', async () => {
     const gate = new PublicCallGate({ ...DEFAULT_GATE_LIMITS, burstMs: Number.POSITIVE_INFINITY });
     const order: string[] = [];

@@ -26,6 +26,13 @@ export type GateLimits = {
   maxQueued: number;
   /** A call that waited this long for its turn is refused instead of run. */
   maxWaitMs: number;
+  /**
+   * Calls that may run at once. 1 on SQLite, whose work is synchronous: running calls "together" would only
+   * run them back to back. On PostgreSQL a call mostly waits for the server, and one at a time left the
+   * thread idle a third of the time under the cache-miss stream: there, as many as the pool has
+   * connections.
+   */
+  concurrency: number;
 };
 
 export const DEFAULT_GATE_LIMITS: GateLimits = {
@@ -34,6 +41,7 @@ export const DEFAULT_GATE_LIMITS: GateLimits = {
   minChargeMs: 5,
   maxQueued: 200,
   maxWaitMs: 2_000,
+  concurrency: 1,
 };
 
 const MAX_TRACKED = 20_000;
@@ -59,8 +67,9 @@ type Bucket = { level: number; at: number };
 export class PublicCallGate {
   private readonly buckets = new Map<string, Bucket>();
   private queued = 0;
-  /** The turn of the last call queued: calls run one after another, each in its own turn of the loop. */
-  private tail: Promise<void> = Promise.resolve();
+  /** Calls running now, and those waiting for one of them to end, first come first served. */
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
 
   constructor(
     private readonly limits: GateLimits = DEFAULT_GATE_LIMITS,
@@ -68,22 +77,19 @@ export class PublicCallGate {
   ) {}
 
   /**
-   * Runs `call` for `address` in its turn; throws GateRefusedError when it may not run. Calls run one at a
-   * time: their work is synchronous (SQLite), so running them "together" would only run them back to back
-   * without letting anything else in between.
+   * Runs `call` for `address` in its turn; throws GateRefusedError when it may not run. At most
+   * `concurrency` calls run at once (one on SQLite, whose work is synchronous); an address's budget is
+   * checked when its call's turn comes, so up to that many of its calls may start on the last of it.
    */
   async run<T>(address: string, call: () => Promise<T>, charged?: (ms: number) => void): Promise<T> {
     if (this.queued >= this.limits.maxQueued) throw new GateRefusedError({ kind: 'busy', reason: 'queue' });
     this.queued += 1;
     const asked = this.now();
-    const previous = this.tail;
-    let release = () => {};
-    this.tail = new Promise<void>((resolve) => {
-      release = resolve;
-    });
     let dequeued = false;
+    let holding = false;
     try {
-      await previous;
+      await this.turn();
+      holding = true;
       // A turn of the event loop of its own: I/O (health checks, cached answers) is served in between.
       await new Promise<void>((resolve) => setImmediate(resolve));
       this.queued -= 1;
@@ -106,8 +112,24 @@ export class PublicCallGate {
       }
     } finally {
       if (!dequeued) this.queued -= 1;
-      release();
+      if (holding) this.release();
     }
+  }
+
+  /** Waits until fewer than `concurrency` calls run, then counts this one in. */
+  private async turn(): Promise<void> {
+    if (this.running < this.limits.concurrency && this.waiting.length === 0) {
+      this.running += 1;
+      return;
+    }
+    // The call that ends hands its place over: `running` stays as it is.
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running -= 1;
   }
 
   /**

@@ -28,21 +28,20 @@ export function createRequestLimits(
     queryMsPerSecond?: number;
     checkoutsPerIp?: number;
     unlimited?: boolean;
+    /** Public queries that may run at once (GateLimits.concurrency): 1 on SQLite. */
+    concurrency?: number;
     counters?: CounterStore;
     onStoreError?: (error: unknown) => void;
   } = {},
 ): RequestLimits {
   const none = Number.POSITIVE_INFINITY;
   const perSecond = opts.unlimited ? 0 : (opts.queryMsPerSecond ?? DEFAULT_GATE_LIMITS.refillMsPerSecond);
+  const gate = { ...DEFAULT_GATE_LIMITS, concurrency: opts.concurrency ?? 1 };
   return {
     publicQueries: new PublicCallGate(
       perSecond === 0
-        ? {
-            ...DEFAULT_GATE_LIMITS,
-            burstMs: none,
-            ...(opts.unlimited ? { maxQueued: none, maxWaitMs: none } : {}),
-          }
-        : { ...DEFAULT_GATE_LIMITS, refillMsPerSecond: perSecond, burstMs: perSecond * BURST_SECONDS },
+        ? { ...gate, burstMs: none, ...(opts.unlimited ? { maxQueued: none, maxWaitMs: none } : {}) }
+        : { ...gate, refillMsPerSecond: perSecond, burstMs: perSecond * BURST_SECONDS },
     ),
     checkoutSessions: new FixedWindowLimiter({
       limit: opts.unlimited ? none : (opts.checkoutsPerIp ?? 10),
