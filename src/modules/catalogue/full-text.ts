@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { lruGet, lruSet } from '../../core/lru.js';
 import type { DbOrTx } from '../../db/database.js';
 import { engineOf } from '../../db/engine-sql.js';
-import { searchTerms, toFtsQuery } from './search-query.js';
+import { ftsPrefixTerm, searchTerms, toFtsQuery } from './search-query.js';
 
 /** More than 8 words of 40 letters, with room for what separates them; the rest cannot be a search word. */
 const MAX_QUERY_TEXT = 1000;
@@ -27,7 +27,6 @@ export type IndexWord = { key: string; any: string; title: string; tags: string 
  * gets anew each time it is indexed, so "newest indexed first" means the same on both.
  */
 export type FullText = {
-  words: IndexWord[];
   /** The index table, for FROM. */
   table: RawBuilder<unknown>;
   /** The condition that a row of it matches. */
@@ -57,9 +56,9 @@ export async function indexWords(db: DbOrTx, input: string | undefined): Promise
   if (engineOf(db) !== 'postgres') {
     return terms.map((t) => ({
       key: t,
-      any: `"${t}"*`,
-      title: `{title} : "${t}"*`,
-      tags: `{manufacturer tags} : "${t}"*`,
+      any: ftsPrefixTerm(t),
+      title: `{title} : ${ftsPrefixTerm(t)}`,
+      tags: `{manufacturer tags} : ${ftsPrefixTerm(t)}`,
     }));
   }
   // Each lexeme as the tsquery text prints it ('it''s':*), which is also valid tsquery input.
@@ -102,7 +101,6 @@ export async function fullText(db: DbOrTx, input: string | undefined): Promise<F
     // rowid index stops at the ranking window.
     const tsquery = sql`${words.map((w) => w.any).join(' & ')}::tsquery`;
     return {
-      words,
       table: sql`product_search`,
       match: sql<boolean>`product_search.document @@ ${tsquery}`,
       // Weight A is the title, B the maker and the tags (migration postgres/0001).
@@ -112,7 +110,6 @@ export async function fullText(db: DbOrTx, input: string | undefined): Promise<F
     };
   }
   return {
-    words,
     table: sql`products_fts`,
     match: sql<boolean>`products_fts MATCH ${toFtsQuery(input)}`,
     // Each field test is a set of rowids SQLite builds once per statement, not a search per row.

@@ -9,7 +9,12 @@ import { MIN_WORD_LENGTH } from '../../shared/search-input.js';
  */
 export function toFtsQuery(input: string | undefined): string | null {
   const terms = searchTerms(input);
-  return terms ? terms.map((t) => `"${t}"*`).join(' ') : null;
+  return terms ? terms.map(ftsPrefixTerm).join(' ') : null;
+}
+
+/** One search word (of searchTerms: letters and digits only) as a quoted FTS5 prefix term. */
+export function ftsPrefixTerm(term: string): string {
+  return `"${term}"*`;
 }
 
 /**
