@@ -192,6 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const contextDeps: ContextDeps = {
     db: deps.db,
+    revision: deps.revision,
     config,
     clock: deps.clock,
     storage: deps.storage,
@@ -209,8 +210,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         counters,
       }),
   };
-  // Public queries repeat: answered from memory until the storefront revision moves.
-  const publicCache = new ResponseCache({ maxEntries: 2000, maxBytes: 24 * 1024 * 1024 });
+  // Public queries repeat: answered from memory until the storefront revision moves. Shoppers' new
+  // filters mostly do not: those are kept from their second request on.
+  const publicCache = new ResponseCache({
+    maxEntries: 2000,
+    maxBytes: 24 * 1024 * 1024,
+    admitWhenAskedTwice: true,
+  });
   await registerTrpc(app, {
     context: contextDeps,
     inScope: (scope) =>

@@ -54,15 +54,28 @@ describe('public API response cache', () => {
     return (res.json() as SearchAnswer).result.data.items.map((i) => i.title);
   };
 
-  it('answers a repeated query from memory until the storefront revision moves', async () => {
-    expect(await titles()).toEqual(['Emerald Silk Kurta', 'Rose Lawn Suit']);
-    // A change that does not move the revision (its trigger dropped) proves the second answer is the
-    // cached one; moving the revision by hand makes the next answer fresh.
-    await freezeProductsRevision();
-    await renameP1();
-    expect(await titles()).toEqual(['Emerald Silk Kurta', 'Rose Lawn Suit']);
-    await bumpRevision();
-    expect(await titles()).toEqual(['Changed', 'Rose Lawn Suit']);
+  it('keeps an answer from its second request on, and answers from memory until the storefront revision moves', async () => {
+    const lookups = vi.spyOn(ResponseCache.prototype, 'lookup');
+    const hits = async () =>
+      Promise.all(lookups.mock.results.map(async (r) => (await r.value).hit !== undefined));
+    try {
+      // Asked once, a new filter's answer is not kept; asked again, it is.
+      expect(await titles()).toEqual(['Emerald Silk Kurta', 'Rose Lawn Suit']);
+      expect(await titles()).toEqual(['Emerald Silk Kurta', 'Rose Lawn Suit']);
+      expect(await titles()).toEqual(['Emerald Silk Kurta', 'Rose Lawn Suit']);
+      expect(await hits()).toEqual([false, false, true]);
+      // A change that does not move the revision (its trigger dropped) still gets the kept answer; moving
+      // the revision by hand makes the next answer fresh, and that one is kept at once (it was asked before).
+      await freezeProductsRevision();
+      await renameP1();
+      expect(await titles()).toEqual(['Emerald Silk Kurta', 'Rose Lawn Suit']);
+      await bumpRevision();
+      expect(await titles()).toEqual(['Changed', 'Rose Lawn Suit']);
+      expect(await titles()).toEqual(['Changed', 'Rose Lawn Suit']);
+      expect(await hits()).toEqual([false, false, true, true, false, true]);
+    } finally {
+      lookups.mockRestore();
+    }
   });
 
   it('sends an ETag, answers 304 to a browser that has it, and compresses for browsers that accept it', async () => {

@@ -116,10 +116,15 @@ export function registerPublicApiCache(
       pending.set(req, revision);
       return;
     }
-    land(req);
     // Answered right, but not for that revision (facets from an older snapshot while a newer one loads).
-    if (isKeptOutOfResponseCaches(req)) return reply.type('application/json').send(body);
+    if (isKeptOutOfResponseCaches(req)) {
+      land(req);
+      return reply.type('application/json').send(body);
+    }
+    // Kept before the waiting requests are let go: they find it, and that they waited is what makes a
+    // first answer worth keeping (ResponseCacheLimits.admitWhenAskedTwice).
     const entry = opts.cache.set(req.url, revision, { status: 200, contentType: 'application/json', body });
+    land(req);
     return reply.send(cachedPayload(req, reply, entry));
   });
 

@@ -35,6 +35,24 @@ export function isKeptOutOfResponseCaches(req: FastifyRequest): boolean {
 /** Below this a compressed copy saves less than its headers cost. */
 const COMPRESS_FROM_BYTES = 1024;
 
+export type ResponseCacheLimits = {
+  maxEntries: number;
+  maxBytes: number;
+  /**
+   * Keep an answer only once its request has been asked twice (in any revision), or while others wait for
+   * it: most answers to new filters are asked once, and keeping each of them cost more than computing it
+   * (copied, hashed, and kept until pushed out, so the old generation filled with answers nobody asked
+   * for again and the collector worked through them). The first request of a URL is remembered as a hash
+   * among the last few thousand (ASKED_ONCE_PER_ENTRY × maxEntries).
+   */
+  admitWhenAskedTwice?: boolean;
+};
+
+type Flight = { done: Promise<void>; waiting: number };
+
+/** How many once-asked requests are remembered per entry the cache may hold. */
+const ASKED_ONCE_PER_ENTRY = 4;
+
 /**
  * Whole responses of public, session-free answers, keyed by the exact request and valid for one storefront
  * revision. Bounded by entries and bytes (least recently used out first) so a crawler walking every filter
@@ -44,9 +62,11 @@ export class ResponseCache {
   private readonly slots = new Map<string, Slot>();
   private bytes = 0;
   /** Answers being computed now, per key and revision (see lookup). */
-  private readonly flights = new Map<string, Promise<void>>();
+  private readonly flights = new Map<string, Flight>();
+  /** Hashes of requests asked once and not kept (admitWhenAskedTwice), oldest first. */
+  private readonly askedOnce = new Set<number>();
 
-  constructor(private readonly limits: { maxEntries: number; maxBytes: number }) {}
+  constructor(private readonly limits: ResponseCacheLimits) {}
 
   /**
    * The cached answer, or the duty to compute it (call `release` when done, whatever happened). Identical
@@ -60,22 +80,26 @@ export class ResponseCache {
   ): Promise<{ hit: CachedResponse; release?: never } | { hit?: never; release: () => void }> {
     const hit = this.get(key, revision);
     if (hit) return { hit };
-    const flight = `${revision}\u0000${key}`;
-    const running = this.flights.get(flight);
+    const name = flightName(key, revision);
+    const running = this.flights.get(name);
     if (!running) {
       let finish = () => {};
-      const done = new Promise<void>((resolve) => {
-        finish = resolve;
-      });
-      this.flights.set(flight, done);
+      const flight: Flight = {
+        done: new Promise<void>((resolve) => {
+          finish = resolve;
+        }),
+        waiting: 0,
+      };
+      this.flights.set(name, flight);
       return {
         release: () => {
-          if (this.flights.get(flight) === done) this.flights.delete(flight);
+          if (this.flights.get(name) === flight) this.flights.delete(name);
           finish();
         },
       };
     }
-    await running;
+    running.waiting += 1;
+    await running.done;
     const after = this.get(key, revision);
     return after ? { hit: after } : { release: () => {} };
   }
@@ -85,6 +109,8 @@ export class ResponseCache {
     if (!slot) return undefined;
     if (slot.revision !== revision) {
       this.drop(key, slot);
+      // It was worth keeping: its next answer is kept at once (admitWhenAskedTwice).
+      if (this.limits.admitWhenAskedTwice) this.rememberAsked(fnv1a(key));
       return undefined;
     }
     // Map order is insertion order: re-inserting marks it most recently used.
@@ -110,6 +136,7 @@ export class ResponseCache {
       bytes: Math.ceil(body.length * 1.5) + key.length,
     };
     if (response.bytes > this.limits.maxBytes / 8) return response; // too big to be worth a slot
+    if (!this.admits(key, revision)) return response;
     const old = this.slots.get(key);
     if (old) this.drop(key, old);
     this.slots.set(key, { revision, response });
@@ -120,6 +147,24 @@ export class ResponseCache {
       this.drop(oldest[0], oldest[1]);
     }
     return response;
+  }
+
+  /** Whether an answer to `key` is worth a slot now (see ResponseCacheLimits.admitWhenAskedTwice). */
+  private admits(key: string, revision: string): boolean {
+    if (!this.limits.admitWhenAskedTwice || this.slots.has(key)) return true;
+    if ((this.flights.get(flightName(key, revision))?.waiting ?? 0) > 0) return true;
+    const hash = fnv1a(key);
+    if (this.askedOnce.delete(hash)) return true;
+    this.rememberAsked(hash);
+    return false;
+  }
+
+  private rememberAsked(hash: number): void {
+    this.askedOnce.add(hash);
+    if (this.askedOnce.size > this.limits.maxEntries * ASKED_ONCE_PER_ENTRY) {
+      const oldest = this.askedOnce.values().next().value;
+      if (oldest !== undefined) this.askedOnce.delete(oldest);
+    }
   }
 
   get size(): number {
@@ -139,6 +184,20 @@ export class ResponseCache {
     this.slots.delete(key);
     this.bytes -= slot.response.bytes;
   }
+}
+
+function flightName(key: string, revision: string): string {
+  return `${revision}\u0000${key}`;
+}
+
+/** 32-bit FNV-1a of the key's UTF-16 units: a collision only keeps an answer one request early. */
+function fnv1a(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    hash ^= key.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
 }
 
 function compress(body: Buffer, encoding: 'br' | 'gzip', smallest: boolean): Buffer {

@@ -8,6 +8,7 @@ import { demoDir } from '../app-root.js';
 import { type Config, loadConfig } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import { type DatabaseHandle, databaseFile, openDatabase } from '../db/connect.js';
+import type { Db } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { openPostgresStore, type StoreDatabase } from '../db/store-database.js';
 import type { RevisionReader } from '../db/store-revision.js';
@@ -213,14 +214,18 @@ export async function buildTestApp(
     counters?: CounterStore;
     /** The app's mail worker; built from the configuration (and not started) by default. */
     mail?: MailWorker;
+    /** The store's database seen through a plugin, say (the store's own by default). */
+    db?: Db;
+    /** The storefront revision's reader (the store's own by default). */
+    revision?: RevisionReader;
   } = {},
 ) {
   const lines = opts.logLines;
   return buildApp({
     config: opts.config ?? store.config,
     payments: opts.payments ?? new DemoGateway(),
-    db: store.handle.db,
-    revision: store.revision,
+    db: opts.db ?? store.handle.db,
+    revision: opts.revision ?? store.revision,
     storage: store.storage,
     clock: opts.clock ?? fixedClock,
     clientDir: opts.clientDir ?? null,

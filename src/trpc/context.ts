@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
+import { type RevisionReader, settledRevision } from '../db/store-revision.js';
 import { keepOutOfResponseCaches } from '../http/response-cache.js';
 import type { LoginThrottle } from '../modules/auth/login-throttle.js';
 import {
@@ -49,12 +50,23 @@ export type InnerContext = {
    */
   keepOutOfResponseCaches(): void;
   /** Told the time the public-query gate charged for each call (public-caller.ts), when someone asks. */
-  gateCharged?: (ms: number) => void;
+  gateCharged?: (ms: number) => void /**
+   * The storefront revision, read once for the request from the process's revision reader (a prepared
+   * statement on SQLite, the notified copy on PostgreSQL), so a batch's calls agree on it and none reads it
+   * again through the query builder. Null when it cannot be read; absent in contexts tests build by hand.
+   * Either way the repositories then read it themselves.
+   */;
+  storefrontRevision?: () => Promise<string | null>;
 };
 
 export type Context = InnerContext;
 
-export type ContextDeps = Pick<
+export type ContextDeps = ContextServices & {
+  /** The storefront revision's reader (db/store-revision.ts); without one, each query reads it itself. */
+  revision?: RevisionReader;
+};
+
+type ContextServices = Pick<
   InnerContext,
   | 'db'
   | 'config'
@@ -70,10 +82,12 @@ export type ContextDeps = Pick<
 
 export function createContextFactory(deps: ContextDeps) {
   const policy = { ttlMs: deps.config.session.ttlMs, idleMs: deps.config.session.idleMs };
+  const { revision, ...services } = deps;
   return async ({ req }: CreateFastifyContextOptions): Promise<Context> => {
     const session = cookieSession(req);
     return {
-      ...deps,
+      ...services,
+      ...(revision ? { storefrontRevision: revisionOnce(revision) } : {}),
       log: req.log,
       session,
       admin: await resolveAdmin(session, { db: deps.db, clock: deps.clock, policy }),
@@ -81,5 +95,14 @@ export function createContextFactory(deps: ContextDeps) {
       requestId: String(req.id),
       keepOutOfResponseCaches: () => keepOutOfResponseCaches(req),
     };
+  };
+}
+
+/** The revision read at the first ask and kept for the rest of the request. */
+export function revisionOnce(read: RevisionReader): () => Promise<string | null> {
+  let value: Promise<string | null> | undefined;
+  return () => {
+    value ??= settledRevision(read);
+    return value;
   };
 }

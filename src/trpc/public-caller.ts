@@ -3,7 +3,7 @@ import { PUBLIC_QUERIES } from '../core/public-queries.js';
 import { keepOutOfResponseCaches } from '../http/response-cache.js';
 import { memorySession } from '../modules/auth/session.js';
 import type { ServerQuery } from '../shared/ssr-contract.js';
-import type { ContextDeps } from './context.js';
+import { type ContextDeps, revisionOnce } from './context.js';
 import { createCallerFactory } from './init.js';
 import { appRouter } from './router.js';
 
@@ -19,8 +19,10 @@ export function publicQueries(
   req: FastifyRequest,
   gateCharged?: (ms: number) => void,
 ): ServerQuery {
+  const { revision, ...services } = deps;
   const caller = createCaller({
-    ...deps,
+    ...services,
+    ...(revision ? { storefrontRevision: revisionOnce(revision) } : {}),
     log: req.log,
     session: memorySession(),
     admin: null,

@@ -185,6 +185,8 @@ async function productIds(db: DbOrTx, rowids: number[]): Promise<string[]> {
 }
 
 export type SearchOptions = {
+  /** The storefront revision the request already read (see KnownRevision). */
+  revision?: string | null | undefined;
   sort?: CatalogueSort | undefined;
   offset: number;
   limit: number;
@@ -206,7 +208,7 @@ export async function searchProducts(
   const hasText = searchTerms(f.q) !== null;
   const sort: CatalogueSort =
     opts.sort === 'relevance' && !hasText ? 'featured' : (opts.sort ?? (hasText ? 'relevance' : 'featured'));
-  const revision = await storefrontRevision(db);
+  const revision = opts.revision ?? (await storefrontRevision(db));
   const snap = await snapshotIfReady(db, revision, opts.snapshot);
   const window = opts.rankWindow ?? RANK_WINDOW;
   const { ids, count } =
@@ -299,9 +301,9 @@ export type FacetAnswer = {
 export async function facetCounts(
   db: DbOrTx,
   f: CatalogueFilter,
-  opts: SnapshotOptions = {},
+  opts: SnapshotOptions & KnownRevision = {},
 ): Promise<FacetAnswer> {
-  const revision = await storefrontRevision(db);
+  const revision = opts.revision ?? (await storefrontRevision(db));
   const key = JSON.stringify([
     f.q ?? '',
     f.manufacturers,
@@ -335,6 +337,13 @@ export async function facetCounts(
  */
 const FACET_CACHE_SIZE = 500;
 const facetCaches = new WeakMap<object, Map<string, { revision: string; value: CatalogueFacets }>>();
+
+/**
+ * The storefront revision, when the request has read it already from the process's revision reader (the
+ * same committed value, read without building a query). Without it, or when that read failed (null), the
+ * revision is read here; inside a transaction that is the transaction's own.
+ */
+type KnownRevision = { revision?: string | null | undefined };
 
 async function storefrontRevision(db: DbOrTx): Promise<string> {
   const row = await db

@@ -21,6 +21,7 @@ export const catalogueRouter = router({
   /** A page of product cards for a search, filters and sort. */
   search: publicProcedure.input(catalogueSearchInput).query(async ({ ctx, input }) => {
     const page = await searchProducts(ctx.db, input, {
+      revision: await ctx.storefrontRevision?.(),
       sort: input.sort,
       offset: input.cursor ?? 0,
       limit: input.limit,
@@ -31,7 +32,10 @@ export const catalogueRouter = router({
 
   /** Option counts for each filter group under the current search and other filters. */
   facets: publicProcedure.input(catalogueFilterInput).query(async ({ ctx, input }) => {
-    const { facets, upToDate } = await facetCounts(ctx.db, input, { log: ctx.log });
+    const { facets, upToDate } = await facetCounts(ctx.db, input, {
+      revision: await ctx.storefrontRevision?.(),
+      log: ctx.log,
+    });
     // Counted by an older snapshot while a newer one loads: right for its own revision only, so the
     // response caches, which would keep it under the current one, must not.
     if (!upToDate) ctx.keepOutOfResponseCaches();
