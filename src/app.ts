@@ -225,7 +225,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         cache: publicCache,
         revision: deps.revision,
         inProcess: {
-          query: (req, charged) => publicQueries(contextDeps, req, charged),
+          query: (req, charged, revision) =>
+            publicQueries(contextDeps, req, { gateCharged: charged, revision }),
           refund: (req, ms) => contextDeps.limits.publicQueries.refund(req.ip, ms),
         },
       }),

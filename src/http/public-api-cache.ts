@@ -75,8 +75,11 @@ export function registerPublicApiCache(
     cache: ResponseCache;
     revision: RevisionReader;
     inProcess?: {
-      /** The request's public queries, telling `charged` what the rate-limit gate charged for each. */
-      query: (req: FastifyRequest, charged: (ms: number) => void) => ServerQuery;
+      /**
+       * The request's public queries, telling `charged` what the rate-limit gate charged for each, and
+       * reading the storefront revision the cache read (`revision`) rather than again.
+       */
+      query: (req: FastifyRequest, charged: (ms: number) => void, revision: string) => ServerQuery;
       /** Gives the gate back what the calls of an answer left to tRPC were charged. */
       refund: (req: FastifyRequest, ms: number) => void;
     };
@@ -105,9 +108,13 @@ export function registerPublicApiCache(
       ? await answerInProcess(
           req.url,
           prefix,
-          opts.inProcess.query(req, (ms) => {
-            charged += ms;
-          }),
+          opts.inProcess.query(
+            req,
+            (ms) => {
+              charged += ms;
+            },
+            revision,
+          ),
         )
       : null;
     if (body === null) {

@@ -17,12 +17,23 @@ const createCaller = createCallerFactory(appRouter);
 export function publicQueries(
   deps: ContextDeps,
   req: FastifyRequest,
-  gateCharged?: (ms: number) => void,
+  opts: {
+    /** Told the time the public-query gate charged for each call. */
+    gateCharged?: (ms: number) => void;
+    /** The storefront revision the request has read already (the public API cache reads it first). */
+    revision?: string;
+  } = {},
 ): ServerQuery {
   const { revision, ...services } = deps;
+  const { gateCharged } = opts;
+  const known = opts.revision;
   const caller = createCaller({
     ...services,
-    ...(revision ? { storefrontRevision: revisionOnce(revision) } : {}),
+    ...(known !== undefined
+      ? { storefrontRevision: async () => known }
+      : revision
+        ? { storefrontRevision: revisionOnce(revision) }
+        : {}),
     log: req.log,
     session: memorySession(),
     admin: null,
