@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { insertProducts } from '../../test-support/fixtures.js';
@@ -131,5 +132,52 @@ describe('relevance', () => {
       .execute();
     expect(await order(filter())).toEqual(['a2', 'a4', 'a1', 'a6', 'a3', 'a5']);
     expect(await sqlOrder(filter(), 1)).toEqual(['a2', 'a6', 'a5', 'a4', 'a3', 'a1']);
+  });
+});
+
+describe("a search's words between changes", () => {
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await createTestStore();
+    await insertProducts(store.handle.db, catalogue);
+  });
+  afterAll(async () => store.cleanup());
+
+  it('keeps the words it read while only stock, settings or pictures change, and reads them again once a product changes', async () => {
+    // The full-text reads, seen through a plugin on the store's database (its own snapshot and caches).
+    const reads: string[] = [];
+    const db = store.handle.db.withPlugin({
+      transformQuery: ({ node }) => {
+        const text = JSON.stringify(node);
+        if (text.includes('products_fts') || text.includes('product_search ')) reads.push(text);
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    const f: CatalogueFilter = {
+      q: 'silk',
+      manufacturers: [],
+      sizes: [],
+      colors: [],
+      tags: [],
+      inStock: false,
+    };
+    const search = async () => (await searchProducts(db, f, { offset: 0, limit: 24 })).items.map((p) => p.id);
+
+    expect(await search()).toEqual(['a4', 'a1', 'a6', 'a3', 'a5', 'a2']);
+    const first = reads.length;
+    expect(first).toBeGreaterThan(0);
+
+    // A size sold out, then the shop's name: the storefront revision moves twice, no product changes.
+    await sql`INSERT INTO size_stock (product_id, size, on_hand) VALUES ('a1', 'M', 0)`.execute(db);
+    expect(await search()).toEqual(['a4', 'a1', 'a6', 'a3', 'a5', 'a2']);
+    await sql`UPDATE settings SET store_name = 'Renamed'`.execute(db);
+    expect(await search()).toEqual(['a4', 'a1', 'a6', 'a3', 'a5', 'a2']);
+    expect(reads.length).toBe(first);
+
+    // A product's words change: read again, and the product is found by its new title.
+    await sql`UPDATE products SET title = 'Silk Velvet Waistcoat' WHERE id = 'x1'`.execute(db);
+    expect(await search()).toEqual(['x1', 'a4', 'a1', 'a6', 'a3', 'a5', 'a2']);
+    expect(reads.length).toBeGreaterThan(first);
   });
 });

@@ -67,11 +67,15 @@ export type FacetSnapshot = {
    */
   soldOut: Map<string, Uint32Array>;
   everySizeSoldOut: Uint32Array;
-  /** Each searched word's live matches, by revision and word, most recently used last (snapshot-text.ts). */
+  /**
+   * Each searched word's live matches, most recently used last (snapshot-text.ts), by `seq` and word: only
+   * a product's change alters what words match, so a size selling out, a setting or a picture, which move
+   * the revision and nothing else, leave them.
+   */
   wordMasks: Map<string, WordMasks>;
   /** The words being read, by the same key: concurrent requests for the same word share one read. */
   wordReads: Map<string, Promise<WordMasks>>;
-  /** Every match of a search in relevance order, by revision and words (snapshot-text.ts). */
+  /** Every match of a search in relevance order, by `seq` and words (snapshot-text.ts). */
   rankedSlots: Map<string, Uint32Array>;
 };
 
@@ -298,9 +302,12 @@ export async function refreshFacetSnapshot(
     term.slots = { list };
   }
   applySoldOut(snap, soldOut);
-  // What the words matched is of the old revision: let it go rather than wait for the caches to evict it.
-  snap.wordMasks.clear();
-  snap.rankedSlots.clear();
+  if (changes.length > 0) {
+    // What the words matched is of the products as they were (kept under the old seq): let it go rather
+    // than wait for the caches to evict it.
+    snap.wordMasks.clear();
+    snap.rankedSlots.clear();
+  }
   snap.revision = revision;
   snap.seq = changes.at(-1)?.seq ?? snap.seq;
   return snap;

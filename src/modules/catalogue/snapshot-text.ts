@@ -44,9 +44,12 @@ export async function textMatch(
   return { key: words.map((w) => w.key).join(SEPARATOR), mask, words: masks };
 }
 
-/** A word's masks, kept per revision; concurrent requests for the same word share one read. */
+/**
+ * A word's masks, kept until a product changes (FacetSnapshot.wordMasks); concurrent requests for the same
+ * word share one read.
+ */
 async function wordMasks(db: DbOrTx, snap: FacetSnapshot, word: IndexWord): Promise<WordMasks> {
-  const key = `${snap.revision}${SEPARATOR}${word.key}`;
+  const key = `${snap.seq}${SEPARATOR}${word.key}`;
   const known = lruGet(snap.wordMasks, key);
   if (known) return known;
   const reading = snap.wordReads.get(key);
@@ -85,11 +88,11 @@ async function readWordMasks(
 
 /**
  * Every match of the words in relevance order (decision 27): by the sum of the words' WORD_SCORE (the
- * field each is found in), then newest indexed first. Kept per revision and words; other filters only
- * pick among them, so they never reorder a search.
+ * field each is found in), then newest indexed first. Kept until a product changes, per words; other
+ * filters only pick among them, so they never reorder a search.
  */
 export function relevanceOrder(snap: FacetSnapshot, text: TextMatch): Uint32Array {
-  const key = `${snap.revision}${SEPARATOR}${text.key}`;
+  const key = `${snap.seq}${SEPARATOR}${text.key}`;
   const known = lruGet(snap.rankedSlots, key);
   if (known) return known;
   const scoreOf = (slot: number) => {
