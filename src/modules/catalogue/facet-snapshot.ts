@@ -162,20 +162,54 @@ function slotOfId(snap: FacetSnapshot, id: string): number | undefined {
   return undefined;
 }
 
-/** The live slot of a full-text rowid, if it has one. */
-export function slotOfRowid(snap: FacetSnapshot, rowid: number): number | undefined {
-  const added = snap.addedByRowid.get(rowid);
-  if (added !== undefined) return added;
-  let lo = 0;
-  let hi = snap.loaded.size - 1;
-  while (lo <= hi) {
+/** The first loaded slot, from `from` on, whose rowid is not below `rowid` (loaded slots are in rowid order). */
+function loadedPosition(snap: FacetSnapshot, rowid: number, from: number): number {
+  let lo = from;
+  let hi = snap.loaded.size;
+  while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const candidate = snap.rowidOfSlot[mid] ?? 0;
-    if (candidate === rowid) return hasBit(snap.alive, mid) ? mid : undefined;
-    if (candidate < rowid) lo = mid + 1;
-    else hi = mid - 1;
+    if ((snap.rowidOfSlot[mid] ?? 0) < rowid) lo = mid + 1;
+    else hi = mid;
   }
-  return undefined;
+  return lo;
+}
+
+/**
+ * A bitset of the live slots of the rowids in `joined` (decimal, comma-separated, as the engines'
+ * group_concat and string_agg write them). Parsed in place rather than split: a broad word lists tens of
+ * thousands. FTS5 lists them in ascending order, so each is searched for from where the last was found;
+ * any other order (string_agg promises none) only searches from the start again.
+ */
+export function maskOfRowids(snap: FacetSnapshot, joined: string | null): Uint32Array {
+  const mask = new Uint32Array(snap.alive.length);
+  if (!joined) return mask;
+  const added = snap.addedByRowid.size > 0 ? snap.addedByRowid : null;
+  let from = 0;
+  let last = -1;
+  let rowid = 0;
+  let digits = 0;
+  for (let i = 0; i <= joined.length; i++) {
+    const c = i < joined.length ? joined.charCodeAt(i) : 44;
+    if (c >= 48 && c <= 57) {
+      rowid = rowid * 10 + (c - 48);
+      digits++;
+      continue;
+    }
+    if (c !== 44) throw new Error(`not a list of rowids: ${joined.slice(0, 40)}`);
+    if (digits === 0) continue;
+    const slot = added?.get(rowid);
+    if (slot !== undefined) setBit(mask, slot);
+    else {
+      if (rowid < last) from = 0;
+      const at = loadedPosition(snap, rowid, from);
+      if (at < snap.loaded.size && snap.rowidOfSlot[at] === rowid && hasBit(snap.alive, at)) setBit(mask, at);
+      from = at;
+      last = rowid;
+    }
+    rowid = 0;
+    digits = 0;
+  }
+  return mask;
 }
 
 /** Resolves sold-out rows to slots; synchronous, so a count sees them together with the slots they name. */

@@ -1,8 +1,8 @@
 import { lruGet, lruSet } from '../../core/lru.js';
 import type { DbOrTx } from '../../db/database.js';
-import { type FacetSnapshot, SEPARATOR, slotOfRowid } from './facet-snapshot.js';
+import { type FacetSnapshot, maskOfRowids, SEPARATOR } from './facet-snapshot.js';
 import { type IndexWord, indexWords, readWordRowids, WORD_SCORE } from './full-text.js';
-import { countBits, eachSlot, hasBit, intersect, setBit } from './slot-sets.js';
+import { countBits, eachSlot, hasBit, intersect } from './slot-sets.js';
 
 /**
  * A shopper's words over the facet snapshot (decision 27). Each word's matches are read from the engine's
@@ -71,17 +71,11 @@ async function readWordMasks(
 ): Promise<WordMasks> {
   const rowids = await readWordRowids(db, word);
   // Resolved after the read, synchronously, against the snapshot as it is then.
-  const toMask = (joined: string | null) => {
-    const mask = new Uint32Array(snap.alive.length);
-    if (joined) {
-      for (const rowid of joined.split(',')) {
-        const slot = slotOfRowid(snap, Number(rowid));
-        if (slot !== undefined) setBit(mask, slot);
-      }
-    }
-    return mask;
+  const masks = {
+    any: maskOfRowids(snap, rowids.any),
+    title: maskOfRowids(snap, rowids.title),
+    tags: maskOfRowids(snap, rowids.tags),
   };
-  const masks = { any: toMask(rowids.any), title: toMask(rowids.title), tags: toMask(rowids.tags) };
   lruSet(snap.wordMasks, key, masks, WORD_MASKS);
   return masks;
 }
