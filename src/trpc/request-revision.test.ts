@@ -1,19 +1,8 @@
-import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RevisionReader } from '../db/store-revision.js';
 import { insertProducts } from '../test-support/fixtures.js';
+import { recordQueries } from '../test-support/query-recorder.js';
 import { buildTestApp, createTestStore, type TestStore } from '../test-support/test-store.js';
-
-/** Every query the app builds, as its operation tree, for a test to look for a table in. */
-function recordQueries(into: string[]): KyselyPlugin {
-  return {
-    transformQuery: ({ node }) => {
-      into.push(JSON.stringify(node));
-      return node;
-    },
-    transformResult: async ({ result }) => result,
-  };
-}
 
 describe("a request's storefront revision", () => {
   let store: TestStore;
