@@ -50,12 +50,13 @@ export type InnerContext = {
    */
   keepOutOfResponseCaches(): void;
   /** Told the time the public-query gate charged for each call (public-caller.ts), when someone asks. */
-  gateCharged?: (ms: number) => void /**
+  gateCharged?: (ms: number) => void;
+  /**
    * The storefront revision, read once for the request from the process's revision reader (a prepared
    * statement on SQLite, the notified copy on PostgreSQL), so a batch's calls agree on it and none reads it
    * again through the query builder. Null when it cannot be read; absent in contexts tests build by hand.
    * Either way the repositories then read it themselves.
-   */;
+   */
   storefrontRevision?: () => Promise<string | null>;
 };
 
