@@ -65,8 +65,8 @@ export async function answerInProcess(
  * requests per call), keyed by the exact URL and valid for one storefront revision. A miss calls the
  * procedures in-process (`inProcess`, as the server's page render does): tRPC's HTTP handler (a WHATWG Request
  * and Response per call) cost as much as the whole answer of a cheap procedure. A failing procedure goes
- * through tRPC, which writes its error. Either way the answer is kept. Register it in the same scope as
- * the tRPC plugin.
+ * through tRPC, which writes its error. Either way the answer is kept once its URL is asked again or
+ * waited for (decision 0029). Register it in the same scope as the tRPC plugin.
  */
 export function registerPublicApiCache(
   scope: FastifyInstance,

@@ -32,6 +32,16 @@ describe('product cards kept per storefront revision', () => {
     expect((await cardsOf(db, 'r2', ['missing', 'p2', 'p1'])).map((c) => c.id)).toEqual(['p2', 'p1']);
   });
 
+  it("keeps the newer revision's cards when a request that read an older one comes after it", async () => {
+    const db = store.handle.db;
+    const [kept] = await cardsOf(db, '41', ['p1']);
+    // Read at 40, answered after 41 was: its cards are read as they are now, and not kept.
+    const [late] = await cardsOf(db, '40', ['p1', 'missing']);
+    expect(late).not.toBe(kept);
+    expect(late).toEqual(kept);
+    expect((await cardsOf(db, '41', ['p1']))[0]).toBe(kept);
+  });
+
   it('shows a product, media or price change on the next listing', async () => {
     const db = store.handle.db;
     expect((await listed()).map((c) => c.title)).toContain('Silk Kurta, lined');

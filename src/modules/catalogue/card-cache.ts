@@ -1,7 +1,7 @@
 import { lruGet, lruSet } from '../../core/lru.js';
 import type { DbOrTx } from '../../db/database.js';
 import type { ProductCard } from '../../shared/catalogue.js';
-import { cardColumns, toCard } from './catalogue.repository.js';
+import { type CardRow, cardColumns, toCard } from './catalogue.repository.js';
 
 /**
  * Product cards of one storefront revision, by id. Shoppers' listings seldom repeat, their cards far more
@@ -18,6 +18,11 @@ const caches = new WeakMap<object, { revision: string; cards: Map<string, Produc
 /** The cards of `ids` that exist, in the ids' order. */
 export async function cardsOf(db: DbOrTx, revision: string, ids: string[]): Promise<ProductCard[]> {
   let cache = caches.get(db);
+  if (cache && cache.revision !== revision && isOlder(revision, cache.revision)) {
+    // A request that read the revision before a change and ran after it (it waited its turn): its cards
+    // are read as they are now and not kept, rather than drop every card of the newer revision.
+    return cardsFrom(await cardColumns(db).where('p.id', 'in', ids).execute(), ids);
+  }
   if (!cache || cache.revision !== revision) {
     cache = { revision, cards: new Map() };
     caches.set(db, cache);
@@ -32,6 +37,21 @@ export async function cardsOf(db: DbOrTx, revision: string, ids: string[]): Prom
   }
   return ids.flatMap((id) => {
     const card = lruGet(cards, id);
+    return card ? [card] : [];
+  });
+}
+
+/** Revisions are counters (as text) that only move forward while the store runs. */
+function isOlder(revision: string, than: string): boolean {
+  const a = Number(revision);
+  const b = Number(than);
+  return Number.isSafeInteger(a) && Number.isSafeInteger(b) && a < b;
+}
+
+function cardsFrom(rows: CardRow[], ids: string[]): ProductCard[] {
+  const byId = new Map(rows.map((row) => [row.id, toCard(row)]));
+  return ids.flatMap((id) => {
+    const card = byId.get(id);
     return card ? [card] : [];
   });
 }

@@ -5,6 +5,9 @@ import { insertProducts } from '../../test-support/fixtures.js';
 import { recordQueries } from '../../test-support/query-recorder.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 import { searchBySql, searchProducts } from './catalogue-search.repository.js';
+import { idOfSlot, loadFacetSnapshot, refreshFacetSnapshot } from './facet-snapshot.js';
+import { eachSlot } from './slot-sets.js';
+import { relevanceOrder, textMatch } from './snapshot-text.js';
 
 /**
  * Six products that all match "silk", indexed in this order (a1 oldest): two with it in the title, one in
@@ -170,5 +173,53 @@ describe("a search's words between changes", () => {
     await sql`UPDATE products SET title = 'Silk Velvet Waistcoat' WHERE id = 'x1'`.execute(db);
     expect(await search()).toEqual(['x1', 'a4', 'a1', 'a6', 'a3', 'a5', 'a2']);
     expect(reads()).toBeGreaterThan(first);
+  });
+});
+
+describe('words read while a product changes', () => {
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await createTestStore();
+    await insertProducts(store.handle.db, [
+      ...catalogue,
+      { id: 'z1', title: 'Velvet Cape', price_minor: 1000 },
+    ]);
+  });
+  afterAll(async () => store.cleanup());
+
+  it('reads them again when a refresh applied a change meanwhile, and keeps no order of the old products', async () => {
+    const db = store.handle.db;
+    const snap = await loadFacetSnapshot(db, 'r1');
+    // The word's index read runs, then waits before its rows come back, until released.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let hold = true;
+    const slow = db.withPlugin({
+      transformQuery: ({ node }) => node,
+      transformResult: async ({ result }) => {
+        if (hold) {
+          hold = false;
+          await held;
+        }
+        return result;
+      },
+    });
+    const reading = textMatch(slow, snap, 'silk');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Meanwhile z1 gains the word, and the snapshot applies that change.
+    await sql`UPDATE products SET title = 'Silk Cape' WHERE id = 'z1'`.execute(db);
+    expect(await refreshFacetSnapshot(db, snap, 'r2')).toBe(snap);
+    release();
+    const text = await reading;
+    if (!text) throw new Error('expected a text match');
+    const found = (mask: Uint32Array) => {
+      const ids: string[] = [];
+      eachSlot(mask, (slot) => ids.push(idOfSlot(snap, slot)));
+      return ids.sort();
+    };
+    expect(found(text.mask)).toContain('z1');
+    expect([...relevanceOrder(snap, text)].map((slot) => idOfSlot(snap, slot))).toContain('z1');
   });
 });

@@ -6,21 +6,24 @@ import { countBits, eachSlot, hasBit, intersect } from './slot-sets.js';
 
 /**
  * A shopper's words over the facet snapshot (decision 27). Each word's matches are read from the engine's
- * own full-text index once per revision, as three masks of live slots (anywhere, in the title, in the maker
- * or tags); a search of several words is their intersection, and its relevance order is worked out from
- * the same masks, in memory. Shoppers' words repeat far more than their combinations: a new pair of known
- * words reads nothing.
+ * own full-text index once until a product changes (the snapshot's `seq`), as three masks of live slots
+ * (anywhere, in the title, in the maker or tags); a search of several words is their intersection, and its
+ * relevance order is worked out from the same masks, in memory. Shoppers' words repeat far more than their
+ * combinations: a new pair of known words reads nothing.
  */
 
 /** One word's live matches: anywhere, in the title, in the maker or tags. */
 export type WordMasks = { any: Uint32Array; title: Uint32Array; tags: Uint32Array };
 
-/** A search's words over a snapshot: the slots every word matches, and each word's masks. */
-export type TextMatch = { key: string; mask: Uint32Array; words: WordMasks[] };
+/**
+ * A search's words over a snapshot: the slots every word matches, each word's masks, and the snapshot's
+ * `seq` they are of (what is worked out from them is kept only while the snapshot is still there).
+ */
+export type TextMatch = { key: string; mask: Uint32Array; words: WordMasks[]; seq: number };
 
 /**
  * Words kept per snapshot: 3 × 12.5 kB each at 100,000 products (19 MB for 512). Cleared when a refresh
- * moves the snapshot to a new revision.
+ * applies a product's change.
  */
 const WORD_MASKS = 512;
 /** Relevance orders kept per snapshot: 4 bytes per match, up to 400 kB for a word every product has. */
@@ -36,12 +39,21 @@ export async function textMatch(
 ): Promise<TextMatch | null> {
   const words = await indexWords(db, q);
   if (!words) return null;
-  const masks = await Promise.all(words.map((w) => wordMasks(db, snap, w)));
+  const seq = snap.seq;
+  let masks = await Promise.all(words.map((w) => wordMasks(db, snap, w)));
+  // A product changed while the words were read: what they matched may be of the products before it, so
+  // they are read again, once (under the new seq). Should it move again, this search's relevance order is
+  // not kept (relevanceOrder compares the seqs).
+  let at = seq;
+  if (snap.seq !== seq) {
+    at = snap.seq;
+    masks = await Promise.all(words.map((w) => wordMasks(db, snap, w)));
+  }
   // FTS5 and tsquery both find the products every word matches (an FTS5 term that is no word at all
   // matches nothing, alone or beside others), so the intersection is what the whole query finds.
   let mask = masks[0]?.any ?? new Uint32Array(snap.alive.length);
   for (const m of masks.slice(1)) mask = intersect(mask, m.any);
-  return { key: words.map((w) => w.key).join(SEPARATOR), mask, words: masks };
+  return { key: words.map((w) => w.key).join(SEPARATOR), mask, words: masks, seq: at };
 }
 
 /**
@@ -69,6 +81,7 @@ async function readWordMasks(
   word: IndexWord,
   key: string,
 ): Promise<WordMasks> {
+  const seq = snap.seq;
   const rowids = await readWordRowids(db, word);
   // Resolved after the read, synchronously, against the snapshot as it is then.
   const masks = {
@@ -76,7 +89,8 @@ async function readWordMasks(
     title: maskOfRowids(snap, rowids.title),
     tags: maskOfRowids(snap, rowids.tags),
   };
-  lruSet(snap.wordMasks, key, masks, WORD_MASKS);
+  // Kept only if no product changed meanwhile (the key names the seq it was asked under).
+  if (snap.seq === seq) lruSet(snap.wordMasks, key, masks, WORD_MASKS);
   return masks;
 }
 
@@ -86,7 +100,7 @@ async function readWordMasks(
  * filters only pick among them, so they never reorder a search.
  */
 export function relevanceOrder(snap: FacetSnapshot, text: TextMatch): Uint32Array {
-  const key = `${snap.seq}${SEPARATOR}${text.key}`;
+  const key = `${text.seq}${SEPARATOR}${text.key}`;
   const known = lruGet(snap.rankedSlots, key);
   if (known) return known;
   const scoreOf = (slot: number) => {
@@ -131,6 +145,7 @@ export function relevanceOrder(snap: FacetSnapshot, text: TextMatch): Uint32Arra
       at += list.length;
     }
   }
-  lruSet(snap.rankedSlots, key, order, RANKED_ORDERS);
+  // Of the products the words were read against: kept only if none has changed since.
+  if (text.seq === snap.seq) lruSet(snap.rankedSlots, key, order, RANKED_ORDERS);
   return order;
 }
