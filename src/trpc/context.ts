@@ -83,12 +83,10 @@ type ContextServices = Pick<
 
 export function createContextFactory(deps: ContextDeps) {
   const policy = { ttlMs: deps.config.session.ttlMs, idleMs: deps.config.session.idleMs };
-  const { revision, ...services } = deps;
   return async ({ req }: CreateFastifyContextOptions): Promise<Context> => {
     const session = cookieSession(req);
     return {
-      ...services,
-      ...(revision ? { storefrontRevision: revisionOnce(revision) } : {}),
+      ...requestServices(deps),
       log: req.log,
       session,
       admin: await resolveAdmin(session, { db: deps.db, clock: deps.clock, policy }),
@@ -99,11 +97,23 @@ export function createContextFactory(deps: ContextDeps) {
   };
 }
 
-/** The revision read at the first ask and kept for the rest of the request. */
-export function revisionOnce(read: RevisionReader): () => Promise<string | null> {
+/**
+ * The services of one request's context: the deps, with the revision reader turned into the request's
+ * storefront revision (`known` when the caller has read it already, else read at the first ask and kept).
+ */
+export function requestServices(
+  deps: ContextDeps,
+  known?: string,
+): ContextServices & Pick<InnerContext, 'storefrontRevision'> {
+  const { revision, ...services } = deps;
+  if (known !== undefined) return { ...services, storefrontRevision: async () => known };
+  if (!revision) return services;
   let value: Promise<string | null> | undefined;
-  return () => {
-    value ??= settledRevision(read);
-    return value;
+  return {
+    ...services,
+    storefrontRevision: () => {
+      value ??= settledRevision(revision);
+      return value;
+    },
   };
 }

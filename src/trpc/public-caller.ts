@@ -3,7 +3,7 @@ import { PUBLIC_QUERIES } from '../core/public-queries.js';
 import { keepOutOfResponseCaches } from '../http/response-cache.js';
 import { memorySession } from '../modules/auth/session.js';
 import type { ServerQuery } from '../shared/ssr-contract.js';
-import { type ContextDeps, revisionOnce } from './context.js';
+import { type ContextDeps, requestServices } from './context.js';
 import { createCallerFactory } from './init.js';
 import { appRouter } from './router.js';
 
@@ -24,16 +24,9 @@ export function publicQueries(
     revision?: string;
   } = {},
 ): ServerQuery {
-  const { revision, ...services } = deps;
   const { gateCharged } = opts;
-  const known = opts.revision;
   const caller = createCaller({
-    ...services,
-    ...(known !== undefined
-      ? { storefrontRevision: async () => known }
-      : revision
-        ? { storefrontRevision: revisionOnce(revision) }
-        : {}),
+    ...requestServices(deps, opts.revision),
     log: req.log,
     session: memorySession(),
     admin: null,

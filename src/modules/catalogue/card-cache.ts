@@ -1,7 +1,7 @@
 import { lruGet, lruSet } from '../../core/lru.js';
 import type { DbOrTx } from '../../db/database.js';
 import type { ProductCard } from '../../shared/catalogue.js';
-import { type CardRow, cardColumns, toCard } from './catalogue.repository.js';
+import { cardColumns, toCard } from './catalogue.repository.js';
 
 /**
  * Product cards of one storefront revision, by id. Shoppers' listings seldom repeat, their cards far more
@@ -18,16 +18,14 @@ const caches = new WeakMap<object, { revision: string; cards: Map<string, Produc
 /** The cards of `ids` that exist, in the ids' order. */
 export async function cardsOf(db: DbOrTx, revision: string, ids: string[]): Promise<ProductCard[]> {
   let cache = caches.get(db);
-  if (cache && cache.revision !== revision && isOlder(revision, cache.revision)) {
-    // A request that read the revision before a change and ran after it (it waited its turn): its cards
-    // are read as they are now and not kept, rather than drop every card of the newer revision.
-    return cardsFrom(await cardColumns(db).where('p.id', 'in', ids).execute(), ids);
-  }
-  if (!cache || cache.revision !== revision) {
+  // A request that read the revision before a change and ran after it (it waited its turn) reads its cards
+  // as they are now into a map of its own, rather than drop every card of the newer revision.
+  const late = cache !== undefined && cache.revision !== revision && isOlder(revision, cache.revision);
+  if (!late && (!cache || cache.revision !== revision)) {
     cache = { revision, cards: new Map() };
     caches.set(db, cache);
   }
-  const { cards } = cache;
+  const cards = late || !cache ? new Map<string, ProductCard>() : cache.cards;
   const missing = ids.filter((id) => !cards.has(id));
   if (missing.length > 0) {
     // Read after `revision` was: a change in between makes these newer than it, never older.
@@ -46,12 +44,4 @@ function isOlder(revision: string, than: string): boolean {
   const a = Number(revision);
   const b = Number(than);
   return Number.isSafeInteger(a) && Number.isSafeInteger(b) && a < b;
-}
-
-function cardsFrom(rows: CardRow[], ids: string[]): ProductCard[] {
-  const byId = new Map(rows.map((row) => [row.id, toCard(row)]));
-  return ids.flatMap((id) => {
-    const card = byId.get(id);
-    return card ? [card] : [];
-  });
 }

@@ -39,15 +39,15 @@ export async function textMatch(
 ): Promise<TextMatch | null> {
   const words = await indexWords(db, q);
   if (!words) return null;
-  const seq = snap.seq;
-  let masks = await Promise.all(words.map((w) => wordMasks(db, snap, w)));
+  const readAll = () => Promise.all(words.map((w) => wordMasks(db, snap, w)));
+  let at = snap.seq;
+  let masks = await readAll();
   // A product changed while the words were read: what they matched may be of the products before it, so
   // they are read again, once (under the new seq). Should it move again, this search's relevance order is
   // not kept (relevanceOrder compares the seqs).
-  let at = seq;
-  if (snap.seq !== seq) {
+  if (snap.seq !== at) {
     at = snap.seq;
-    masks = await Promise.all(words.map((w) => wordMasks(db, snap, w)));
+    masks = await readAll();
   }
   // FTS5 and tsquery both find the products every word matches (an FTS5 term that is no word at all
   // matches nothing, alone or beside others), so the intersection is what the whole query finds.
