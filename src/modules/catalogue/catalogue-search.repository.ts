@@ -13,6 +13,7 @@ import {
 } from '../../shared/catalogue.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { slugify } from '../../shared/slug.js';
+import { withSoldOut } from '../stock/stock.repository.js';
 import { cardsOf } from './card-cache.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
 import { countFacets, type RawFacetCounts } from './facet-snapshot.js';
@@ -196,9 +197,9 @@ export type SearchOptions = {
 };
 
 /**
- * A page of product cards. The page's ids and the count come from the facet snapshot when it is of the
- * current revision (decision 26), else from SQL (while a first load runs in a worker); then only the page's
- * cards are read.
+ * A page of product cards, each marked when every size is sold out. The page's ids, the count and the marks
+ * come from the facet snapshot when it is of the current revision (decision 26), else from SQL (while a
+ * first load runs in a worker); then only the page's cards are read.
  */
 export async function searchProducts(
   db: DbOrTx,
@@ -211,12 +212,15 @@ export async function searchProducts(
   const revision = opts.revision ?? (await storefrontRevision(db));
   const snap = await snapshotIfReady(db, revision, opts.snapshot);
   const window = opts.rankWindow ?? RANK_WINDOW;
-  const { ids, count } =
+  const { ids, count, soldOut } =
     snap?.revision === revision
       ? await searchSnapshot(db, snap, f, { sort, offset: opts.offset, limit: opts.limit })
-      : await searchBySql(db, f, { ...opts, sort, rankWindow: window });
+      : { ...(await searchBySql(db, f, { ...opts, sort, rankWindow: window })), soldOut: null };
 
-  const rows = await cardsOf(db, revision, ids);
+  const cards = await cardsOf(db, revision, ids);
+  const rows = soldOut
+    ? cards.map((c) => (soldOut.has(c.id) ? { ...c, soldOut: true } : c))
+    : await withSoldOut(db, cards);
   const next = opts.offset + ids.length;
   const capped = count > COUNT_CAP;
   // Past the cap the count no longer says where the end is: a full page means there may be more.

@@ -20,14 +20,13 @@ import {
 export const catalogueRouter = router({
   /** A page of product cards for a search, filters and sort. */
   search: publicProcedure.input(catalogueSearchInput).query(async ({ ctx, input }) => {
-    const page = await searchProducts(ctx.db, input, {
+    return searchProducts(ctx.db, input, {
       revision: await ctx.storefrontRevision?.(),
       sort: input.sort,
       offset: input.cursor ?? 0,
       limit: input.limit,
       snapshot: { log: ctx.log },
     });
-    return { ...page, items: await withSoldOut(ctx.db, page.items) };
   }),
 
   /** Option counts for each filter group under the current search and other filters. */

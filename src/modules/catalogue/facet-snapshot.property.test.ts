@@ -6,6 +6,7 @@ import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { facetCountsBySql, matchingIdsBySql } from '../../test-support/facet-counts-oracle.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
+import { withSoldOut } from '../stock/stock.repository.js';
 import { assembleFacets, facetCounts, searchBySql, searchProducts } from './catalogue-search.repository.js';
 import { readFacetLoadInWorker } from './facet-load-in-worker.js';
 import {
@@ -107,15 +108,17 @@ const NONE: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: 
 /** Every page from the start, joined (what infinite scroll shows), and the totals the pages gave. */
 async function scrolled(page: (offset: number) => Promise<SearchPage>) {
   const ids: string[] = [];
+  const cards: SearchPage['items'] = [];
   const totals = new Set<number>();
   let offset: number | null = 0;
   while (offset !== null) {
     const p = await page(offset);
     ids.push(...p.items.map((c) => c.id));
+    cards.push(...p.items);
     totals.add(p.total);
     offset = p.nextOffset;
   }
-  return { ids, totals: [...totals] };
+  return { ids, cards, totals: [...totals] };
 }
 
 describe('facet counts from the in-memory snapshot', () => {
@@ -275,7 +278,7 @@ describe('facet counts from the in-memory snapshot', () => {
   );
 
   it(
-    'lists every sort page by page exactly as SQL does, also after writes applied to the snapshot',
+    'lists every sort page by page exactly as SQL does, sold-out marks too, also after writes applied to the snapshot',
     async () => {
       const db = store.handle.db;
       // The SQL listing with a window that holds every match ranks them all, as the snapshot does.
@@ -297,6 +300,9 @@ describe('facet counts from the in-memory snapshot', () => {
               for (const sort of ['featured', 'newest', 'price-asc', 'price-desc', 'relevance'] as const) {
                 const listed = await scrolled((offset) => searchProducts(db, f, { sort, offset, limit }));
                 expect(listed.totals.every((t) => t === matching.length)).toBe(true);
+                // The snapshot's sold-out marks are the ones the stock table gives the same cards.
+                const unmarked = listed.cards.map((c) => ({ ...c, soldOut: false }));
+                expect(listed.cards).toEqual(await withSoldOut(db, unmarked));
                 if (sort === 'relevance' && searchTerms(f.q)) {
                   // The words' own order, keeping the products the filter finds.
                   const keep = new Set(matching);

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogueFilter } from '../../shared/catalogue-input.js';
+import { insertProducts } from '../../test-support/fixtures.js';
+import { recordQueries } from '../../test-support/query-recorder.js';
+import { createTestStore, type TestStore } from '../../test-support/test-store.js';
+import { searchProducts } from './catalogue-search.repository.js';
+
+const ALL: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false };
+
+/** The "Sold out" mark on listing cards, when the facet snapshot answers the listing. */
+describe('sold-out marks on a listing', () => {
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await createTestStore();
+    await insertProducts(store.handle.db, [
+      { id: 'gone', title: 'Lawn Kurta', sizes: '["S","M"]', page_order: 1 },
+      { id: 'half', title: 'Lawn Shawl', sizes: '["S","M"]', page_order: 2 },
+      { id: 'open', title: 'Lawn Suit', sizes: '["S"]', page_order: 3 },
+    ]);
+    await store.handle.db
+      .insertInto('size_stock')
+      .values([
+        { product_id: 'gone', size: 'S', on_hand: 0, reserved: 0 },
+        // The last unit is held by an open checkout: nobody else can buy it.
+        { product_id: 'gone', size: 'M', on_hand: 1, reserved: 1 },
+        { product_id: 'half', size: 'S', on_hand: 0, reserved: 0 },
+        { product_id: 'half', size: 'M', on_hand: 3, reserved: 0 },
+      ])
+      .execute();
+  });
+  afterAll(() => store.cleanup());
+
+  it('come from the snapshot, without a read of the stock table, and follow a sale', async () => {
+    const queries: string[] = [];
+    const db = store.handle.db.withPlugin(recordQueries(queries));
+    const marks = async (f: CatalogueFilter) =>
+      Object.fromEntries(
+        (await searchProducts(db, f, { offset: 0, limit: 24 })).items.map((c) => [c.id, c.soldOut]),
+      );
+    // The first listing loads the snapshot, stock included.
+    expect(await marks(ALL)).toEqual({ gone: true, half: false, open: false });
+
+    queries.length = 0;
+    expect(await marks({ ...ALL, q: 'lawn' })).toEqual({ gone: true, half: false, open: false });
+    expect(queries.filter((q) => q.includes('"size_stock"'))).toEqual([]);
+
+    await store.handle.db
+      .updateTable('size_stock')
+      .set({ on_hand: 0 })
+      .where('product_id', '=', 'half')
+      .where('size', '=', 'M')
+      .execute();
+    expect(await marks({ ...ALL, q: 'lawn' })).toEqual({ gone: true, half: true, open: false });
+  });
+});
