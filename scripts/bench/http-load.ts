@@ -4,6 +4,7 @@
  */
 import autocannon from 'autocannon';
 
+import type { NodeProcess } from '../launcher/node-process.js';
 import { type LoopReading, scrapeLoopDelay } from './loop-delay.js';
 
 export type Measured = {
@@ -14,6 +15,11 @@ export type Measured = {
   non2xx: number;
   /** The store's event-loop delay during the load (absent for the baseline). */
   loop?: LoopReading;
+  /**
+   * The server's CPU time per answered request (ms, every thread), where the load was told its process:
+   * what the server spent, whatever share of the cores the load generator took.
+   */
+  cpuMsPerRequest?: number;
 };
 
 export type Scenario = { name: string; path: string };
@@ -23,6 +29,8 @@ export type LoadOptions = {
   nextPath?: () => string;
   /** The store whose /metrics gives the event-loop delay during the load. */
   store?: string;
+  /** The server's process, whose CPU time per request is measured. */
+  server?: Pick<NodeProcess, 'cpuMs'>;
 };
 
 export async function load(
@@ -33,6 +41,7 @@ export async function load(
 ): Promise<Measured> {
   if (opts.store) await scrapeLoopDelay(opts.store);
   const next = opts.nextPath;
+  const cpuBefore = opts.server?.cpuMs() ?? null;
   // As a browser asks: it always accepts compressed answers (the baseline ignores the header).
   const r = await autocannon({
     url,
@@ -42,7 +51,12 @@ export async function load(
     headers: { 'accept-encoding': 'gzip, deflate, br' },
     ...(next ? { requests: [{ setupRequest: (req: { path?: string }) => ({ ...req, path: next() }) }] } : {}),
   });
+  const cpuAfter = opts.server?.cpuMs() ?? null;
+  const answered = r.requests.total;
   return {
+    ...(cpuBefore !== null && cpuAfter !== null && answered > 0
+      ? { cpuMsPerRequest: Number(((cpuAfter - cpuBefore) / answered).toFixed(3)) }
+      : {}),
     rps: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,

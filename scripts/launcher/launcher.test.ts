@@ -13,6 +13,20 @@ describe('the process launcher', () => {
     expect(proc.output()).toContain('err\n');
     expect(proc.running()).toBe(false);
     expect(proc.rssKb()).toBeNull();
+    expect(proc.cpuMs()).toBeNull();
+  });
+
+  it('reads the CPU time a process has used, which grows while it works', async () => {
+    const busy = script(
+      'console.log("ready"); const end = Date.now() + 400; while (Date.now() < end); console.log("done"); setInterval(() => {}, 1000)',
+    );
+    await busy.waitForOutput(/ready/);
+    const before = busy.cpuMs() ?? Number.NaN;
+    await busy.waitForOutput(/done/);
+    const after = busy.cpuMs() ?? Number.NaN;
+    // 400 ms of spinning, less whatever the start-up had already used before the first reading.
+    expect(after - before).toBeGreaterThanOrEqual(200);
+    await busy.kill();
   });
 
   it('stop() sends SIGTERM and falls back to SIGKILL after the grace period', async () => {

@@ -23,6 +23,8 @@ export type NodeProcess = {
   kill(): Promise<Exit>;
   /** Resident memory in KiB (Linux's /proc), or null once the process is gone. */
   rssKb(): number | null;
+  /** CPU time used so far, user and system, all threads, in ms (Linux's /proc), or null once it is gone. */
+  cpuMs(): number | null;
   /** The first match of `pattern` in the output; rejects if the process exits first or the time runs out. */
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
 };
@@ -37,6 +39,20 @@ export function readRssKb(pid: number): number | null {
   try {
     const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)\s+kB/);
     return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * utime and stime of /proc/PID/stat, in clock ticks of 10 ms (USER_HZ is 100 on every Linux Node runs on).
+ * The command name in parentheses may hold spaces, so the fields are counted from its closing one.
+ */
+export function readCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return null;
   }
@@ -101,6 +117,7 @@ export function spawnNode(args: readonly string[], opts: SpawnOptions = {}): Nod
       return exited;
     },
     rssKb: () => (running() ? readRssKb(pid) : null),
+    cpuMs: () => (running() ? readCpuMs(pid) : null),
     async waitForOutput(pattern, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
