@@ -13,15 +13,14 @@ import {
 } from '../../shared/catalogue.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { slugify } from '../../shared/slug.js';
-import { withSoldOut } from '../stock/stock.repository.js';
+import { markSoldOut, withSoldOut } from '../stock/stock.repository.js';
 import { cardsOf } from './card-cache.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
 import { countFacets, type RawFacetCounts } from './facet-snapshot.js';
 import { type SnapshotOptions, snapshotFor, snapshotIfReady } from './facet-snapshots.js';
 import { type FullText, fullText } from './full-text.js';
-import { FACET_GROUPS, facetKey, facetKeys, searchTerms } from './search-query.js';
-import { searchSnapshot } from './snapshot-search.js';
-import { textMatch } from './snapshot-text.js';
+import { FACET_GROUPS, facetKey, facetKeys, filterKey, searchTerms } from './search-query.js';
+import { filterOver, searchSnapshot } from './snapshot-search.js';
 
 type Eb = ExpressionBuilder<Database & { p: ProductsTable }, 'p'>;
 type FilterPart = FacetKind | 'price';
@@ -218,9 +217,7 @@ export async function searchProducts(
       : { ...(await searchBySql(db, f, { ...opts, sort, rankWindow: window })), soldOut: null };
 
   const cards = await cardsOf(db, revision, ids);
-  const rows = soldOut
-    ? cards.map((c) => (soldOut.has(c.id) ? { ...c, soldOut: true } : c))
-    : await withSoldOut(db, cards);
+  const rows = soldOut ? markSoldOut(cards, (id) => soldOut.get(id)) : await withSoldOut(db, cards);
   const next = opts.offset + ids.length;
   const capped = count > COUNT_CAP;
   // Past the cap the count no longer says where the end is: a full page means there may be more.
@@ -308,16 +305,7 @@ export async function facetCounts(
   opts: SnapshotOptions & KnownRevision = {},
 ): Promise<FacetAnswer> {
   const revision = opts.revision ?? (await storefrontRevision(db));
-  const key = JSON.stringify([
-    f.q ?? '',
-    f.manufacturers,
-    f.sizes,
-    f.colors,
-    f.tags,
-    f.priceMin,
-    f.priceMax,
-    f.inStock,
-  ]);
+  const key = filterKey(f);
   let cache = facetCaches.get(db);
   if (!cache) {
     cache = new Map();
@@ -326,8 +314,8 @@ export async function facetCounts(
   const hit = lruGet(cache, key);
   if (hit && hit.revision === revision) return { facets: hit.value, upToDate: true };
   const snap = await snapshotFor(db, revision, opts);
-  const text = await textMatch(db, snap, f.q);
-  const counted = countFacets(snap, f, text?.mask ?? null);
+  const { text, masks } = await filterOver(db, snap, f);
+  const counted = countFacets(snap, f, text?.mask ?? null, masks);
   const value = assembleFacets(counted, f);
   // Kept under the revision of the snapshot that counted it, so an older snapshot's answer (given while a
   // newer one loads) is never taken for the current revision's.

@@ -68,6 +68,11 @@ export type FacetSnapshot = {
   soldOut: Map<string, Uint32Array>;
   everySizeSoldOut: Uint32Array;
   /**
+   * The sold-out sizes of each slot that has any, spelled as the stock rows are: what a listing card's
+   * "Sold out" mark is worked out from (stock.repository's markSoldOut), as the product page's is.
+   */
+  soldOutSizesOf: Map<number, Set<string>>;
+  /**
    * Each searched word's live matches, most recently used last (snapshot-text.ts), by `seq` and word: only
    * a product's change alters what words match, so a size selling out, a setting or a picture, which move
    * the revision and nothing else, leave them.
@@ -129,6 +134,7 @@ export function snapshotFromLoad(load: FacetLoad, revision: string): FacetSnapsh
     terms: new Map(),
     soldOut: new Map(),
     everySizeSoldOut: new Uint32Array(words),
+    soldOutSizesOf: new Map(),
     wordMasks: new Map(),
     wordReads: new Map(),
     rankedSlots: new Map(),
@@ -216,10 +222,13 @@ export function maskOfRowids(snap: FacetSnapshot, joined: string | null): Uint32
 function applySoldOut(snap: FacetSnapshot, rows: SoldOutRow[]): void {
   const words = snap.capacity >>> 5;
   const soldOut = new Map<string, Uint32Array>();
-  const touched = new Set<number>();
+  const sizesOf = new Map<number, Set<string>>();
   for (const r of rows) {
     const slot = slotOfId(snap, r.product_id);
     if (slot === undefined) continue;
+    const sizes = sizesOf.get(slot) ?? new Set<string>();
+    sizes.add(r.size);
+    sizesOf.set(slot, sizes);
     const key = facetKey('size', r.size);
     let bits = soldOut.get(key);
     if (!bits) {
@@ -227,17 +236,17 @@ function applySoldOut(snap: FacetSnapshot, rows: SoldOutRow[]): void {
       soldOut.set(key, bits);
     }
     setBit(bits, slot);
-    touched.add(slot);
   }
   const sizeTerms = [...snap.terms.values()].filter((t) => t.kind === 'size');
   const every = new Uint32Array(words);
-  for (const slot of touched) {
+  for (const slot of sizesOf.keys()) {
     const held = new Set<string>();
     for (const t of sizeTerms) if (holds(t.slots, slot)) held.add(t.key);
     if (held.size > 0 && [...held].every((key) => hasBit(soldOut.get(key), slot))) setBit(every, slot);
   }
   snap.soldOut = soldOut;
   snap.everySizeSoldOut = every;
+  snap.soldOutSizesOf = sizesOf;
 }
 
 /**
@@ -402,13 +411,20 @@ function grow(snap: FacetSnapshot): void {
   snap.capacity = capacity;
 }
 
+export type FilterMasks = {
+  everything: Uint32Array;
+  maskFor: Map<FacetKind, Uint32Array>;
+  unpriced: () => Uint32Array;
+};
+
 /**
- * A filter's masks over the snapshot: `everything` holds the products it finds (the listing); `maskFor`
+ * A filter's masks over the snapshot, never written to once made (they are shared: snapshot-search.ts keeps
+ * the last few, and a mask may be the snapshot's own `alive` or a word's): `everything` holds the products it finds (the listing); `maskFor`
  * holds, per facet group, the products found with that group's own choice left out ("what if I picked this
  * too"); `unpriced` the products found without the price condition (for the price range). Synchronous: a
  * refresh cannot change the snapshot halfway.
  */
-export function filterMasks(snap: FacetSnapshot, f: CatalogueFilter, text: Uint32Array | null) {
+export function filterMasks(snap: FacetSnapshot, f: CatalogueFilter, text: Uint32Array | null): FilterMasks {
   // Text and price narrow every answer below, so they are folded into one base mask of live slots.
   const base = text ?? snap.alive;
   const priced = f.priceMin !== undefined || f.priceMax !== undefined;
@@ -469,10 +485,11 @@ export function countFacets(
   snap: FacetSnapshot,
   f: CatalogueFilter,
   text: Uint32Array | null,
+  masks: FilterMasks = filterMasks(snap, f, text),
 ): RawFacetCounts & { revision: string } {
   // Synchronous: a refresh cannot change the snapshot halfway through a count, so the counts are of the
-  // revision it has now (the answer cache keeps them under it).
-  const { maskFor, unpriced } = filterMasks(snap, f, text);
+  // revision it has now (the answer cache keeps them under it); `masks` must be of that revision too.
+  const { maskFor, unpriced } = masks;
   const counted = new Map<FacetKind, Array<{ key: string; value: string; count: number }>>();
   const byKey = new Map<string, { key: string; value: string; count: number }>();
   // Each group's mask is counted against every one of its values: its empty words are found once.

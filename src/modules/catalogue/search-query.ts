@@ -1,3 +1,4 @@
+import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { foldForSearch } from '../../shared/search-fold.js';
 import { MIN_WORD_LENGTH } from '../../shared/search-input.js';
 
@@ -53,4 +54,18 @@ export const FACET_GROUPS = [
 /** The distinct facet keys a filter chose in one group (values that fold to nothing are dropped). */
 export function facetKeys(kind: 'manufacturer' | 'size' | 'color' | 'tag', values: string[]): string[] {
   return [...new Set(values.map((v) => facetKey(kind, v)).filter((v) => v !== ''))];
+}
+
+/** What a filter asks, as a key: the words and every condition, not the sort or the page. */
+export function filterKey(f: CatalogueFilter): string {
+  return JSON.stringify([
+    f.q ?? '',
+    f.manufacturers,
+    f.sizes,
+    f.colors,
+    f.tags,
+    f.priceMin,
+    f.priceMax,
+    f.inStock,
+  ]);
 }

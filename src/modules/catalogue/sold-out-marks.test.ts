@@ -16,6 +16,7 @@ describe('sold-out marks on a listing', () => {
       { id: 'gone', title: 'Lawn Kurta', sizes: '["S","M"]', page_order: 1 },
       { id: 'half', title: 'Lawn Shawl', sizes: '["S","M"]', page_order: 2 },
       { id: 'open', title: 'Lawn Suit', sizes: '["S"]', page_order: 3 },
+      { id: 'case', title: 'Lawn Cape', sizes: '["M"]', page_order: 4 },
     ]);
     await store.handle.db
       .insertInto('size_stock')
@@ -25,6 +26,8 @@ describe('sold-out marks on a listing', () => {
         { product_id: 'gone', size: 'M', on_hand: 1, reserved: 1 },
         { product_id: 'half', size: 'S', on_hand: 0, reserved: 0 },
         { product_id: 'half', size: 'M', on_hand: 3, reserved: 0 },
+        // Not the size the product has (M): sold out is a matter of the exact size, as on the product page.
+        { product_id: 'case', size: 'm', on_hand: 0, reserved: 0 },
       ])
       .execute();
   });
@@ -38,11 +41,12 @@ describe('sold-out marks on a listing', () => {
         (await searchProducts(db, f, { offset: 0, limit: 24 })).items.map((c) => [c.id, c.soldOut]),
       );
     // The first listing loads the snapshot, stock included.
-    expect(await marks(ALL)).toEqual({ gone: true, half: false, open: false });
+    expect(await marks(ALL)).toEqual({ gone: true, half: false, open: false, case: false });
 
     queries.length = 0;
-    expect(await marks({ ...ALL, q: 'lawn' })).toEqual({ gone: true, half: false, open: false });
+    expect(await marks({ ...ALL, q: 'lawn' })).toEqual({ gone: true, half: false, open: false, case: false });
     expect(queries.filter((q) => q.includes('"size_stock"'))).toEqual([]);
+    expect((await store.caller().catalogue.byId({ id: 'case' })).soldOut).toBe(false);
 
     await store.handle.db
       .updateTable('size_stock')
@@ -50,6 +54,6 @@ describe('sold-out marks on a listing', () => {
       .where('product_id', '=', 'half')
       .where('size', '=', 'M')
       .execute();
-    expect(await marks({ ...ALL, q: 'lawn' })).toEqual({ gone: true, half: true, open: false });
+    expect(await marks({ ...ALL, q: 'lawn' })).toEqual({ gone: true, half: true, open: false, case: false });
   });
 });

@@ -77,8 +77,16 @@ export async function withSoldOut<T extends { id: string; sizes: string[]; soldO
     db,
     cards.map((c) => c.id),
   );
+  return markSoldOut(cards, (id) => soldOut.get(id));
+}
+
+/** Marks the cards whose every size is among their sold-out sizes (as soldOutByProduct gives them). */
+export function markSoldOut<T extends { id: string; sizes: string[]; soldOut: boolean }>(
+  cards: T[],
+  soldOutSizesOf: (id: string) => Set<string> | undefined,
+): T[] {
   return cards.map((c) => {
-    const sizes = soldOut.get(c.id);
+    const sizes = soldOutSizesOf(c.id);
     return sizes && c.sizes.length > 0 && c.sizes.every((s) => sizes.has(s)) ? { ...c, soldOut: true } : c;
   });
 }
