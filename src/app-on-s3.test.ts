@@ -21,7 +21,7 @@ import {
  * store; nothing is written to the data folder's media/ or catalogs/.
  */
 
-const ADMIN = { id: 1, email: 'owner@shop.example', loginAt: '' };
+const ADMIN = { id: 1, email: 'owner@shop.example', loginAt: '', role: 'owner' as const };
 const PASSWORD = 'correct horse battery';
 
 async function form(field: string, files: { name: string; data: Uint8Array }[], fields = {}) {

@@ -17,6 +17,7 @@ import { registerOrderPage } from './http/order-page.js';
 import { registerOrdersExport } from './http/orders-export.js';
 import { readPageShell } from './http/page-shell.js';
 import { registerPublicApiCache } from './http/public-api-cache.js';
+import { adminRouteInventory } from './http/require-admin.js';
 import { ResponseCache } from './http/response-cache.js';
 import { registerSecurity } from './http/security.js';
 import { pageHead, registerSeo } from './http/seo.js';
@@ -126,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
   });
 
+  adminRouteInventory(app);
   registerErrorHandling(app, { production: config.isProduction });
 
   const shell = readPageShell(deps.clientDir);

@@ -9,6 +9,7 @@ import * as afterPayment from './2026-11-25T0007-after-payment.js';
 import * as sizeStock from './2026-11-25T0008-size-stock.js';
 import * as soldOutIndex from './2026-11-25T0009-sold-out-index.js';
 import * as twoLetterWords from './2026-11-25T0010-two-letter-words.js';
+import * as adminRoles from './2026-11-26T0011-admin-roles.js';
 
 /** Every PostgreSQL migration, listed by hand so that the bundled server carries them. */
 export const postgresMigrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const postgresMigrations: Record<string, Migration> = {
   '2026-11-25T0008-size-stock': sizeStock,
   '2026-11-25T0009-sold-out-index': soldOutIndex,
   '2026-11-25T0010-two-letter-words': twoLetterWords,
+  '2026-11-26T0011-admin-roles': adminRoles,
 };

@@ -1,4 +1,5 @@
-import type { Generated, Kysely, Transaction } from 'kysely';
+import type { ColumnType, Generated, Kysely, Transaction } from 'kysely';
+import type { AdminRole } from '../shared/auth.js';
 
 /** Rows as SQLite stores them: snake_case, JSON as text, booleans as 0/1, times as ISO-8601 UTC text. */
 export interface ProductsTable {
@@ -111,7 +112,11 @@ export interface AdminsTable {
   created_at: string;
   updated_at: string;
   last_login_at: string | null;
+  /** 'owner' or 'staff' (AdminRole); every account before roles existed is an owner. */
+  role: ColumnType<AdminRole, AdminRole | undefined, AdminRole>;
 }
+
+export type { AdminRole } from '../shared/auth.js';
 
 export type FacetKind = 'manufacturer' | 'size' | 'color' | 'tag';
 

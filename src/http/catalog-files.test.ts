@@ -43,7 +43,9 @@ describe('catalogue file routes', () => {
   });
 
   it('streams a version file to admins only', async () => {
-    const v = await store.caller({ admin: { id: 1, email: EMAIL, loginAt: '' } }).admin.catalog.export({});
+    const v = await store
+      .caller({ admin: { id: 1, email: EMAIL, loginAt: '', role: 'owner' as const } })
+      .admin.catalog.export({});
     const url = `/api/admin/catalog/versions/${v.id}/download`;
     expect((await app.inject({ method: 'GET', url })).statusCode).toBe(401);
     const res = await app.inject({ method: 'GET', url, headers: { cookie } });

@@ -26,7 +26,7 @@ export async function registerCatalogFiles(
   app: FastifyInstance,
   deps: { db: Db; storage: FileStorage; clock: Clock; policy: SessionPolicy },
 ): Promise<void> {
-  const guard = requireAdmin({ db: deps.db, clock: deps.clock, policy: deps.policy });
+  const guard = requireAdmin({ db: deps.db, clock: deps.clock, policy: deps.policy }, 'owner');
 
   app.get<{ Params: { id: string } }>(
     '/api/admin/catalog/versions/:id/download',

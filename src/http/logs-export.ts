@@ -15,7 +15,7 @@ export function registerLogsExport(
 ): void {
   app.get(
     '/api/admin/logs/export',
-    { preHandler: requireAdmin({ db: deps.db, clock: deps.clock, policy: deps.policy }) },
+    { preHandler: requireAdmin({ db: deps.db, clock: deps.clock, policy: deps.policy }, 'owner') },
     async (req, reply) => {
       const query = (req.query ?? {}) as Record<string, unknown>;
       const parsed = logFilterInput.safeParse({

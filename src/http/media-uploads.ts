@@ -72,11 +72,13 @@ export async function registerMediaUploads(app: FastifyInstance, deps: MediaUplo
   // Registering twice on one app would be a duplicate route; the second call is a no-op.
   if (registered.has(app)) return;
   registered.add(app);
-  const guard = requireAdmin({
+  const session = {
     db: deps.db,
     clock: deps.clock,
     policy: { ttlMs: deps.config.session.ttlMs, idleMs: deps.config.session.idleMs },
-  });
+  };
+  // Product pictures are staff work; the banner is a setting, the owner's (decision 0030).
+  const guard = requireAdmin(session);
 
   await app.register(async (scope) => {
     await scope.register(multipart, {
@@ -93,7 +95,7 @@ export async function registerMediaUploads(app: FastifyInstance, deps: MediaUplo
       },
     });
 
-    registerBannerUpload(scope, guard, { storage: deps.storage });
+    registerBannerUpload(scope, requireAdmin(session, 'owner'), { storage: deps.storage });
 
     scope.post<{ Params: { productId: string } }>(
       MEDIA_UPLOAD_ROUTE,

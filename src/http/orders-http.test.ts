@@ -83,7 +83,12 @@ describe('order page and accounting export over HTTP', () => {
     await paidOrder([{ productId: 'k2', size: 'L', quantity: 1 }]);
     const detail = await store.caller({
       clock,
-      admin: { id: 1, email: 'owner@shop.example', loginAt: '2026-11-10T09:00:00.000Z' },
+      admin: {
+        id: 1,
+        email: 'owner@shop.example',
+        loginAt: '2026-11-10T09:00:00.000Z',
+        role: 'owner' as const,
+      },
     }).admin.orders;
     await detail.refund({ id: first.id, amountMinor: 1005 });
 

@@ -8,7 +8,12 @@ import { insertProducts } from '../test-support/fixtures.js';
 import { buildTestApp, createTestStore, type TestStore } from '../test-support/test-store.js';
 import { ResponseCache } from './response-cache.js';
 
-const admin = { id: 1, email: 'owner@shop.example', loginAt: '2026-11-22T10:00:00.000Z' };
+const admin = {
+  id: 1,
+  email: 'owner@shop.example',
+  loginAt: '2026-11-22T10:00:00.000Z',
+  role: 'owner' as const,
+};
 
 const get = (procedure: string, input?: unknown) =>
   `/api/trpc/${procedure}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`;

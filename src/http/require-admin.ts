@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
 import {
@@ -7,24 +7,34 @@ import {
   resolveAdmin,
   type SessionPolicy,
 } from '../modules/auth/session.js';
+import { OWNER_ONLY_MESSAGE } from '../shared/auth.js';
 import { securityFacts } from './security-facts.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     admin?: AdminIdentity;
   }
+  interface FastifyInstance {
+    /** Every admin HTTP route and who may use it, as registered (adminRouteInventory). */
+    adminRoutes: AdminRoute[];
+  }
 }
 
+/** Who an admin route is for: any signed-in admin, or the owner only (decision 0030). */
+export type AdminAudience = 'admin' | 'owner';
+export type AdminRoute = { method: string; url: string; audience: AdminAudience };
+
+type AdminGuard = preHandlerAsyncHookHandler & { audience: AdminAudience };
+
 /**
- * The preHandler for every admin HTTP route (uploads, downloads): the same check as tRPC's adminProcedure,
- * through the same resolveAdmin. The resolved admin is left on request.admin.
+ * The preHandler for every admin HTTP route (uploads, downloads): the same checks as tRPC's adminProcedure
+ * and ownerProcedure, through the same resolveAdmin. The resolved admin is left on request.admin.
  */
-export function requireAdmin(deps: {
-  db: Db;
-  clock: Clock;
-  policy: SessionPolicy;
-}): preHandlerAsyncHookHandler {
-  return async function requireAdminHandler(req: FastifyRequest, reply: FastifyReply) {
+export function requireAdmin(
+  deps: { db: Db; clock: Clock; policy: SessionPolicy },
+  audience: AdminAudience = 'admin',
+): AdminGuard {
+  async function requireAdminHandler(req: FastifyRequest, reply: FastifyReply) {
     const admin = await resolveAdmin(cookieSession(req), deps);
     if (!admin) {
       // Info, not warning: an expired session is the everyday cause. Still a security event, so a run of
@@ -36,6 +46,32 @@ export function requireAdmin(deps: {
       await reply.code(401).send({ error: 'Unauthorized', message: 'Please sign in' });
       return;
     }
+    if (audience === 'owner' && admin.role !== 'owner') {
+      req.log.warn(
+        { event: 'security.forbidden', adminId: admin.id, ...securityFacts(req) },
+        'refused an owner-only request from a staff account',
+      );
+      await reply.code(403).send({ error: 'Forbidden', message: OWNER_ONLY_MESSAGE });
+      return;
+    }
     req.admin = admin;
-  };
+  }
+  return Object.assign(requireAdminHandler, { audience });
+}
+
+/**
+ * Keeps app.adminRoutes: each route guarded by requireAdmin, with its audience, so the role test can walk
+ * every one instead of a list kept by hand. Registered before any route.
+ */
+export function adminRouteInventory(app: FastifyInstance): void {
+  const routes: AdminRoute[] = [];
+  app.decorate('adminRoutes', routes);
+  app.addHook('onRoute', (route) => {
+    const handlers = [route.preHandler ?? []].flat();
+    const guard = handlers.find((h): h is AdminGuard => typeof h === 'function' && 'audience' in h);
+    if (!guard) return;
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routes.push({ method, url: route.url, audience: guard.audience });
+    }
+  });
 }

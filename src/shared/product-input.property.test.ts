@@ -12,7 +12,12 @@ import { type ProductFieldsInput, productFields } from './product-input.js';
  * each message next to its field), and the server refuses it too without storing anything.
  */
 
-const admin = { id: 1, email: 'owner@shop.example', loginAt: '2026-11-22T10:00:00.000Z' };
+const admin = {
+  id: 1,
+  email: 'owner@shop.example',
+  loginAt: '2026-11-22T10:00:00.000Z',
+  role: 'owner' as const,
+};
 const FIELDS = Object.keys(productFields.in.shape) as Array<keyof ProductFieldsInput>;
 
 /** A form's worth of good values, from the same generator as the catalogue tests. */

@@ -8,7 +8,7 @@ import { demoDir } from '../app-root.js';
 import { type Config, loadConfig } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import { type DatabaseHandle, databaseFile, openDatabase } from '../db/connect.js';
-import type { Db } from '../db/database.js';
+import type { AdminRole, Db } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { openPostgresStore, type StoreDatabase } from '../db/store-database.js';
 import type { RevisionReader } from '../db/store-revision.js';
@@ -266,12 +266,18 @@ export function tickingClock(start = '2026-11-22T10:00:00.000Z'): Clock & { adva
 }
 
 /** Cheap scrypt cost for fixtures; verification reads the cost from each hash, so login works the same. */
-export async function createAdmin(store: TestStore, email: string, password: string): Promise<number> {
+export async function createAdmin(
+  store: TestStore,
+  email: string,
+  password: string,
+  role: AdminRole = 'owner',
+): Promise<number> {
   return insertAdmin(
     store.handle.db,
     email,
     await hashPassword(password, { ln: 10, r: 8, p: 1 }),
     fixedClock.now(),
+    role,
   );
 }
 

@@ -19,7 +19,14 @@ describe('adminProcedure', () => {
     const store = await createTestStore();
     try {
       const caller = createCaller(
-        store.context({ admin: { id: 1, email: 'owner@shop.example', loginAt: '2026-11-22T10:00:00.000Z' } }),
+        store.context({
+          admin: {
+            id: 1,
+            email: 'owner@shop.example',
+            loginAt: '2026-11-22T10:00:00.000Z',
+            role: 'owner' as const,
+          },
+        }),
       );
       await expect(caller.secret()).resolves.toBe('owner@shop.example');
     } finally {

@@ -9,6 +9,7 @@ import {
   TOO_MANY_REQUESTS_MESSAGE,
 } from '../core/failures.js';
 import { GateRefusedError } from '../modules/limits/public-call-gate.js';
+import { OWNER_ONLY_MESSAGE } from '../shared/auth.js';
 import type { Context } from './context.js';
 
 const t = initTRPC.context<Context>().create({
@@ -86,4 +87,20 @@ export const adminProcedure = t.procedure.use(({ ctx, next, path, type }) => {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please sign in' });
   }
   return next({ ctx: { ...ctx, admin: ctx.admin } });
+});
+
+/**
+ * Procedures only the shop's owner may call (decision 0030): refunds and cancellations, settings, catalogue
+ * versions, the application log, the email outbox and managing admins. Staff get 403, logged like a 401.
+ * Everything else under admin.* is for any admin (adminProcedure), owner or staff.
+ */
+export const ownerProcedure = adminProcedure.use(({ ctx, next, path, type }) => {
+  if (ctx.admin.role !== 'owner') {
+    ctx.log.warn(
+      { event: 'security.forbidden', procedure: path, type, ip: ctx.ip, adminId: ctx.admin.id },
+      'refused an owner-only request from a staff account',
+    );
+    throw new TRPCError({ code: 'FORBIDDEN', message: OWNER_ONLY_MESSAGE });
+  }
+  return next();
 });

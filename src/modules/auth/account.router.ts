@@ -16,6 +16,7 @@ export const accountRouter = router({
       createdAt: admin.createdAt,
       lastLoginAt: admin.lastLoginAt,
       loginAt: ctx.admin.loginAt,
+      role: admin.role,
     };
   }),
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { DbOrTx } from '../../db/database.js';
+import type { AdminRole, DbOrTx } from '../../db/database.js';
 
 /** 128 random bits, the same alphabet as the device cookie's id. */
 export function newSessionId(): string {
@@ -34,6 +34,7 @@ export async function insertSession(
 export type SessionRecord = {
   adminId: number;
   email: string;
+  role: AdminRole;
   /** The epoch the session was made in, and the admin's current one: they differ once it was ended. */
   epoch: number;
   adminEpoch: number;
@@ -49,6 +50,7 @@ export async function findSession(db: DbOrTx, id: string): Promise<SessionRecord
     .select([
       'a.id as adminId',
       'a.email as email',
+      'a.role as role',
       's.epoch as epoch',
       'a.session_epoch as adminEpoch',
       's.created_at as createdAt',

@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../../db/database.js';
+import type { AdminRole, DbOrTx } from '../../db/database.js';
 
 export type AdminRecord = {
   id: number;
@@ -7,9 +7,18 @@ export type AdminRecord = {
   sessionEpoch: number;
   createdAt: string;
   lastLoginAt: string | null;
+  role: AdminRole;
 };
 
-const columns = ['id', 'email', 'password_hash', 'session_epoch', 'created_at', 'last_login_at'] as const;
+const columns = [
+  'id',
+  'email',
+  'password_hash',
+  'session_epoch',
+  'created_at',
+  'last_login_at',
+  'role',
+] as const;
 
 type Row = {
   id: number;
@@ -18,6 +27,7 @@ type Row = {
   session_epoch: number;
   created_at: string;
   last_login_at: string | null;
+  role: AdminRole;
 };
 
 function toRecord(r: Row): AdminRecord {
@@ -28,6 +38,7 @@ function toRecord(r: Row): AdminRecord {
     sessionEpoch: r.session_epoch,
     createdAt: r.created_at,
     lastLoginAt: r.last_login_at,
+    role: r.role,
   };
 }
 
@@ -67,11 +78,18 @@ export async function insertAdmin(
   email: string,
   passwordHash: string,
   now: Date,
+  role: AdminRole = 'owner',
 ): Promise<number> {
   const iso = now.toISOString();
   const row = await db
     .insertInto('admins')
-    .values({ email: normaliseEmail(email), password_hash: passwordHash, created_at: iso, updated_at: iso })
+    .values({
+      email: normaliseEmail(email),
+      password_hash: passwordHash,
+      created_at: iso,
+      updated_at: iso,
+      role,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -110,4 +128,9 @@ export async function recordLogin(db: DbOrTx, id: number, now: Date): Promise<vo
 export async function removeAdmin(db: DbOrTx, email: string): Promise<boolean> {
   const result = await db.deleteFrom('admins').where('email', '=', normaliseEmail(email)).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
+}
+
+/** A new role takes effect on the admin's next request: every request reads it with the session. */
+export async function setAdminRole(db: DbOrTx, id: number, role: AdminRole, now: Date): Promise<void> {
+  await db.updateTable('admins').set({ role, updated_at: now.toISOString() }).where('id', '=', id).execute();
 }

@@ -1,4 +1,4 @@
-import { loginInput } from '../../shared/auth.js';
+import { type AdminSessionInfo, loginInput } from '../../shared/auth.js';
 import { publicProcedure, router } from '../../trpc/init.js';
 import { revokeSession } from './admin-sessions.repository.js';
 import { login } from './auth.service.js';
@@ -22,7 +22,7 @@ export const authRouter = router({
   }),
 
   /** Who is signed in, for the client's route guard and the menu's session timer; null for everyone else. */
-  me: publicProcedure.query(({ ctx }) =>
-    ctx.admin ? { email: ctx.admin.email, loginAt: ctx.admin.loginAt } : null,
+  me: publicProcedure.query(({ ctx }): AdminSessionInfo | null =>
+    ctx.admin ? { email: ctx.admin.email, loginAt: ctx.admin.loginAt, role: ctx.admin.role } : null,
   ),
 });

@@ -31,7 +31,7 @@ describe('admin sign-in over HTTP', () => {
 
   const me = async (cookie?: string) => {
     const res = await app.inject({ url: '/api/trpc/auth.me', headers: cookie ? { cookie } : {} });
-    return (res.json() as { result: { data: { email: string; loginAt: string } | null } }).result.data;
+    return (res.json() as { result: { data: { email: string; loginAt: string; role: string } | null } }).result.data;
   };
   const login = (email: string, password: string, headers: Record<string, string> = {}) =>
     app.inject({
@@ -56,7 +56,7 @@ describe('admin sign-in over HTTP', () => {
     expect(setCookie).not.toMatch(/Secure/i);
     expect(setCookie).not.toContain(EMAIL); // sealed, not readable
     const cookie = await loginCookie(app, EMAIL, PASSWORD);
-    expect(await me(cookie)).toEqual({ email: EMAIL, loginAt: '2026-11-22T10:00:00.000Z' });
+    expect(await me(cookie)).toEqual({ email: EMAIL, loginAt: '2026-11-22T10:00:00.000Z', role: 'owner' });
     expect(await me()).toBeNull();
   });
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
-import type { Db } from '../../db/database.js';
+import type { AdminRole, Db } from '../../db/database.js';
 import {
   findSession,
   SESSION_ID_PATTERN,
@@ -26,8 +26,11 @@ declare module '@fastify/secure-session' {
   }
 }
 
-/** The signed-in operator as every admin procedure and route sees it. */
-export type AdminIdentity = { id: number; email: string; loginAt: string };
+/**
+ * The signed-in operator as every admin procedure and route sees it; the role is read with the session on
+ * every request, so a changed role applies at once.
+ */
+export type AdminIdentity = { id: number; email: string; loginAt: string; role: AdminRole };
 
 /** How procedures reach the session without knowing about cookies (tests pass an in-memory one). */
 export interface SessionPort {
@@ -68,7 +71,7 @@ export async function resolveAdmin(
   if (now.getTime() - Date.parse(record.lastSeenAt) >= TOUCH_INTERVAL_MS) {
     await touchSession(deps.db, sessionId, now, session.client.ip);
   }
-  return { id: record.adminId, email: record.email, loginAt: record.createdAt };
+  return { id: record.adminId, email: record.email, loginAt: record.createdAt, role: record.role };
 }
 
 function isLive(r: SessionRecord, now: number, policy: SessionPolicy): boolean {

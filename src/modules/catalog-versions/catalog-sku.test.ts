@@ -8,7 +8,12 @@ import { catalogProducts, importCatalog } from './catalog-versions.service.js';
 
 /** Catalogue files (import in both modes, publishing a version) against the one-product-per-SKU rule. */
 
-const admin = { id: 1, email: 'owner@shop.example', loginAt: '2026-11-22T10:00:00.000Z' };
+const admin = {
+  id: 1,
+  email: 'owner@shop.example',
+  loginAt: '2026-11-22T10:00:00.000Z',
+  role: 'owner' as const,
+};
 
 const item = (id: string, sku: string, title = `Title ${id}`) =>
   `  - { id: ${id}, title: '${title}', description: d, price: '1.00', currency: usd, sku: '${sku}' }`;

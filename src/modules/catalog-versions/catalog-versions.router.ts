@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { catalogVersionIdInput, exportCatalogInput } from '../../shared/catalog-input.js';
-import { adminProcedure, router } from '../../trpc/init.js';
+import { ownerProcedure, router } from '../../trpc/init.js';
 import {
   type CatalogDeps,
   CatalogError,
@@ -26,15 +26,15 @@ async function mapped<T>(work: () => Promise<T>): Promise<T> {
 
 /** admin.catalog.*: catalogue versions (export, view, publish, delete). Import and download are HTTP routes. */
 export const adminCatalogRouter = router({
-  versions: adminProcedure.query(({ ctx }) => listVersions(ctx.db)),
+  versions: ownerProcedure.query(({ ctx }) => listVersions(ctx.db)),
 
-  content: adminProcedure
+  content: ownerProcedure
     .input(catalogVersionIdInput)
     .query(({ ctx, input }) =>
       mapped(async () => ({ content: await readVersionContent(deps(ctx), input.id) })),
     ),
 
-  export: adminProcedure.input(exportCatalogInput).mutation(async ({ ctx, input }) => {
+  export: ownerProcedure.input(exportCatalogInput).mutation(async ({ ctx, input }) => {
     const version = await exportCatalog(deps(ctx), {
       label: input.label,
       tags: input.tags,
@@ -52,7 +52,7 @@ export const adminCatalogRouter = router({
     return version;
   }),
 
-  setActive: adminProcedure.input(catalogVersionIdInput).mutation(({ ctx, input }) =>
+  setActive: ownerProcedure.input(catalogVersionIdInput).mutation(({ ctx, input }) =>
     mapped(async () => {
       const result = await setActiveVersion(deps(ctx), input.id, { adminEmail: ctx.admin.email });
       ctx.log.info(
@@ -68,7 +68,7 @@ export const adminCatalogRouter = router({
     }),
   ),
 
-  remove: adminProcedure.input(catalogVersionIdInput).mutation(({ ctx, input }) =>
+  remove: ownerProcedure.input(catalogVersionIdInput).mutation(({ ctx, input }) =>
     mapped(async () => {
       await deleteVersion(deps(ctx), input.id);
       ctx.log.info(

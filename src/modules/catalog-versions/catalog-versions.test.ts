@@ -3,7 +3,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 import { catalogProducts, importCatalog } from './catalog-versions.service.js';
 
-const admin = { id: 1, email: 'owner@shop.example', loginAt: '2026-11-22T10:00:00.000Z' };
+const admin = {
+  id: 1,
+  email: 'owner@shop.example',
+  loginAt: '2026-11-22T10:00:00.000Z',
+  role: 'owner' as const,
+};
 
 const productsOf = async (store: TestStore) =>
   (await catalogProducts(store.handle.db)).map((p) => ({ ...p, media: p.media }));

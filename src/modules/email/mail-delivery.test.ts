@@ -23,7 +23,7 @@ import {
 } from './outbox.repository.js';
 import { MAX_ATTEMPTS } from './retry-policy.js';
 
-const admin = { id: 1, email: 'owner@shop.example', loginAt: T0 };
+const admin = { id: 1, email: 'owner@shop.example', loginAt: T0, role: 'owner' as const };
 
 /** Another connection to the store's database, as a second process on it would have. */
 function secondConnection(store: TestStore): { db: Db; close(): Promise<void> } {

@@ -7,7 +7,12 @@ import { adminMediaRouter } from './media.router.js';
 import { removeStoredFiles, storageKeysForProduct } from './media.service.js';
 
 const createCaller = createCallerFactory(adminMediaRouter);
-const admin = { id: 1, email: 'owner@shop.example', loginAt: '2026-11-22T10:00:00.000Z' };
+const admin = {
+  id: 1,
+  email: 'owner@shop.example',
+  loginAt: '2026-11-22T10:00:00.000Z',
+  role: 'owner' as const,
+};
 
 describe('admin.media procedures', () => {
   let store: TestStore;

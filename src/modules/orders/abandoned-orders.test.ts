@@ -6,7 +6,12 @@ import { CHECKOUT_SESSION_LIFETIME_MS, expireAbandonedDemoOrders } from './aband
 describe('checkouts that are never paid', () => {
   let store: TestStore;
   const clock = manualClock();
-  const admin = { id: 1, email: 'owner@shop.example', loginAt: '2026-11-22T09:00:00.000Z' };
+  const admin = {
+    id: 1,
+    email: 'owner@shop.example',
+    loginAt: '2026-11-22T09:00:00.000Z',
+    role: 'owner' as const,
+  };
 
   beforeEach(async () => {
     store = await createTestStore();

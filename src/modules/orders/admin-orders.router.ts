@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import { orderIdInput, orderListInput } from '../../shared/checkout-input.js';
 import { cancelOrderInput, refundOrderInput, shipOrderInput } from '../../shared/order-admin-input.js';
 import { orderStageLabel } from '../../shared/orders.js';
-import { adminProcedure, router } from '../../trpc/init.js';
+import { adminProcedure, ownerProcedure, router } from '../../trpc/init.js';
 import { adminOrderDetail } from './admin-order-detail.js';
 import { cancelOrder, markDelivered, shipOrder } from './fulfilment.service.js';
 import { reconcilePendingOrders } from './reconcile.js';
@@ -89,7 +89,7 @@ export const adminOrdersRouter = router({
     );
     return done;
   }),
-  cancel: adminProcedure.input(cancelOrderInput).mutation(async ({ ctx, input }) => {
+  cancel: ownerProcedure.input(cancelOrderInput).mutation(async ({ ctx, input }) => {
     const done = await cancelOrder(fulfilmentDeps(ctx), ctx.admin.email, input);
     ctx.log.info(
       { event: 'orders.cancelled', order: done.number, account: ctx.admin.email },
@@ -98,7 +98,7 @@ export const adminOrdersRouter = router({
     return done;
   }),
   /** Gives money back: whole lines or an amount, never more than was paid, never twice. */
-  refund: adminProcedure.input(refundOrderInput).mutation(async ({ ctx, input }) => {
+  refund: ownerProcedure.input(refundOrderInput).mutation(async ({ ctx, input }) => {
     const result = await refundOrder(
       { db: ctx.db, clock: ctx.clock, payments: ctx.payments, publicUrl: ctx.config.publicUrl, log: ctx.log },
       ctx.admin.email,

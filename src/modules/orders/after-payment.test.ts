@@ -4,8 +4,18 @@ import { demoShopper, insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore, tickingClock } from '../../test-support/test-store.js';
 import { emailsOfOrder } from '../email/outbox.repository.js';
 
-const owner = { id: 1, email: 'owner@shop.example', loginAt: '2026-11-22T09:00:00.000Z' };
-const packer = { id: 2, email: 'packer@shop.example', loginAt: '2026-11-22T09:00:00.000Z' };
+const owner = {
+  id: 1,
+  email: 'owner@shop.example',
+  loginAt: '2026-11-22T09:00:00.000Z',
+  role: 'owner' as const,
+};
+const packer = {
+  id: 2,
+  email: 'packer@shop.example',
+  loginAt: '2026-11-22T09:00:00.000Z',
+  role: 'owner' as const,
+};
 
 /**
  * The after-sale flow in demo payment mode, on the engine under test: the demo page's shopper details,

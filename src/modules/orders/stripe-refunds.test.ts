@@ -14,7 +14,12 @@ import { createStripeClient, StripeGateway } from '../payments/stripe-gateway.js
 import { settlePendingRefunds } from './refunds.service.js';
 
 const WEBHOOK_SECRET = 'whsec_refundtest1234';
-const owner = { id: 1, email: 'owner@shop.example', loginAt: '2026-11-22T09:00:00.000Z' };
+const owner = {
+  id: 1,
+  email: 'owner@shop.example',
+  loginAt: '2026-11-22T09:00:00.000Z',
+  role: 'owner' as const,
+};
 
 /**
  * Refunds of Stripe orders, against the local fake of Stripe's API that the official client talks to:

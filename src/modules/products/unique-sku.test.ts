@@ -3,7 +3,12 @@ import type { ProductFieldsInput } from '../../shared/product-input.js';
 import { racingDatabase } from '../../test-support/rival-writer.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 
-const admin = { id: 1, email: 'owner@shop.example', loginAt: '2026-11-22T10:00:00.000Z' };
+const admin = {
+  id: 1,
+  email: 'owner@shop.example',
+  loginAt: '2026-11-22T10:00:00.000Z',
+  role: 'owner' as const,
+};
 
 const fields = (over: Partial<ProductFieldsInput> = {}): ProductFieldsInput => ({
   title: 'Mint Lawn Kurta',

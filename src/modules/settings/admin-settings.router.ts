@@ -1,6 +1,6 @@
 import { minorToMajorString } from '../../shared/money.js';
 import { settingsInput } from '../../shared/settings-input.js';
-import { adminProcedure, router } from '../../trpc/init.js';
+import { adminProcedure, ownerProcedure, router } from '../../trpc/init.js';
 import { readStoredSettings, updateSettings } from './settings.repository.js';
 
 /** admin.settings.*: what the storefront shows about the store, and where and how it ships. */
@@ -33,7 +33,7 @@ export const adminSettingsRouter = router({
     };
   }),
 
-  update: adminProcedure.input(settingsInput).mutation(async ({ ctx, input }) => {
+  update: ownerProcedure.input(settingsInput).mutation(async ({ ctx, input }) => {
     await updateSettings(ctx.db, input, ctx.clock.now());
     ctx.log.info({ event: 'settings.updated', account: ctx.admin.email }, 'store settings updated');
     return { ok: true as const };

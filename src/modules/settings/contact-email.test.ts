@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestStore, fixedClock, type TestStore } from '../../test-support/test-store.js';
 import { readStoreIdentity } from '../email/store-identity.js';
 
-const admin = { id: 1, email: 'owner@shop.example', loginAt: fixedClock.now().toISOString() };
+const admin = {
+  id: 1,
+  email: 'owner@shop.example',
+  loginAt: fixedClock.now().toISOString(),
+  role: 'owner' as const,
+};
 
 describe('the contact email setting', () => {
   let store: TestStore;

@@ -3,7 +3,12 @@ import { createTestStore, type TestStore } from '../../test-support/test-store.j
 import { importCatalog } from '../catalog-versions/catalog-versions.service.js';
 import { stockMapOf } from './stock.repository.js';
 
-const admin = { id: 1, email: 'owner@shop.example', loginAt: '2026-11-22T10:00:00.000Z' };
+const admin = {
+  id: 1,
+  email: 'owner@shop.example',
+  loginAt: '2026-11-22T10:00:00.000Z',
+  role: 'owner' as const,
+};
 
 const fields = {
   title: 'Mint Lawn Kurta',

@@ -4,7 +4,12 @@ import { createTestStore, type TestStore, tickingClock } from '../../test-suppor
 import { releaseExpiredReservations } from './reservations.js';
 import { setStock } from './stock.repository.js';
 
-const owner = { id: 1, email: 'owner@shop.example', loginAt: '2026-11-22T09:00:00.000Z' };
+const owner = {
+  id: 1,
+  email: 'owner@shop.example',
+  loginAt: '2026-11-22T09:00:00.000Z',
+  role: 'owner' as const,
+};
 
 /** Stock per size through checkout, on the engine under test: holds, sales, releases, and no overselling. */
 describe('stock per size at checkout', () => {

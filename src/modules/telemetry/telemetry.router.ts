@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { clientErrorReportInput } from '../../shared/telemetry.js';
-import { adminProcedure, publicProcedure, router } from '../../trpc/init.js';
+import { ownerProcedure, publicProcedure, router } from '../../trpc/init.js';
 import { vitalSamplesSince } from './vitals.repository.js';
 import { summarizeVitals } from './vitals-summary.js';
 
@@ -25,7 +25,7 @@ export const telemetryRouter = router({
 
 export const adminPerformanceRouter = router({
   /** Real-user performance per metric and route pattern: p75, average, best, worst, rating and trend. */
-  summary: adminProcedure
+  summary: ownerProcedure
     .input(z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }).optional())
     .query(async ({ ctx, input }) => {
       const days = input?.days ?? 7;

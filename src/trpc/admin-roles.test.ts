@@ -1,0 +1,174 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setAdminRole } from '../modules/auth/admins.repository.js';
+import type { AdminRole } from '../shared/auth.js';
+import {
+  buildTestApp,
+  createAdmin,
+  createTestStore,
+  fixedClock,
+  loginCookie,
+  type TestStore,
+} from '../test-support/test-store.js';
+import { appRouter } from './router.js';
+
+type ProcedureDef = { _def: { type: 'query' | 'mutation' | 'subscription' } };
+
+/** Every admin procedure, found by walking the router: a new one is in this test before anyone lists it. */
+const adminProcedures = Object.entries(appRouter._def.procedures as unknown as Record<string, ProcedureDef>)
+  .filter(([path]) => path.startsWith('admin.'))
+  .map(([path, p]) => ({ path, type: p._def.type }));
+
+/**
+ * What staff may call (decision 0030): products, media, orders short of money, the order emails, their own
+ * account. Anything not listed is the owner's alone, so a new procedure is refused to staff until it is
+ * listed here on purpose.
+ */
+const STAFF_MAY = new Set([
+  'admin.account.profile',
+  'admin.account.changePassword',
+  'admin.account.signOutEverywhere',
+  'admin.products.list',
+  'admin.products.byId',
+  'admin.products.newId',
+  'admin.products.create',
+  'admin.products.update',
+  'admin.products.remove',
+  'admin.products.history',
+  'admin.products.lowStock',
+  'admin.media.list',
+  'admin.media.addUrl',
+  'admin.media.update',
+  'admin.media.remove',
+  'admin.media.reorder',
+  'admin.orders.list',
+  'admin.orders.byId',
+  'admin.orders.ship',
+  'admin.orders.markDelivered',
+  'admin.orders.reconcile',
+  'admin.emails.list',
+  'admin.emails.resend',
+  'admin.settings.get',
+]);
+
+/** The admin HTTP routes and who may use them; the test fails on a route missing here or gone. */
+const ROUTES: Record<string, 'admin' | 'owner'> = {
+  'GET /api/admin/orders/export.csv': 'admin',
+  'POST /api/admin/products/:productId/media': 'admin',
+  'POST /api/admin/settings/banner-image': 'owner',
+  'GET /api/admin/logs/export': 'owner',
+  'GET /api/admin/catalog/versions/:id/download': 'owner',
+  'POST /api/admin/catalog/import': 'owner',
+};
+
+/** Calls a procedure with no input as an account of its own (what it does to that account stays there). */
+const callAs = (store: TestStore, id: number, role: AdminRole, path: string) => {
+  const caller = store.caller({
+    admin: { id, email: 'caller@shop.example', loginAt: fixedClock.now().toISOString(), role },
+  }) as unknown as Record<string, unknown>;
+  const fn = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller);
+  return (fn as (input?: unknown) => Promise<unknown>)(undefined).then(
+    () => 'ok',
+    (error: { code?: string }) => error.code ?? 'error',
+  );
+};
+
+describe('owner and staff', () => {
+  let store: TestStore;
+  let app: FastifyInstance;
+  let staff: string;
+  let owner: string;
+  let callerId: number;
+  beforeAll(async () => {
+    store = await createTestStore();
+    await createAdmin(store, 'owner@shop.example', 'correct horse battery');
+    await createAdmin(store, 'packer@shop.example', 'correct horse battery', 'staff');
+    callerId = await createAdmin(store, 'caller@shop.example', 'correct horse battery');
+    app = await buildTestApp(store);
+    owner = await loginCookie(app, 'owner@shop.example', 'correct horse battery');
+    staff = await loginCookie(app, 'packer@shop.example', 'correct horse battery');
+  });
+  afterAll(async () => {
+    await app.close();
+    await store.cleanup();
+  });
+
+  it('lists only procedures that exist', () => {
+    const paths = new Set(adminProcedures.map((p) => p.path));
+    expect([...STAFF_MAY].filter((p) => !paths.has(p))).toEqual([]);
+    expect(adminProcedures.length).toBeGreaterThan(STAFF_MAY.size);
+  });
+
+  it.each(adminProcedures)('$path: staff are refused exactly when it is the owner’s', async ({ path }) => {
+    const outcome = await callAs(store, callerId, 'staff', path);
+    if (STAFF_MAY.has(path)) expect(outcome).not.toMatch(/^(FORBIDDEN|UNAUTHORIZED)$/);
+    else expect(outcome).toBe('FORBIDDEN');
+  });
+
+  it.each(adminProcedures)('$path: the owner is never refused', async ({ path }) => {
+    expect(await callAs(store, callerId, 'owner', path)).not.toMatch(/^(FORBIDDEN|UNAUTHORIZED)$/);
+  });
+
+  it.each(adminProcedures.filter((p) => !STAFF_MAY.has(p.path)))(
+    '$path answers 403 over HTTP to a signed-in staff account',
+    async ({ path, type }) => {
+      const headers = { 'content-type': 'application/json', cookie: staff };
+      const res =
+        type === 'mutation'
+          ? await app.inject({ method: 'POST', url: `/api/trpc/${path}`, headers, payload: '{}' })
+          : await app.inject({ method: 'GET', url: `/api/trpc/${path}`, headers });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ error: { message: 'Only the shop owner can do this.' } });
+    },
+  );
+
+  it('guards every admin HTTP route, each for the audience listed', () => {
+    const found = Object.fromEntries(app.adminRoutes.map((r) => [`${r.method} ${r.url}`, r.audience]));
+    expect(found).toEqual(ROUTES);
+  });
+
+  it.each(Object.entries(ROUTES))(
+    '%s: refuses staff exactly when it is the owner’s',
+    async (route, audience) => {
+      const [method, url] = route.split(' ') as ['GET' | 'POST', string];
+      const target = url.replace(':productId', 'p1').replace(':id', '1');
+      const asStaff = await app.inject({ method, url: target, headers: { cookie: staff } });
+      const asOwner = await app.inject({ method, url: target, headers: { cookie: owner } });
+      expect(asOwner.statusCode).not.toBe(401);
+      expect(asOwner.statusCode).not.toBe(403);
+      if (audience === 'owner') {
+        expect(asStaff.statusCode).toBe(403);
+        expect(asStaff.json()).toEqual({ error: 'Forbidden', message: 'Only the shop owner can do this.' });
+      } else {
+        expect(asStaff.statusCode).not.toBe(401);
+        expect(asStaff.statusCode).not.toBe(403);
+      }
+    },
+  );
+
+  it('reads the role on every request: a staff account made owner may publish at once, and back', async () => {
+    const versions = () =>
+      app.inject({ url: '/api/trpc/admin.catalog.versions', headers: { cookie: staff } });
+    expect((await versions()).statusCode).toBe(403);
+    const packer = await store.handle.db
+      .selectFrom('admins')
+      .select('id')
+      .where('email', '=', 'packer@shop.example')
+      .executeTakeFirstOrThrow();
+    await setAdminRole(store.handle.db, packer.id, 'owner', fixedClock.now());
+    expect((await versions()).statusCode).toBe(200);
+    await setAdminRole(store.handle.db, packer.id, 'staff', fixedClock.now());
+    expect((await versions()).statusCode).toBe(403);
+  });
+
+  it('tells the client which role is signed in', async () => {
+    const me = async (cookie: string) =>
+      (
+        (await app.inject({ url: '/api/trpc/auth.me', headers: { cookie } })).json() as {
+          result: { data: { role: string } };
+        }
+      ).result.data.role;
+    expect(await me(owner)).toBe('owner');
+    expect(await me(staff)).toBe('staff');
+  });
+});
