@@ -3,35 +3,43 @@ import { Writable } from 'node:stream';
 import { z } from 'zod';
 import { loadConfig } from '../config.js';
 import { systemClock } from '../core/clock.js';
-import { databaseFile, openDatabase } from '../db/connect.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { openStoreDatabase } from '../db/store-database.js';
+import {
+  AdminAccountError,
+  changeRole,
+  createAccount,
+  removeAccount,
+} from '../modules/auth/admin-accounts.js';
 import {
   findAdminByEmail,
-  insertAdmin,
   listAdmins,
   normaliseEmail,
-  removeAdmin,
   setAdminPassword,
 } from '../modules/auth/admins.repository.js';
 import { hashPassword, passwordProblem } from '../modules/auth/password.js';
 import { rotateSessionKeyFile } from '../modules/auth/session-keys.js';
 import { reconcilePendingOrders } from '../modules/orders/reconcile.js';
 import { createPayments } from '../modules/payments/payments.js';
+import { ADMIN_ROLES, type AdminRole } from '../shared/auth.js';
 import { messageOf, runCommand } from './run-command.js';
 
 const USAGE = `Manage the store's admin accounts.
 
 Usage: npm run admin -- <command> [options]
 
-  create EMAIL [--password-stdin]   create an account (asks for the password, or reads it from stdin)
+  create EMAIL [--role owner|staff] [--password-stdin]
+                                    create an account (asks for the password, or reads it from stdin); an
+                                    owner may do everything, staff work on products, media and orders
+                                    (default: owner)
   passwd EMAIL [--password-stdin]   set a new password (signs that admin out everywhere)
-  list                              list the accounts
-  remove EMAIL                      delete an account
+  role EMAIL owner|staff            change what an account may do (from its next request on)
+  list                              list the accounts with their roles
+  remove EMAIL                      delete an account (never the last owner)
   reconcile-orders                  ask Stripe about every order still waiting for payment (missed webhooks)
   rotate-session-key                put a new session key first in DATA_DIR/session.key (the old one still opens
                                     existing sessions until the next rotation)
 
-The data folder is DATA_DIR (default ./data), as for the server.`;
+The database is the server's: DATABASE_URL when set, else the SQLite file in DATA_DIR (default ./data).`;
 
 class UsageError extends Error {}
 
@@ -76,9 +84,18 @@ function requireEmail(value: string | undefined): string {
   return normaliseEmail(value);
 }
 
+function requireRole(value: string | undefined): AdminRole {
+  const role = ADMIN_ROLES.find((r) => r === value);
+  if (!role) throw new UsageError('Give a role: owner or staff');
+  return role;
+}
+
 async function run(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  const fromStdin = rest.includes('--password-stdin');
+  const [command, ...given] = argv;
+  const fromStdin = given.includes('--password-stdin');
+  const roleAt = given.indexOf('--role');
+  const roleFlag = roleAt >= 0 ? requireRole(given[roleAt + 1]) : undefined;
+  const rest = roleAt >= 0 ? given.filter((_, i) => i !== roleAt && i !== roleAt + 1) : given;
   const args = rest.filter((a) => !a.startsWith('--'));
   if (!command || command === 'help' || command === '--help') {
     console.log(USAGE);
@@ -94,17 +111,24 @@ async function run(argv: string[]): Promise<number> {
     return 0;
   }
 
-  const handle = openDatabase(databaseFile(config.dataDir));
+  const handle = await openStoreDatabase(config);
   try {
-    await migrateToLatest(handle.db);
     const db = handle.db;
     switch (command) {
       case 'create': {
         const email = requireEmail(args[0]);
         if (await findAdminByEmail(db, email)) throw new UsageError(`An admin ${email} already exists`);
         const password = await newPassword(fromStdin);
-        await insertAdmin(db, email, await hashPassword(password), new Date());
-        console.log(`Created admin ${email}.`);
+        const role = roleFlag ?? 'owner';
+        await createAccount(db, { email, passwordHash: await hashPassword(password), role }, new Date());
+        console.log(`Created admin ${email} (${role}).`);
+        return 0;
+      }
+      case 'role': {
+        const email = requireEmail(args[0]);
+        const role = requireRole(args[1]);
+        await changeRole(db, email, role, new Date());
+        console.log(`${email} is now ${role === 'owner' ? 'an owner' : 'staff'}.`);
         return 0;
       }
       case 'passwd': {
@@ -135,12 +159,14 @@ async function run(argv: string[]): Promise<number> {
         const admins = await listAdmins(db);
         if (admins.length === 0) console.log('No admin accounts.');
         for (const a of admins)
-          console.log(`${a.email}\tcreated ${a.createdAt}\tlast sign-in ${a.lastLoginAt ?? 'never'}`);
+          console.log(
+            `${a.email}\t${a.role}\tcreated ${a.createdAt}\tlast sign-in ${a.lastLoginAt ?? 'never'}`,
+          );
         return 0;
       }
       case 'remove': {
         const email = requireEmail(args[0]);
-        if (!(await removeAdmin(db, email))) throw new UsageError(`No admin ${email}`);
+        await removeAccount(db, email);
         console.log(`Removed admin ${email}.`);
         return 0;
       }
@@ -152,4 +178,4 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-runCommand(run, { usageErrors: [UsageError], explain: messageOf });
+runCommand(run, { usageErrors: [UsageError, AdminAccountError], explain: messageOf });

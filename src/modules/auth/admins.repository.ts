@@ -125,11 +125,6 @@ export async function recordLogin(db: DbOrTx, id: number, now: Date): Promise<vo
   await db.updateTable('admins').set({ last_login_at: now.toISOString() }).where('id', '=', id).execute();
 }
 
-export async function removeAdmin(db: DbOrTx, email: string): Promise<boolean> {
-  const result = await db.deleteFrom('admins').where('email', '=', normaliseEmail(email)).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
-}
-
 /** A new role takes effect on the admin's next request: every request reads it with the session. */
 export async function setAdminRole(db: DbOrTx, id: number, role: AdminRole, now: Date): Promise<void> {
   await db.updateTable('admins').set({ role, updated_at: now.toISOString() }).where('id', '=', id).execute();

@@ -1,0 +1,80 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appRoot } from '../app-root.js';
+import { listAdmins } from '../modules/auth/admins.repository.js';
+import { createTestStore, type TestStore } from '../test-support/test-store.js';
+
+/**
+ * `npm run admin -- ARGS` in its own process, on the test's database: the SQLite file in the data folder, or
+ * PostgreSQL through DATABASE_URL, as the server would open it.
+ */
+function admin(store: TestStore, args: string[], stdin = ''): Promise<{ code: number | null; out: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(appRoot, 'src/cli/admin.ts'), ...args],
+    {
+      cwd: appRoot,
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        DATA_DIR: store.dir,
+        // As the store's own processes are configured on PostgreSQL (the same session key everywhere).
+        ...(store.postgresUrl
+          ? { DATABASE_URL: store.postgresUrl, SESSION_SECRET: 'a-session-key-of-at-least-32-characters' }
+          : {}),
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stdin.end(stdin);
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, out })));
+}
+
+describe('npm run admin (the command)', () => {
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await createTestStore();
+  });
+  afterAll(() => store.cleanup());
+
+  it('creates owners and staff, changes roles, and keeps the last owner', async () => {
+    const password = 'correct horse battery\n';
+    expect(await admin(store, ['create', 'owner@shop.example', '--password-stdin'], password)).toMatchObject({
+      code: 0,
+      out: 'Created admin owner@shop.example (owner).\n',
+    });
+    expect(
+      await admin(store, ['create', 'packer@shop.example', '--role', 'staff', '--password-stdin'], password),
+    ).toMatchObject({ code: 0, out: 'Created admin packer@shop.example (staff).\n' });
+    expect(await admin(store, ['create', 'x@shop.example', '--role', 'boss'])).toMatchObject({
+      code: 2,
+      out: 'Give a role: owner or staff\n',
+    });
+
+    const listed = await admin(store, ['list']);
+    expect(listed.out).toMatch(/^owner@shop\.example\towner\t/m);
+    expect(listed.out).toMatch(/^packer@shop\.example\tstaff\t/m);
+
+    expect(await admin(store, ['remove', 'owner@shop.example'])).toMatchObject({
+      code: 2,
+      out: 'This is the last owner: make another account owner first\n',
+    });
+    expect(await admin(store, ['role', 'packer@shop.example', 'owner'])).toMatchObject({
+      code: 0,
+      out: 'packer@shop.example is now an owner.\n',
+    });
+    expect(await admin(store, ['remove', 'owner@shop.example'])).toMatchObject({ code: 0 });
+    // The command wrote to the database the store runs on.
+    expect((await listAdmins(store.handle.db)).map((a) => [a.email, a.role])).toEqual([
+      ['packer@shop.example', 'owner'],
+    ]);
+  }, 60_000);
+});
