@@ -32,6 +32,7 @@ test('the operator signs in, sees the dashboard and a ticking session clock, sta
   await expect(page.getByTestId('toast').filter({ hasText: 'Login successful' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
   await expect(page.getByTestId('admin-email')).toHaveText(email());
+  await expect(page.getByTestId('admin-role')).toHaveText('Owner');
   for (const tab of ['Products', 'Catalog Management', 'Orders', 'Settings', 'Logs']) {
     await expect(page.getByRole('tab', { name: tab })).toBeVisible();
   }

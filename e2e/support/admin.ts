@@ -4,11 +4,18 @@ import { expect, type Page } from '@playwright/test';
 export const adminEmail = () => process.env.E2E_ADMIN_EMAIL ?? '';
 export const adminPassword = () => process.env.E2E_ADMIN_PASSWORD ?? '';
 
-/** Signs in through the real sign-in page and waits for the dashboard. */
-export async function signIn(page: Page): Promise<void> {
+/** A staff account (decision 0030) that global-setup creates with the admin command. */
+export const staffEmail = () => process.env.E2E_STAFF_EMAIL ?? '';
+export const staffPassword = () => process.env.E2E_STAFF_PASSWORD ?? '';
+
+/** Signs in through the real sign-in page (as the owner unless told otherwise) and waits for the dashboard. */
+export async function signIn(
+  page: Page,
+  as: { email: string; password: string } = { email: adminEmail(), password: adminPassword() },
+): Promise<void> {
   await page.goto('/admin');
-  await page.getByLabel('Email').fill(adminEmail());
-  await page.getByLabel('Password').fill(adminPassword());
+  await page.getByLabel('Email').fill(as.email);
+  await page.getByLabel('Password').fill(as.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
   await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();

@@ -10,6 +10,12 @@ const owner = {
   loginAt: '2026-11-22T09:00:00.000Z',
   role: 'owner' as const,
 };
+const staff = {
+  id: 3,
+  email: 'staff@shop.example',
+  loginAt: '2026-11-22T09:00:00.000Z',
+  role: 'staff' as const,
+};
 const packer = {
   id: 2,
   email: 'packer@shop.example',
@@ -53,7 +59,23 @@ describe('after the payment (demo mode)', () => {
     return { id: row.id, token: row.access_token ?? '', number: orderNumber, sessionId };
   }
   const shop = () => store.caller({ clock });
-  const admin = (who = owner) => store.caller({ clock, admin: who }).admin.orders;
+  const admin = (who: typeof owner | typeof staff = owner) =>
+    store.caller({ clock, admin: who }).admin.orders;
+
+  it('lets staff ship an order, and neither offers nor lets them cancel or refund it', async () => {
+    const order = await paidOrder();
+    expect((await admin().byId({ id: order.id })).can).toMatchObject({ cancel: true, refund: true });
+    const seen = await admin(staff).byId({ id: order.id });
+    expect(seen.can).toEqual({ ship: true, markDelivered: false, cancel: false, refund: false });
+    await expect(admin(staff).cancel({ id: order.id, reason: 'Out of stock' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    await expect(
+      admin(staff).refund({ id: order.id, amountMinor: 100, reason: 'Asked for' }),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await admin(staff).ship({ id: order.id, carrier: 'TCS', trackingNumber: 'T-1', trackingUrl: '' });
+    expect((await admin(staff).byId({ id: order.id })).fulfilment).toBe('shipped');
+  });
 
   it('keeps what the demo page collected, queues the confirmation, and opens the order page only with its token', async () => {
     const order = await paidOrder();

@@ -11,19 +11,25 @@ import { LowStock } from './products/low-stock';
 import { ProductsPanel } from './products/products-panel';
 import { SettingsPanel } from './settings/settings-panel';
 
-/** The dashboard's sections: the catalogue work first, then Orders, Settings and Logs. */
-const TABS = [
-  { id: 'products', label: 'Products' },
-  { id: 'catalog', label: 'Catalog Management' },
-  { id: 'orders', label: 'Orders' },
-  { id: 'settings', label: 'Settings' },
-  { id: 'logs', label: 'Logs' },
+/**
+ * The dashboard's sections: the catalogue work first, then Orders, Settings and Logs. Staff see theirs only
+ * (the server refuses them the rest whatever this shows: decision 0030).
+ */
+const ALL_TABS = [
+  { id: 'products', label: 'Products', staff: true },
+  { id: 'catalog', label: 'Catalog Management', staff: false },
+  { id: 'orders', label: 'Orders', staff: true },
+  { id: 'settings', label: 'Settings', staff: false },
+  { id: 'logs', label: 'Logs', staff: false },
 ] as const;
+
+const ROLE_LABEL = { owner: 'Owner', staff: 'Staff' } as const;
 
 export function DashboardPage() {
   const session = useAdminSession().data;
   const logout = useLogout();
-  const [active, setActive] = useState<(typeof TABS)[number]['id']>('products');
+  const TABS = ALL_TABS.filter((tab) => session?.role === 'owner' || tab.staff);
+  const [active, setActive] = useState<(typeof ALL_TABS)[number]['id']>('products');
   const baseId = useId();
   const tabRefs = useRef<Array<HTMLButtonElement | null>>([]);
 
@@ -45,6 +51,11 @@ export function DashboardPage() {
           <p className="mt-1 text-sm text-muted" data-testid="admin-email">
             {session?.email}
           </p>
+          {session ? (
+            <p className="text-sm text-muted" data-testid="admin-role">
+              {ROLE_LABEL[session.role]}
+            </p>
+          ) : null}
         </div>
         <Button variant="secondary" onClick={() => logout.mutate()} disabled={logout.isPending}>
           Logout
@@ -95,7 +106,7 @@ export function DashboardPage() {
 }
 
 /** What each tab shows; only the open tab is rendered, so only it loads its data. */
-function TabContent({ id }: { id: (typeof TABS)[number]['id'] }) {
+function TabContent({ id }: { id: (typeof ALL_TABS)[number]['id'] }) {
   switch (id) {
     case 'products':
       return <ProductsPanel />;
