@@ -31,7 +31,8 @@ describe('admin sign-in over HTTP', () => {
 
   const me = async (cookie?: string) => {
     const res = await app.inject({ url: '/api/trpc/auth.me', headers: cookie ? { cookie } : {} });
-    return (res.json() as { result: { data: { email: string; loginAt: string; role: string } | null } }).result.data;
+    return (res.json() as { result: { data: { email: string; loginAt: string; role: string } | null } })
+      .result.data;
   };
   const login = (email: string, password: string, headers: Record<string, string> = {}) =>
     app.inject({
