@@ -1,6 +1,9 @@
 import { signIn, staffEmail, staffPassword } from './support/admin';
 import { expect, test } from './support/test';
 
+// One staff account for the file: its tests sign it in and out, so they run one after the other.
+test.describe.configure({ mode: 'serial' });
+
 test('a staff account works on products and orders, and is told the rest is the owner’s', async ({
   page,
 }) => {
@@ -19,4 +22,32 @@ test('a staff account works on products and orders, and is told the rest is the 
   await expect(page.getByTestId('log-table')).toHaveCount(0);
   const refused = await page.request.get('/api/trpc/admin.logs.list?input=%7B%7D');
   expect(refused.status()).toBe(403);
+});
+
+test('the profile lists the account’s sessions and signs another browser out', async ({ page, browser }) => {
+  const staff = { email: staffEmail(), password: staffPassword() };
+  // A second browser, told apart by its User-Agent: the list names devices by it.
+  const other = await browser.newContext({
+    userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0',
+  });
+  try {
+    const otherPage = await other.newPage();
+    await signIn(otherPage, staff);
+    await signIn(page, staff);
+
+    await page.goto('/admin/profile');
+    const table = page.getByRole('table', { name: 'Signed-in sessions' });
+    await expect(table.getByText('(this browser)')).toHaveCount(1);
+    await expect(table.getByText('Firefox on Windows')).toBeVisible();
+    await page.getByRole('button', { name: 'Sign out Firefox on Windows' }).click();
+    await expect(page.getByTestId('toast').filter({ hasText: 'That session is signed out' })).toBeVisible();
+    await expect(table.getByText('Firefox on Windows')).toHaveCount(0);
+
+    // The other browser finds itself signed out at its next step.
+    await otherPage.goto('/admin/dashboard');
+    await expect(otherPage).toHaveURL(/\/admin$/);
+    await expect(otherPage.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
+  } finally {
+    await other.close();
+  }
 });

@@ -28,6 +28,8 @@ const STAFF_MAY = new Set([
   'admin.account.profile',
   'admin.account.changePassword',
   'admin.account.signOutEverywhere',
+  'admin.account.sessions',
+  'admin.account.endSession',
   'admin.products.list',
   'admin.products.byId',
   'admin.products.newId',

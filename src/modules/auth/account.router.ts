@@ -1,10 +1,20 @@
+import { createHash } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
-import { changePasswordInput } from '../../shared/auth.js';
+import { type AdminSessionEntry, changePasswordInput, sessionHandleInput } from '../../shared/auth.js';
 import { adminProcedure, router } from '../../trpc/init.js';
-import { carrySessionToCurrentEpoch } from './admin-sessions.repository.js';
+import { carrySessionToCurrentEpoch, liveSessionsOf, revokeSession } from './admin-sessions.repository.js';
 import { bumpSessionEpoch, findAdminById, setAdminPassword } from './admins.repository.js';
 import { hashPassword, passwordProblem, verifyPassword } from './password.js';
 import { currentSessionId } from './session.js';
+import { describeUserAgent } from './user-agent.js';
+
+/**
+ * How the list names a session: a hash of its id. The id is what the sealed cookie carries; it stays out of
+ * pages, so a screenshot or a shared screen gives nothing to replay even with the server's key.
+ */
+function sessionHandle(id: string): string {
+  return createHash('sha256').update(id).digest('base64url').slice(0, 16);
+}
 
 /** The signed-in admin's own account: admin.account.* */
 export const accountRouter = router({
@@ -42,6 +52,37 @@ export const accountRouter = router({
     return { ok: true as const };
   }),
 
+  /** The account's sessions that are still live: device, address, when signed in and last seen. */
+  sessions: adminProcedure.query(async ({ ctx }): Promise<AdminSessionEntry[]> => {
+    const current = currentSessionId(ctx.session);
+    const live = await liveSessionsOf(ctx.db, ctx.admin.id, ctx.clock.now(), sessionPolicy(ctx));
+    return live.map((s) => ({
+      session: sessionHandle(s.id),
+      device: describeUserAgent(s.userAgent),
+      userAgent: s.userAgent,
+      address: s.lastSeenIp ?? s.createdIp,
+      signedInAt: s.createdAt,
+      lastSeenAt: s.lastSeenAt,
+      current: s.id === current,
+    }));
+  }),
+
+  /** Signs one of the account's sessions out (this browser's too, which then needs to sign in again). */
+  endSession: adminProcedure.input(sessionHandleInput).mutation(async ({ ctx, input }) => {
+    const now = ctx.clock.now();
+    const live = await liveSessionsOf(ctx.db, ctx.admin.id, now, sessionPolicy(ctx));
+    const target = live.find((s) => sessionHandle(s.id) === input.session);
+    if (!target) throw new TRPCError({ code: 'NOT_FOUND', message: 'That session has already ended' });
+    await revokeSession(ctx.db, target.id, 'ended', now);
+    const current = target.id === currentSessionId(ctx.session);
+    if (current) ctx.session.clear();
+    ctx.log.info(
+      { event: 'admin.session.ended', account: ctx.admin.email, device: describeUserAgent(target.userAgent) },
+      'admin ended a session',
+    );
+    return { ok: true as const, current };
+  }),
+
   /**
    * The epoch bump ends every session of this admin, this one too, and every device cookie: even this browser
    * is an unknown one until its next sign-in, as a device cookie is only ever earned with the password.
@@ -56,3 +97,7 @@ export const accountRouter = router({
     return { ok: true as const };
   }),
 });
+
+function sessionPolicy(ctx: { config: { session: { ttlMs: number; idleMs: number } } }) {
+  return { ttlMs: ctx.config.session.ttlMs, idleMs: ctx.config.session.idleMs };
+}

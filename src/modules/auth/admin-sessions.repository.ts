@@ -71,7 +71,54 @@ export async function touchSession(db: DbOrTx, id: string, now: Date, ip: string
     .execute();
 }
 
-export type RevokeReason = 'logout';
+export type RevokeReason = 'logout' | 'ended';
+
+/** A session that can still be used, as its admin sees it in their list. */
+export type LiveSession = {
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  userAgent: string | null;
+  createdIp: string | null;
+  lastSeenIp: string | null;
+};
+
+/** At most this many of an admin's sessions are listed (a sign-in prunes the dead ones). */
+const LISTED_SESSIONS = 100;
+
+/**
+ * An admin's sessions that a request could still use (the same tests as resolveAdmin's: not revoked, of
+ * the admin's current epoch, inside the lifetime and the idle timeout), most recently seen first.
+ */
+export async function liveSessionsOf(
+  db: DbOrTx,
+  adminId: number,
+  now: Date,
+  policy: { ttlMs: number; idleMs: number },
+): Promise<LiveSession[]> {
+  const bornAfter = new Date(now.getTime() - policy.ttlMs).toISOString();
+  const seenAfter = new Date(now.getTime() - policy.idleMs).toISOString();
+  return db
+    .selectFrom('admin_sessions as s')
+    .innerJoin('admins as a', 'a.id', 's.admin_id')
+    .select([
+      's.id as id',
+      's.created_at as createdAt',
+      's.last_seen_at as lastSeenAt',
+      's.user_agent as userAgent',
+      's.created_ip as createdIp',
+      's.last_seen_ip as lastSeenIp',
+    ])
+    .where('s.admin_id', '=', adminId)
+    .where('s.revoked_at', 'is', null)
+    .whereRef('s.epoch', '=', 'a.session_epoch')
+    .where('s.created_at', '>=', bornAfter)
+    .where('s.last_seen_at', '>=', seenAfter)
+    .orderBy('s.last_seen_at', 'desc')
+    .orderBy('s.id')
+    .limit(LISTED_SESSIONS)
+    .execute();
+}
 
 export async function revokeSession(db: DbOrTx, id: string, reason: RevokeReason, now: Date): Promise<void> {
   await db

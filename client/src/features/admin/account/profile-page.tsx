@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
+import { OwnSessions } from './own-sessions';
 import { formatLoginTime } from './session-time';
 import { useChangePassword, useProfile, useSignOutEverywhere } from './use-account';
 
@@ -93,6 +94,8 @@ export function ProfilePage() {
           </Button>
         </form>
       </section>
+
+      <OwnSessions />
 
       <section
         className="mt-8 rounded-2xl border border-red-200 bg-red-50/60 p-6"

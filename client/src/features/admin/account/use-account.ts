@@ -74,3 +74,30 @@ export function useSignOutEverywhere() {
     },
   });
 }
+
+/** This account's live sessions (the profile page's list). */
+export function useOwnSessions() {
+  return trpc.admin.account.sessions.useQuery();
+}
+
+/** Ends one session; ending this browser's own signs it out here too. */
+export function useEndSession() {
+  const utils = trpc.useUtils();
+  const [, navigate] = useLocation();
+  return trpc.admin.account.endSession.useMutation({
+    onSuccess(result) {
+      if (result.current) {
+        utils.auth.me.setData(undefined, null);
+        toast.success('Signed out');
+        navigate(paths.admin(), { replace: true });
+        return;
+      }
+      toast.success('That session is signed out');
+      void utils.admin.account.sessions.invalidate();
+    },
+    onError(err) {
+      toast.error(err.data?.code === 'NOT_FOUND' ? err.message : 'Could not sign that session out.');
+      void utils.admin.account.sessions.invalidate();
+    },
+  });
+}
