@@ -21,6 +21,7 @@ import * as afterPayment from './2026-11-25T0019-after-payment.js';
 import * as sizeStock from './2026-11-25T0020-size-stock.js';
 import * as soldOutIndex from './2026-11-25T0021-sold-out-index.js';
 import * as adminRoles from './2026-11-26T0022-admin-roles.js';
+import * as adminAudit from './2026-11-26T0023-admin-audit.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T0020-size-stock': sizeStock,
   '2026-11-25T0021-sold-out-index': soldOutIndex,
   '2026-11-26T0022-admin-roles': adminRoles,
+  '2026-11-26T0023-admin-audit': adminAudit,
 };

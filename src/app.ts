@@ -127,7 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
   });
 
-  adminRouteInventory(app);
+  adminRouteInventory(app, { db: deps.db, clock: deps.clock });
   registerErrorHandling(app, { production: config.isProduction });
 
   const shell = readPageShell(deps.clientDir);

@@ -103,6 +103,16 @@ describe('loadConfig secrets', () => {
     );
   });
 
+  it('keeps the admin audit two years by default, and never less long than the log', () => {
+    expect(loadConfig({}).audit).toEqual({ retentionDays: 730 });
+    expect(loadConfig({ LOG_RETENTION_DAYS: '90', AUDIT_RETENTION_DAYS: '90' }).audit).toEqual({
+      retentionDays: 90,
+    });
+    expect(() => loadConfig({ LOG_RETENTION_DAYS: '90', AUDIT_RETENTION_DAYS: '60' })).toThrowError(
+      'AUDIT_RETENTION_DAYS (60) must be at least LOG_RETENTION_DAYS (90): the audit outlives the log',
+    );
+  });
+
   it('keeps files in DATA_DIR unless S3_BUCKET names a bucket', () => {
     const local = loadConfig({ DATA_DIR: '/srv/shop' });
     expect(local.storage).toEqual({ kind: 'local', root: '/srv/shop' });

@@ -37,6 +37,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_MAX_ENTRIES: z.coerce.number().int().min(100).max(10_000_000).default(50_000),
   LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** The admin audit's own retention (decision 0031): never shorter than the application log's. */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(730),
   TRUST_PROXY: trustProxy.default(false),
   DEMO_CATALOGUE: booleanish.default(true),
   /**
@@ -212,6 +214,7 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** The application log table (admin Log Management): pruned in the background to these limits. */
   logs: { maxEntries: number; retentionDays: number };
+  audit: { retentionDays: number };
   trustProxy: boolean | number | string[];
   loadDemoCatalogue: boolean;
   /** Embedded SQLite under DATA_DIR (the default), or a PostgreSQL server shared by several processes. */
@@ -292,6 +295,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Half a configuration would keep the files on this machine while the operator believes they are shared.
     throw new ConfigError('S3_ENDPOINT, S3_REGION and S3_FORCE_PATH_STYLE need S3_BUCKET, the bucket to use');
   }
+  if (e.AUDIT_RETENTION_DAYS < e.LOG_RETENTION_DAYS) {
+    // Who changed what must outlive the log lines around it, or the audit loses the trail first.
+    throw new ConfigError(
+      `AUDIT_RETENTION_DAYS (${e.AUDIT_RETENTION_DAYS}) must be at least LOG_RETENTION_DAYS (${e.LOG_RETENTION_DAYS}): the audit outlives the log`,
+    );
+  }
   const shownHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   const dataDir = path.resolve(e.DATA_DIR);
   return {
@@ -303,6 +312,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL ?? `http://${shownHost}:${e.PORT}`,
     logLevel: e.LOG_LEVEL,
     logs: { maxEntries: e.LOG_MAX_ENTRIES, retentionDays: e.LOG_RETENTION_DAYS },
+    audit: { retentionDays: e.AUDIT_RETENTION_DAYS },
     trustProxy: e.TRUST_PROXY,
     loadDemoCatalogue: e.DEMO_CATALOGUE,
     database: e.DATABASE_URL

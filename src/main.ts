@@ -65,6 +65,7 @@ async function main(): Promise<void> {
     log: app.log,
     payments,
     publicUrl: config.publicUrl,
+    auditRetentionDays: config.audit.retentionDays,
   });
   // Sends what waited in the outbox (a restart, or SMTP_URL newly set), then on each nudge and every 30 s.
   const stopMail = app.mailWorker.start();

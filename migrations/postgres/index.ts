@@ -10,6 +10,7 @@ import * as sizeStock from './2026-11-25T0008-size-stock.js';
 import * as soldOutIndex from './2026-11-25T0009-sold-out-index.js';
 import * as twoLetterWords from './2026-11-25T0010-two-letter-words.js';
 import * as adminRoles from './2026-11-26T0011-admin-roles.js';
+import * as adminAudit from './2026-11-26T0012-admin-audit.js';
 
 /** Every PostgreSQL migration, listed by hand so that the bundled server carries them. */
 export const postgresMigrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const postgresMigrations: Record<string, Migration> = {
   '2026-11-25T0009-sold-out-index': soldOutIndex,
   '2026-11-25T0010-two-letter-words': twoLetterWords,
   '2026-11-26T0011-admin-roles': adminRoles,
+  '2026-11-26T0012-admin-audit': adminAudit,
 };

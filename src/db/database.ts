@@ -270,6 +270,22 @@ export interface ProductHistoryTable {
 
 export type LogLevel = 'info' | 'warning' | 'error';
 
+/** One change an admin made (decision 0031). */
+export interface AdminAuditTable {
+  id: Generated<number>;
+  at: string;
+  /** Null never, in practice; no foreign key, so the row outlives a removed account. */
+  admin_id: number | null;
+  admin_email: string;
+  ip: string | null;
+  /** The procedure ('admin.products.update') or route ('POST /api/admin/catalog/import'). */
+  action: string;
+  /** What it was done to, when the input names it (a product, an order, a version). */
+  target: string | null;
+  /** JSON object: the input with secrets left out, and before/after for edits. */
+  details: Generated<string>;
+}
+
 export interface LogsTable {
   id: Generated<number>;
   time: string;
@@ -387,6 +403,7 @@ export interface Database {
   catalogue_changes: CatalogueChangesTable;
   admins: AdminsTable;
   admin_sessions: AdminSessionsTable;
+  admin_audit: AdminAuditTable;
   product_facets: ProductFacetsTable;
   product_search_ids: ProductSearchIdsTable;
   products_fts: ProductsFtsTable;

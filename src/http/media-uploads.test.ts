@@ -106,6 +106,16 @@ describe('POST /api/admin/products/:productId/media', () => {
     expect(item?.url).toMatch(/^\/media\/uploads\/[0-9a-f]{32}-800\.webp$/);
     expect(item?.variants.filter((v) => v.format === 'webp').map((v) => v.width)).toEqual([320, 640, 800]);
     expect(storedFiles().every((f) => !f.includes('photo'))).toBe(true);
+    // Recorded in the admin audit: who, from where, what and on which product (decision 0031).
+    const audit = await store.handle.db.selectFrom('admin_audit').selectAll().execute();
+    expect(audit).toEqual([
+      expect.objectContaining({
+        admin_email: EMAIL,
+        ip: '127.0.0.1',
+        action: 'POST /api/admin/products/:productId/media',
+        target: 'p1',
+      }),
+    ]);
 
     // Served from /media with a long cache life, nosniff and the sandbox CSP.
     const served = await app.inject({ url: item?.url ?? '' });

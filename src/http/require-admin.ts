@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
+import { recordAdminChange } from '../modules/audit/admin-change.js';
 import {
   type AdminIdentity,
   cookieSession,
@@ -61,17 +62,31 @@ export function requireAdmin(
 
 /**
  * Keeps app.adminRoutes: each route guarded by requireAdmin, with its audience, so the role test can walk
- * every one instead of a list kept by hand. Registered before any route.
+ * every one instead of a list kept by hand. The routes that change something (every method but GET) also
+ * record each success in the admin audit, as admin procedures do (decision 0031). Registered before any
+ * route.
  */
-export function adminRouteInventory(app: FastifyInstance): void {
+export function adminRouteInventory(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
   const routes: AdminRoute[] = [];
   app.decorate('adminRoutes', routes);
   app.addHook('onRoute', (route) => {
     const handlers = [route.preHandler ?? []].flat();
     const guard = handlers.find((h): h is AdminGuard => typeof h === 'function' && 'audience' in h);
     if (!guard) return;
-    for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') routes.push({ method, url: route.url, audience: guard.audience });
-    }
+    const methods = [route.method].flat().filter((m) => m !== 'HEAD');
+    for (const method of methods) routes.push({ method, url: route.url, audience: guard.audience });
+    if (methods.every((m) => m === 'GET')) return;
+    const audit = async (req: FastifyRequest, reply: FastifyReply) => {
+      if (!req.admin || reply.statusCode >= 400) return;
+      const params = (req.params ?? {}) as Record<string, unknown>;
+      await recordAdminChange(
+        { db: deps.db, clock: deps.clock, ip: req.ip, log: req.log },
+        req.admin,
+        `${req.method} ${route.url}`,
+        // The thing changed is the route's id (a version) or product (its pictures).
+        { id: params.id ?? params.productId, ...params, status: reply.statusCode },
+      );
+    };
+    route.onResponse = [...[route.onResponse ?? []].flat(), audit];
   });
 }

@@ -45,7 +45,22 @@ describe('background maintenance across processes', () => {
       log: Fastify({ logger: false }).log,
       payments: new DemoGateway(),
       publicUrl: 'https://shop.example',
+      // Longer than the log's 30 days: the 100-day-old entry goes, last month's stays.
+      auditRetentionDays: 90,
     };
+    const audit = (at: string) => ({
+      at,
+      admin_id: 1,
+      admin_email: 'owner@shop.example',
+      ip: null,
+      action: 'admin.settings.update',
+      target: null,
+    });
+    const lastMonth = new Date(now.getTime() - 40 * 86_400_000).toISOString();
+    await handle.db
+      .insertInto('admin_audit')
+      .values([audit(old), audit(lastMonth)])
+      .execute();
     const vitals = async () => (await handle.db.selectFrom('web_vitals').select('id').execute()).length;
 
     expect(await takeLease(handle.db, { name: 'maintenance', holder: 'process A', ttlMs: 60_000, now })).toBe(
@@ -57,5 +72,7 @@ describe('background maintenance across processes', () => {
     expect(await vitals()).toBe(0);
     const counters = await handle.db.selectFrom('rate_counters').select('key').execute();
     expect(counters.map((c) => c.key)).toEqual(['login:ip:192.0.2.2']);
+    const kept = await handle.db.selectFrom('admin_audit').select('at').execute();
+    expect(kept.map((r) => r.at)).toEqual([lastMonth]);
   });
 });

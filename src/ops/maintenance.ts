@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
+import { pruneAudit } from '../modules/audit/audit.repository.js';
 import { pruneRateCounters } from '../modules/limits/database-counter-store.js';
 import type { LogService } from '../modules/logs/log-service.js';
 import { startPeriodic } from '../modules/logs/periodic.js';
@@ -22,6 +23,8 @@ type MaintenanceDeps = {
   payments: PaymentGateway;
   /** The store's address, for the links in the emails a late payment queues. */
   publicUrl: string;
+  /** How long the admin audit keeps its entries (AUDIT_RETENTION_DAYS). */
+  auditRetentionDays: number;
 };
 
 /** A checkout younger than this may still be paid for in the shopper's browser: left to its webhook. */
@@ -42,6 +45,7 @@ export async function runMaintenance(deps: MaintenanceDeps, holder: string = thi
   const now = deps.clock.now();
   return whileHoldingLease(deps.db, { ...LEASE, holder, now }, async () => {
     await deps.logs.prune(now);
+    await pruneAudit(deps.db, now, deps.auditRetentionDays);
     await pruneVitals(deps.db, now);
     await pruneRateCounters(deps.db, now.getTime());
     const released = await releaseExpiredReservations(deps.db, now);

@@ -8,6 +8,7 @@ import {
   STORAGE_FULL_MESSAGE,
   TOO_MANY_REQUESTS_MESSAGE,
 } from '../core/failures.js';
+import { type AuditNote, recordAdminChange } from '../modules/audit/admin-change.js';
 import { GateRefusedError } from '../modules/limits/public-call-gate.js';
 import { OWNER_ONLY_MESSAGE } from '../shared/auth.js';
 import type { Context } from './context.js';
@@ -77,8 +78,9 @@ export const createCallerFactory = t.createCallerFactory;
  * Every admin procedure is built on this. It refuses any caller without a resolved admin and hands the next
  * step a context whose admin is never null.
  */
-export const adminProcedure = t.procedure.use(({ ctx, next, path, type }) => {
-  if (!ctx.admin) {
+export const adminProcedure = t.procedure.use(async ({ ctx, next, path, type, getRawInput }) => {
+  const admin = ctx.admin;
+  if (!admin) {
     // The same security event as an admin HTTP route's 401 (http/require-admin.ts); inputs stay out of it.
     ctx.log.info(
       { event: 'security.unauthorized', procedure: path, type, ip: ctx.ip },
@@ -86,7 +88,15 @@ export const adminProcedure = t.procedure.use(({ ctx, next, path, type }) => {
     );
     throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please sign in' });
   }
-  return next({ ctx: { ...ctx, admin: ctx.admin } });
+  const audit: AuditNote = {};
+  const result = await next({ ctx: { ...ctx, admin, audit } });
+  // Every change an admin makes, once it has been made (decision 0031); reads are not changes.
+  if (type === 'mutation' && result.ok) {
+    // A procedure without input may be called with a body that is no JSON at all: nothing to keep of it.
+    const input = await getRawInput().catch(() => undefined);
+    await recordAdminChange(ctx, admin, path, input, audit);
+  }
+  return result;
 });
 
 /**

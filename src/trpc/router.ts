@@ -1,3 +1,4 @@
+import { adminAuditRouter } from '../modules/audit/admin-audit.router.js';
 import { accountRouter } from '../modules/auth/account.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
 import { adminCatalogRouter } from '../modules/catalog-versions/catalog-versions.router.js';
@@ -24,6 +25,7 @@ export const appRouter = router({
   // Every admin procedure lives under `admin.*` so the boundary shows in every call's path.
   admin: router({
     account: accountRouter,
+    audit: adminAuditRouter,
     catalog: adminCatalogRouter,
     emails: adminEmailsRouter,
     logs: adminLogsRouter,

@@ -67,6 +67,7 @@ describe('orders reconciled in the background', () => {
       log: Fastify({ logger: false }).log,
       payments,
       publicUrl: 'https://shop.example',
+      auditRetentionDays: store.config.audit.retentionDays,
     });
     // Still within its checkout: left to the webhook.
     expect(await runMaintenance(at(60_000), 'process A')).toBe(true);

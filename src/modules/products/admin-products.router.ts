@@ -113,15 +113,17 @@ export const adminProductsRouter = router({
       }
       const after = await findAdminProduct(trx, input.id);
       if (!after) throw new Error('product vanished after update');
+      const changes = diffProducts(before, after);
       await recordHistory(trx, {
         productId: input.id,
         title: after.title,
         action: 'update',
         adminEmail: ctx.admin.email,
         snapshot: after,
-        changes: diffProducts(before, after),
+        changes,
         now,
       });
+      ctx.audit.changes = changes;
       return after;
     });
     ctx.log.info(

@@ -34,8 +34,18 @@ export const adminSettingsRouter = router({
   }),
 
   update: ownerProcedure.input(settingsInput).mutation(async ({ ctx, input }) => {
+    const before = await readStoredSettings(ctx.db);
     await updateSettings(ctx.db, input, ctx.clock.now());
+    const after = await readStoredSettings(ctx.db);
+    ctx.audit.changes = changedFields(before, after);
     ctx.log.info({ event: 'settings.updated', account: ctx.admin.email }, 'store settings updated');
     return { ok: true as const };
   }),
 });
+
+/** The settings that differ, each with what it was and what it is now. */
+function changedFields<T extends object>(before: T, after: T) {
+  return (Object.keys(after) as Array<keyof T>)
+    .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+    .map((key) => ({ field: key, from: before[key] ?? null, to: after[key] ?? null }));
+}
