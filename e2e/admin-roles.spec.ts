@@ -51,3 +51,16 @@ test('the profile lists the account’s sessions and signs another browser out',
     await other.close();
   }
 });
+
+test('the owner finds what staff did in the Audit, by admin, with its details', async ({ page }) => {
+  await signIn(page);
+  await page.getByRole('tab', { name: 'Audit' }).click();
+  await page.getByRole('combobox', { name: 'Admin', exact: true }).selectOption(staffEmail());
+  const rows = page.getByTestId('audit-row');
+  // The session the staff account signed out in the test before.
+  const ended = rows.filter({ hasText: 'admin.account.endSession' });
+  await expect(ended).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'owner@' })).toHaveCount(0);
+  await ended.getByRole('button', { name: /Show details of admin\.account\.endSession/ }).click();
+  await expect(page.getByText('"session":')).toBeVisible();
+});

@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { Button } from '../../components/ui/button';
 import { paths } from '../../lib/paths';
 import { useAdminSession, useLogout } from './account/use-account';
+import { AuditView } from './audit/audit-view';
 import { CatalogManagement } from './catalog/catalog-management';
 import { LogManagement } from './logs/log-management';
 import { PerformancePanel } from './logs/performance-panel';
@@ -12,7 +13,7 @@ import { ProductsPanel } from './products/products-panel';
 import { SettingsPanel } from './settings/settings-panel';
 
 /**
- * The dashboard's sections: the catalogue work first, then Orders, Settings and Logs. Staff see theirs only
+ * The dashboard's sections: the catalogue work first, then Orders, Settings, Logs and the Audit. Staff see theirs only
  * (the server refuses them the rest whatever this shows: decision 0030).
  */
 const ALL_TABS = [
@@ -21,6 +22,7 @@ const ALL_TABS = [
   { id: 'orders', label: 'Orders', staff: true },
   { id: 'settings', label: 'Settings', staff: false },
   { id: 'logs', label: 'Logs', staff: false },
+  { id: 'audit', label: 'Audit', staff: false },
 ] as const;
 
 const ROLE_LABEL = { owner: 'Owner', staff: 'Staff' } as const;
@@ -116,6 +118,8 @@ function TabContent({ id }: { id: (typeof ALL_TABS)[number]['id'] }) {
       return <OrdersPanel />;
     case 'settings':
       return <SettingsPanel />;
+    case 'audit':
+      return <AuditView />;
     case 'logs':
       return (
         <>
