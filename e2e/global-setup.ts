@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { startServer } from '../scripts/launcher/server';
-import { appRoot } from '../src/app-root';
+import { adminCommand } from '../src/test-support/admin-command';
 import { createThrowawayDatabase } from '../src/test-support/postgres';
 import { S3RVER_CREDENTIALS, startS3Server } from '../src/test-support/s3';
 import { ensureChromium } from './support/chromium';
@@ -35,29 +33,6 @@ async function storageEnv(): Promise<{ env: Record<string, string>; close(): Pro
   };
 }
 
-/** `npm run admin -- ARGS` with `stdin` on its standard input; throws with its output when it fails. */
-async function adminCommand(args: string[], stdin: string, env: Record<string, string>): Promise<void> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(appRoot, 'src/cli/admin.ts'), ...args],
-    {
-      cwd: appRoot,
-      env: { ...process.env, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  child.stdin.end(stdin);
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`npm run admin -- ${args.join(' ')} failed (${code}): ${out}`);
-}
-
 export default async function globalSetup() {
   process.env.CHROMIUM_PATH = ensureChromium();
   // A throwaway admin for this run only: the password is made here and never stored in the repo.
@@ -83,10 +58,11 @@ export default async function globalSetup() {
   // A staff account beside the owner, made as an operator would: with the admin command, on the same store.
   const staffEmail = 'e2e-staff@shop.example';
   const staffPassword = randomBytes(18).toString('base64url');
-  await adminCommand(['create', staffEmail, '--role', 'staff', '--password-stdin'], staffPassword, {
-    ...database.env,
-    DATA_DIR: server.dataDir,
+  const made = await adminCommand(['create', staffEmail, '--role', 'staff', '--password-stdin'], {
+    stdin: staffPassword,
+    env: { ...database.env, DATA_DIR: server.dataDir },
   });
+  if (made.code !== 0) throw new Error(`could not create the staff account (${made.code}): ${made.out}`);
   process.env.E2E_STAFF_EMAIL = staffEmail;
   process.env.E2E_STAFF_PASSWORD = staffPassword;
   process.env.E2E_BASE_URL = server.baseUrl;

@@ -1,41 +1,21 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appRoot } from '../app-root.js';
 import { listAdmins } from '../modules/auth/admins.repository.js';
+import { adminCommand } from '../test-support/admin-command.js';
 import { createTestStore, type TestStore } from '../test-support/test-store.js';
 
-/**
- * `npm run admin -- ARGS` in its own process, on the test's database: the SQLite file in the data folder, or
- * PostgreSQL through DATABASE_URL, as the server would open it.
- */
-function admin(store: TestStore, args: string[], stdin = ''): Promise<{ code: number | null; out: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(appRoot, 'src/cli/admin.ts'), ...args],
-    {
-      cwd: appRoot,
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        DATA_DIR: store.dir,
-        // As the store's own processes are configured on PostgreSQL (the same session key everywhere).
-        ...(store.postgresUrl
-          ? { DATABASE_URL: store.postgresUrl, SESSION_SECRET: 'a-session-key-of-at-least-32-characters' }
-          : {}),
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
+/** `npm run admin -- ARGS` on the test's database, as the server would open it. */
+function admin(store: TestStore, args: string[], stdin = '') {
+  return adminCommand(args, {
+    stdin,
+    env: {
+      NODE_ENV: 'test',
+      DATA_DIR: store.dir,
+      // As the store's own processes are configured on PostgreSQL (the same session key everywhere).
+      ...(store.postgresUrl
+        ? { DATABASE_URL: store.postgresUrl, SESSION_SECRET: 'a-session-key-of-at-least-32-characters' }
+        : {}),
     },
-  );
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
   });
-  child.stderr.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  child.stdin.end(stdin);
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, out })));
 }
 
 describe('npm run admin (the command)', () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminProcedures, procedureOf, routerProcedures } from '../test-support/router-procedures.js';
 import {
   buildTestApp,
   createAdmin,
@@ -8,18 +9,8 @@ import {
   manualClock,
   type TestStore,
 } from '../test-support/test-store.js';
-import { appRouter } from './router.js';
 
-type ProcedureDef = { _def: { type: 'query' | 'mutation' | 'subscription' } };
-
-/** Every procedure path in appRouter, with its kind, found by walking the router (nothing listed by hand). */
-const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, ProcedureDef>).map(
-  ([path, p]) => ({
-    path,
-    type: p._def.type,
-  }),
-);
-const adminProcedures = procedures.filter((p) => p.path.startsWith('admin.'));
+const procedures = routerProcedures;
 
 describe('the admin boundary', () => {
   let store: TestStore;
@@ -65,9 +56,7 @@ describe('the admin boundary', () => {
   });
 
   it.each(adminProcedures)('$path refuses a caller without a session (createCaller)', async ({ path }) => {
-    const caller = store.caller() as unknown as Record<string, unknown>;
-    const fn = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller);
-    await expect((fn as (input?: unknown) => Promise<unknown>)(undefined)).rejects.toMatchObject({
+    await expect(procedureOf(store.caller(), path)(undefined)).rejects.toMatchObject({
       code: 'UNAUTHORIZED',
     });
   });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setAdminRole } from '../modules/auth/admins.repository.js';
 import type { AdminRole } from '../shared/auth.js';
+import { adminProcedures, procedureOf } from '../test-support/router-procedures.js';
 import {
   buildTestApp,
   createAdmin,
@@ -10,14 +11,6 @@ import {
   loginCookie,
   type TestStore,
 } from '../test-support/test-store.js';
-import { appRouter } from './router.js';
-
-type ProcedureDef = { _def: { type: 'query' | 'mutation' | 'subscription' } };
-
-/** Every admin procedure, found by walking the router: a new one is in this test before anyone lists it. */
-const adminProcedures = Object.entries(appRouter._def.procedures as unknown as Record<string, ProcedureDef>)
-  .filter(([path]) => path.startsWith('admin.'))
-  .map(([path, p]) => ({ path, type: p._def.type }));
 
 /**
  * What staff may call (decision 0030): products, media, orders short of money, the order emails, their own
@@ -67,9 +60,11 @@ const ROUTES: Record<string, 'admin' | 'owner'> = {
 const callAs = (store: TestStore, id: number, role: AdminRole, path: string) => {
   const caller = store.caller({
     admin: { id, email: 'caller@shop.example', loginAt: fixedClock.now().toISOString(), role },
-  }) as unknown as Record<string, unknown>;
-  const fn = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller);
-  return (fn as (input?: unknown) => Promise<unknown>)(undefined).then(
+  });
+  return procedureOf(
+    caller,
+    path,
+  )(undefined).then(
     () => 'ok',
     (error: { code?: string }) => error.code ?? 'error',
   );

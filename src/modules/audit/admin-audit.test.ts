@@ -1,12 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../shared/audit.js';
+import { adminProcedures, procedureOf } from '../../test-support/router-procedures.js';
 import { createAdmin, createTestStore, fixedClock, type TestStore } from '../../test-support/test-store.js';
-import { appRouter } from '../../trpc/router.js';
-
-type ProcedureDef = { _def: { type: 'query' | 'mutation' | 'subscription' } };
-const adminProcedures = Object.entries(appRouter._def.procedures as unknown as Record<string, ProcedureDef>)
-  .filter(([path]) => path.startsWith('admin.'))
-  .map(([path, p]) => ({ path, type: p._def.type }));
 
 const fields = {
   title: 'Mint Lawn Kurta',
@@ -44,10 +39,10 @@ describe('the admin audit', () => {
   it('records each admin change that succeeded, and no read or refusal', async () => {
     for (const { path, type } of adminProcedures) {
       const before = (await store.handle.db.selectFrom('admin_audit').select('id').execute()).length;
-      const fn = path
-        .split('.')
-        .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], owner() as unknown);
-      const succeeded = await (fn as (input?: unknown) => Promise<unknown>)(undefined).then(
+      const succeeded = await procedureOf(
+        owner(),
+        path,
+      )(undefined).then(
         () => true,
         () => false,
       );
