@@ -105,6 +105,8 @@ describe('loadConfig secrets', () => {
 
   it('keeps the admin audit two years by default, and never less long than the log', () => {
     expect(loadConfig({}).audit).toEqual({ retentionDays: 730 });
+    // A shop that keeps its log longer than two years keeps its audit as long, unasked.
+    expect(loadConfig({ LOG_RETENTION_DAYS: '1000' }).audit).toEqual({ retentionDays: 1000 });
     expect(loadConfig({ LOG_RETENTION_DAYS: '90', AUDIT_RETENTION_DAYS: '90' }).audit).toEqual({
       retentionDays: 90,
     });

@@ -25,6 +25,9 @@ const trustProxy = z
     return z.NEVER;
   });
 
+/** How long the admin audit keeps its entries when AUDIT_RETENTION_DAYS is not set: two years. */
+const DEFAULT_AUDIT_RETENTION_DAYS = 730;
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -37,8 +40,11 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_MAX_ENTRIES: z.coerce.number().int().min(100).max(10_000_000).default(50_000),
   LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  /** The admin audit's own retention (decision 0031): never shorter than the application log's. */
-  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(730),
+  /**
+   * The admin audit's own retention (decision 0031): never shorter than the application log's. Unset, two
+   * years, or the log's own when that is longer.
+   */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).optional(),
   TRUST_PROXY: trustProxy.default(false),
   DEMO_CATALOGUE: booleanish.default(true),
   /**
@@ -295,7 +301,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Half a configuration would keep the files on this machine while the operator believes they are shared.
     throw new ConfigError('S3_ENDPOINT, S3_REGION and S3_FORCE_PATH_STYLE need S3_BUCKET, the bucket to use');
   }
-  if (e.AUDIT_RETENTION_DAYS < e.LOG_RETENTION_DAYS) {
+  const auditRetentionDays =
+    e.AUDIT_RETENTION_DAYS ?? Math.max(DEFAULT_AUDIT_RETENTION_DAYS, e.LOG_RETENTION_DAYS);
+  if (auditRetentionDays < e.LOG_RETENTION_DAYS) {
     // Who changed what must outlive the log lines around it, or the audit loses the trail first.
     throw new ConfigError(
       `AUDIT_RETENTION_DAYS (${e.AUDIT_RETENTION_DAYS}) must be at least LOG_RETENTION_DAYS (${e.LOG_RETENTION_DAYS}): the audit outlives the log`,
@@ -312,7 +320,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL ?? `http://${shownHost}:${e.PORT}`,
     logLevel: e.LOG_LEVEL,
     logs: { maxEntries: e.LOG_MAX_ENTRIES, retentionDays: e.LOG_RETENTION_DAYS },
-    audit: { retentionDays: e.AUDIT_RETENTION_DAYS },
+    audit: { retentionDays: auditRetentionDays },
     trustProxy: e.TRUST_PROXY,
     loadDemoCatalogue: e.DEMO_CATALOGUE,
     database: e.DATABASE_URL

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD');
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD')
+  .refine(isCalendarDay, 'Not a date in the calendar');
+
+/** 2026-02-28 is; 2026-02-30 and 2026-13-01 are not. */
+function isCalendarDay(v: string): boolean {
+  const t = Date.parse(`${v}T00:00:00.000Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().startsWith(v);
+}
 
 /** The Audit view's filters (owner only): an admin, an action, a range of days (UTC), and the page. */
 export const auditListInput = z.object({

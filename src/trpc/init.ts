@@ -101,7 +101,8 @@ export const adminProcedure = t.procedure.use(async ({ ctx, next, path, type, ge
 
 /**
  * Procedures only the shop's owner may call (decision 0030): refunds and cancellations, settings, catalogue
- * versions, the application log, the email outbox and managing admins. Staff get 403, logged like a 401.
+ * versions, the application log, the performance panel, the audit and managing admins. Staff get 403,
+ * logged like a 401.
  * Everything else under admin.* is for any admin (adminProcedure), owner or staff.
  */
 export const ownerProcedure = adminProcedure.use(({ ctx, next, path, type }) => {

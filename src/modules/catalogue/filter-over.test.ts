@@ -3,8 +3,9 @@ import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 import { facetCounts, searchProducts } from './catalogue-search.repository.js';
-import { loadFacetSnapshot } from './facet-snapshot.js';
-import { filterOver } from './snapshot-search.js';
+import { loadFacetSnapshot, refreshFacetSnapshot } from './facet-snapshot.js';
+import { countBits } from './slot-sets.js';
+import { filterOver, masksNow } from './snapshot-search.js';
 
 const NONE: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false };
 
@@ -51,5 +52,24 @@ describe("a filter's masks, kept for the calls after it", () => {
       .execute();
     expect(await listing()).toEqual(['shawl']);
     expect(await sizeS()).toBe(1);
+  });
+
+  it('are worked out again when the snapshot moved between filterOver and their use', async () => {
+    const db = store.handle.db;
+    await db
+      .insertInto('size_stock')
+      .values({ product_id: 'shawl', size: 'S', on_hand: 1, reserved: 0 })
+      .execute();
+    const snap = await loadFacetSnapshot(db, 'a');
+    const f = { ...NONE, sizes: ['S'], inStock: true };
+    const filtered = await filterOver(db, snap, f);
+    expect(masksNow(snap, f, filtered)).toBe(filtered.masks);
+    const before = countBits(filtered.masks.everything);
+
+    await db.updateTable('size_stock').set({ on_hand: 0 }).where('product_id', '=', 'shawl').execute();
+    expect(await refreshFacetSnapshot(db, snap, 'b')).toBe(snap);
+    const now = masksNow(snap, f, filtered);
+    expect(now).not.toBe(filtered.masks);
+    expect(countBits(now.everything)).toBe(before - 1);
   });
 });

@@ -19,9 +19,10 @@ export async function searchSnapshot(
   f: CatalogueFilter,
   opts: { sort: SlotSort | 'relevance'; offset: number; limit: number },
 ): Promise<{ ids: string[]; count: number; soldOut: Map<string, Set<string>> }> {
-  const { text, masks } = await filterOver(db, snap, f);
+  const filtered = await filterOver(db, snap, f);
+  const { text } = filtered;
   // From here on synchronous: the page and the count are of one revision.
-  const { everything } = masks;
+  const { everything } = masksNow(snap, f, filtered);
   const order =
     opts.sort === 'relevance'
       ? text
@@ -40,7 +41,7 @@ export async function searchSnapshot(
 }
 
 /** A filter's words and masks over a snapshot, and the revision they are of. */
-type Filtered = { revision: string; text: TextMatch | null; masks: FilterMasks };
+export type Filtered = { revision: string; text: TextMatch | null; masks: FilterMasks };
 
 /**
  * Filters worked out lately, per snapshot: a listing's page and its facet counts come in one batch, one
@@ -54,11 +55,7 @@ const filtered = new WeakMap<FacetSnapshot, Map<string, Filtered>>();
  * a batch. Kept under the snapshot's revision, which moves with every change it follows (a size selling
  * out too, which words and seq do not see).
  */
-export async function filterOver(
-  db: DbOrTx,
-  snap: FacetSnapshot,
-  f: CatalogueFilter,
-): Promise<{ text: TextMatch | null; masks: FilterMasks }> {
+export async function filterOver(db: DbOrTx, snap: FacetSnapshot, f: CatalogueFilter): Promise<Filtered> {
   let kept = filtered.get(snap);
   if (!kept) {
     kept = new Map();
@@ -74,4 +71,15 @@ export async function filterOver(
   // Words read across a product's change are of neither side of it: used once, not kept.
   if (!text || text.seq === snap.seq) lruSet(kept, key, entry, FILTERED);
   return entry;
+}
+
+/**
+ * The masks to count or list with, synchronously with their use: a refresh may have landed between
+ * filterOver's answer and its caller's next step (an await apart), and then they are worked out again on
+ * the snapshot as it is now.
+ */
+export function masksNow(snap: FacetSnapshot, f: CatalogueFilter, filtered: Filtered): FilterMasks {
+  return filtered.revision === snap.revision
+    ? filtered.masks
+    : filterMasks(snap, f, filtered.text?.mask ?? null);
 }
