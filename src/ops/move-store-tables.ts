@@ -6,6 +6,8 @@
 export const COPIED_TABLES = [
   'admins',
   'admin_sessions',
+  // Who changed what (decision 0031): the record moves with the shop.
+  'admin_audit',
   'products',
   'media',
   'product_history',

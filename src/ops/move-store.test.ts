@@ -48,6 +48,18 @@ async function makeSourceStore(dir: string): Promise<void> {
       })
       .execute();
     await db
+      .insertInto('admin_audit')
+      .values({
+        at: NOW,
+        admin_id: adminId,
+        admin_email: 'owner@shop.example',
+        ip: '192.0.2.7',
+        action: 'admin.settings.update',
+        target: null,
+        details: JSON.stringify({ changes: [{ field: 'storeName', from: 'Lumière', to: 'Noor' }] }),
+      })
+      .execute();
+    await db
       .insertInto('products')
       .values({
         id: 'tricky',
