@@ -64,3 +64,12 @@ test('the owner finds what staff did in the Audit, by admin, with its details', 
   await ended.getByRole('button', { name: /Show details of admin\.account\.endSession/ }).click();
   await expect(page.getByText('"session":')).toBeVisible();
 });
+
+test('the owner sees the team with each account’s role', async ({ page }) => {
+  await signIn(page);
+  await page.getByRole('tab', { name: 'Team' }).click();
+  const table = page.getByRole('table', { name: 'Team' });
+  await expect(table.getByRole('row').filter({ hasText: '(you)' })).toContainText('Owner');
+  await expect(table.getByRole('combobox', { name: `Role of ${staffEmail()}` })).toHaveValue('staff');
+  await expect(table.getByRole('button', { name: `Remove ${staffEmail()}` })).toBeEnabled();
+});

@@ -17,6 +17,10 @@ export const ADMIN_ROLES = ['owner', 'staff'] as const satisfies readonly AdminR
 /** What staff are told when they reach for something only the owner may do (HTTP 403). */
 export const OWNER_ONLY_MESSAGE = 'Only the shop owner can do this.';
 
+/** An admin account in the owner's Team view. */
+export const teamMemberInput = z.object({ id: z.number().int().positive() });
+export const teamRoleInput = teamMemberInput.extend({ role: z.enum(ADMIN_ROLES) });
+
 /** One of the signed-in admin's sessions, named by a handle that is not the session's own id. */
 export const sessionHandleInput = z.object({ session: z.string().regex(/^[A-Za-z0-9_-]{16}$/) });
 

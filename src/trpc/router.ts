@@ -1,5 +1,6 @@
 import { adminAuditRouter } from '../modules/audit/admin-audit.router.js';
 import { accountRouter } from '../modules/auth/account.router.js';
+import { adminTeamRouter } from '../modules/auth/admin-team.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
 import { adminCatalogRouter } from '../modules/catalog-versions/catalog-versions.router.js';
 import { catalogueRouter } from '../modules/catalogue/catalogue.router.js';
@@ -34,6 +35,7 @@ export const appRouter = router({
     performance: adminPerformanceRouter,
     products: adminProductsRouter,
     settings: adminSettingsRouter,
+    team: adminTeamRouter,
   }),
 });
 

@@ -11,9 +11,10 @@ import { OrdersPanel } from './orders/orders-panel';
 import { LowStock } from './products/low-stock';
 import { ProductsPanel } from './products/products-panel';
 import { SettingsPanel } from './settings/settings-panel';
+import { TeamPanel } from './team/team-panel';
 
 /**
- * The dashboard's sections: the catalogue work first, then Orders, Settings, Logs and the Audit. Staff see theirs only
+ * The dashboard's sections: the catalogue work first, then Orders, Settings, Logs, the Audit and the Team. Staff see theirs only
  * (the server refuses them the rest whatever this shows: decision 0030).
  */
 const ALL_TABS = [
@@ -23,6 +24,7 @@ const ALL_TABS = [
   { id: 'settings', label: 'Settings', staff: false },
   { id: 'logs', label: 'Logs', staff: false },
   { id: 'audit', label: 'Audit', staff: false },
+  { id: 'team', label: 'Team', staff: false },
 ] as const;
 
 const ROLE_LABEL = { owner: 'Owner', staff: 'Staff' } as const;
@@ -120,6 +122,8 @@ function TabContent({ id }: { id: (typeof ALL_TABS)[number]['id'] }) {
       return <SettingsPanel />;
     case 'audit':
       return <AuditView />;
+    case 'team':
+      return <TeamPanel />;
     case 'logs':
       return (
         <>
