@@ -25,6 +25,7 @@ import { registerSpa } from './http/spa.js';
 import { registerStripeWebhook } from './http/stripe-webhook.js';
 import { registerVitals } from './http/vitals.js';
 import { LoginThrottle } from './modules/auth/login-throttle.js';
+import { sessionPolicyOf } from './modules/auth/session.js';
 import { loadSessionKeys } from './modules/auth/session-keys.js';
 import { createMailWorker, type MailWorker } from './modules/email/mail-worker.js';
 import type { CounterStore } from './modules/limits/counter-store.js';
@@ -164,7 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       counters,
       onStoreError,
     });
-  const sessionPolicy = { ttlMs: config.session.ttlMs, idleMs: config.session.idleMs };
+  const sessionPolicy = sessionPolicyOf(config);
 
   // Stopped on close after the requests are done (its pass in flight finishes first), before main closes the db.
   const mail = deps.mail ?? createMailWorker({ db: deps.db, clock: deps.clock, log: app.log, config });

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
+import { sessionPolicyOf } from '../modules/auth/session.js';
 import { MAX_FILE_BYTES } from '../modules/media/file-type.js';
 import { countProductMedia, productExists } from '../modules/media/media.repository.js';
 import {
@@ -75,7 +76,7 @@ export async function registerMediaUploads(app: FastifyInstance, deps: MediaUplo
   const session = {
     db: deps.db,
     clock: deps.clock,
-    policy: { ttlMs: deps.config.session.ttlMs, idleMs: deps.config.session.idleMs },
+    policy: sessionPolicyOf(deps.config),
   };
   // Product pictures are staff work; the banner is a setting, the owner's (decision 0030).
   const guard = requireAdmin(session);

@@ -11,6 +11,7 @@ import {
   cookieSession,
   resolveAdmin,
   type SessionPort,
+  sessionPolicyOf,
 } from '../modules/auth/session.js';
 import type { MailOutbox } from '../modules/email/mail-worker.js';
 import type { RequestLimits } from '../modules/limits/request-limits.js';
@@ -82,7 +83,7 @@ type ContextServices = Pick<
 >;
 
 export function createContextFactory(deps: ContextDeps) {
-  const policy = { ttlMs: deps.config.session.ttlMs, idleMs: deps.config.session.idleMs };
+  const policy = sessionPolicyOf(deps.config);
   return async ({ req }: CreateFastifyContextOptions): Promise<Context> => {
     const session = cookieSession(req);
     return {

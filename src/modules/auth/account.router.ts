@@ -5,7 +5,7 @@ import { adminProcedure, router } from '../../trpc/init.js';
 import { carrySessionToCurrentEpoch, liveSessionsOf, revokeSession } from './admin-sessions.repository.js';
 import { bumpSessionEpoch, findAdminById, setAdminPassword } from './admins.repository.js';
 import { hashPassword, passwordProblem, verifyPassword } from './password.js';
-import { currentSessionId } from './session.js';
+import { currentSessionId, sessionPolicyOf } from './session.js';
 import { describeUserAgent } from './user-agent.js';
 
 /**
@@ -55,7 +55,7 @@ export const accountRouter = router({
   /** The account's sessions that are still live: device, address, when signed in and last seen. */
   sessions: adminProcedure.query(async ({ ctx }): Promise<AdminSessionEntry[]> => {
     const current = currentSessionId(ctx.session);
-    const live = await liveSessionsOf(ctx.db, ctx.admin.id, ctx.clock.now(), sessionPolicy(ctx));
+    const live = await liveSessionsOf(ctx.db, ctx.admin.id, ctx.clock.now(), sessionPolicyOf(ctx.config));
     return live.map((s) => ({
       session: sessionHandle(s.id),
       device: describeUserAgent(s.userAgent),
@@ -70,7 +70,7 @@ export const accountRouter = router({
   /** Signs one of the account's sessions out (this browser's too, which then needs to sign in again). */
   endSession: adminProcedure.input(sessionHandleInput).mutation(async ({ ctx, input }) => {
     const now = ctx.clock.now();
-    const live = await liveSessionsOf(ctx.db, ctx.admin.id, now, sessionPolicy(ctx));
+    const live = await liveSessionsOf(ctx.db, ctx.admin.id, now, sessionPolicyOf(ctx.config));
     const target = live.find((s) => sessionHandle(s.id) === input.session);
     if (!target) throw new TRPCError({ code: 'NOT_FOUND', message: 'That session has already ended' });
     await revokeSession(ctx.db, target.id, 'ended', now);
@@ -97,7 +97,3 @@ export const accountRouter = router({
     return { ok: true as const };
   }),
 });
-
-function sessionPolicy(ctx: { config: { session: { ttlMs: number; idleMs: number } } }) {
-  return { ttlMs: ctx.config.session.ttlMs, idleMs: ctx.config.session.idleMs };
-}

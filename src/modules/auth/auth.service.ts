@@ -7,7 +7,7 @@ import { findAdminByEmail, normaliseEmail, recordLogin } from './admins.reposito
 import { SignInThrottled } from './login-retry-after.js';
 import type { Admission, LoginThrottle, SignInClient } from './login-throttle.js';
 import { DEFAULT_SCRYPT, hashPassword, verifyPassword } from './password.js';
-import type { SessionPort } from './session.js';
+import { type SessionPort, sessionPolicyOf } from './session.js';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials';
 
@@ -84,7 +84,7 @@ export async function login(ctx: SignInDeps, email: string, password: string): P
 
   const { accountUnderAttack } = await settle(ctx, attempt.succeeded(), { accountUnderAttack: false });
   const sessionId = newSessionId();
-  const policy = { ttlMs: ctx.config.session.ttlMs, idleMs: ctx.config.session.idleMs };
+  const policy = sessionPolicyOf(ctx.config);
   await ctx.db.transaction().execute(async (tx) => {
     await pruneSessions(tx, now, policy);
     await insertSession(tx, {

@@ -47,6 +47,11 @@ export type SessionClient = { ip: string | null; userAgent: string | null };
 
 export type SessionPolicy = { ttlMs: number; idleMs: number };
 
+/** The configured lifetime and idle timeout, the one policy every session check and list goes by. */
+export function sessionPolicyOf(config: { session: SessionPolicy }): SessionPolicy {
+  return { ttlMs: config.session.ttlMs, idleMs: config.session.idleMs };
+}
+
 /** last_seen_at is written at most once a minute: a write on every admin request would cost more than the read. */
 const TOUCH_INTERVAL_MS = 60_000;
 

@@ -419,10 +419,10 @@ export type FilterMasks = {
 
 /**
  * A filter's masks over the snapshot, never written to once made (they are shared: snapshot-search.ts keeps
- * the last few, and a mask may be the snapshot's own `alive` or a word's): `everything` holds the products it finds (the listing); `maskFor`
- * holds, per facet group, the products found with that group's own choice left out ("what if I picked this
- * too"); `unpriced` the products found without the price condition (for the price range). Synchronous: a
- * refresh cannot change the snapshot halfway.
+ * the last few, and a mask may be the snapshot's own `alive` or a word's). `everything` holds the products
+ * it finds (the listing); `maskFor` holds, per facet group, the products found with that group's own choice
+ * left out ("what if I picked this too"); `unpriced` the products found without the price condition (for
+ * the price range). Synchronous: a refresh cannot change the snapshot halfway.
  */
 export function filterMasks(snap: FacetSnapshot, f: CatalogueFilter, text: Uint32Array | null): FilterMasks {
   // Text and price narrow every answer below, so they are folded into one base mask of live slots.
