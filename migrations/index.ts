@@ -22,6 +22,7 @@ import * as sizeStock from './2026-11-25T0020-size-stock.js';
 import * as soldOutIndex from './2026-11-25T0021-sold-out-index.js';
 import * as adminRoles from './2026-11-26T0022-admin-roles.js';
 import * as adminAudit from './2026-11-26T0023-admin-audit.js';
+import * as twoFactor from './2026-11-26T0024-two-factor.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T0021-sold-out-index': soldOutIndex,
   '2026-11-26T0022-admin-roles': adminRoles,
   '2026-11-26T0023-admin-audit': adminAudit,
+  '2026-11-26T0024-two-factor': twoFactor,
 };

@@ -12,6 +12,7 @@ import {
   createAdmin,
   createTestStore,
   loginCookie,
+  SESSION_FACTS,
   type TestStore,
 } from './test-support/test-store.js';
 
@@ -21,7 +22,7 @@ import {
  * store; nothing is written to the data folder's media/ or catalogs/.
  */
 
-const ADMIN = { id: 1, email: 'owner@shop.example', loginAt: '', role: 'owner' as const };
+const ADMIN = { id: 1, email: 'owner@shop.example', loginAt: '', role: 'owner' as const, ...SESSION_FACTS };
 const PASSWORD = 'correct horse battery';
 
 async function form(field: string, files: { name: string; data: Uint8Array }[], fields = {}) {

@@ -27,6 +27,7 @@ import { registerVitals } from './http/vitals.js';
 import { LoginThrottle } from './modules/auth/login-throttle.js';
 import { sessionPolicyOf } from './modules/auth/session.js';
 import { loadSessionKeys } from './modules/auth/session-keys.js';
+import { SecretBox } from './modules/auth/two-factor/secret-box.js';
 import { createMailWorker, type MailWorker } from './modules/email/mail-worker.js';
 import type { CounterStore } from './modules/limits/counter-store.js';
 import { openCounterStore } from './modules/limits/open-counter-store.js';
@@ -204,6 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     telemetry,
     limits,
     mail,
+    secrets: new SecretBox(sessionKeys),
     loginThrottle:
       deps.loginThrottle ??
       new LoginThrottle({

@@ -47,6 +47,8 @@ const envSchema = z.object({
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).optional(),
   TRUST_PROXY: trustProxy.default(false),
   DEMO_CATALOGUE: booleanish.default(true),
+  /** Every admin account must turn on two-factor sign-in at its next sign-in (decision 0032). */
+  ADMIN_REQUIRE_2FA: booleanish.default(false),
   /**
    * PostgreSQL instead of the embedded SQLite file, for several store processes on one database:
    * postgres://user:password@host:5432/name (postgresql:// too). Without it the store uses DATA_DIR/store.db.
@@ -236,6 +238,8 @@ export type Config = {
     ttlMs: number;
     idleMs: number;
     secureCookie: boolean;
+    /** ADMIN_REQUIRE_2FA: a session of an account without two-factor may only enrol (decision 0032). */
+    requireTwoFactor: boolean;
   };
   /** Sign-in failures per client address and per account, each per 15 minutes (see the env schema). */
   loginLimits: { perIp: number; perAccount: number };
@@ -336,6 +340,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .filter(Boolean),
       ttlMs: Math.round(e.SESSION_TTL_HOURS * 3600_000),
       idleMs: Math.round(e.SESSION_IDLE_MINUTES * 60_000),
+      requireTwoFactor: e.ADMIN_REQUIRE_2FA,
       secureCookie: (e.PUBLIC_URL ?? '').startsWith('https://'),
     },
     mail: {

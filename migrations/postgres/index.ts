@@ -11,6 +11,7 @@ import * as soldOutIndex from './2026-11-25T0009-sold-out-index.js';
 import * as twoLetterWords from './2026-11-25T0010-two-letter-words.js';
 import * as adminRoles from './2026-11-26T0011-admin-roles.js';
 import * as adminAudit from './2026-11-26T0012-admin-audit.js';
+import * as twoFactor from './2026-11-26T0013-two-factor.js';
 
 /** Every PostgreSQL migration, listed by hand so that the bundled server carries them. */
 export const postgresMigrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const postgresMigrations: Record<string, Migration> = {
   '2026-11-25T0010-two-letter-words': twoLetterWords,
   '2026-11-26T0011-admin-roles': adminRoles,
   '2026-11-26T0012-admin-audit': adminAudit,
+  '2026-11-26T0013-two-factor': twoFactor,
 };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listAdmins } from '../modules/auth/admins.repository.js';
+import { findAdminById, listAdmins } from '../modules/auth/admins.repository.js';
+import { acceptInvite } from '../modules/auth/invites/invites.js';
 import { adminCommand } from '../test-support/admin-command.js';
 import { createTestStore, type TestStore } from '../test-support/test-store.js';
 
@@ -56,5 +57,31 @@ describe('npm run admin (the command)', () => {
     expect((await listAdmins(store.handle.db)).map((a) => [a.email, a.role])).toEqual([
       ['packer@shop.example', 'owner'],
     ]);
+  }, 60_000);
+
+  it('prints an invitation link that makes the account, and resets two-factor for a lost phone', async () => {
+    const printed = await admin(store, ['invite', 'new@shop.example', '--role', 'staff']);
+    expect(printed.code).toBe(0);
+    const token = /\/admin\/invite#([A-Za-z0-9_-]{43})$/m.exec(printed.out)?.[1];
+    expect(token).toBeDefined();
+    const accepted = await acceptInvite(store.handle.db, {
+      token: token as string,
+      passwordHash: 'scrypt$unused',
+      now: new Date(),
+    });
+    expect(accepted).toMatchObject({ email: 'new@shop.example', role: 'staff' });
+
+    await store.handle.db
+      .updateTable('admins')
+      .set({ totp_secret: 'sealed', totp_enabled_at: new Date().toISOString(), session_epoch: 4 })
+      .where('id', '=', accepted.id)
+      .execute();
+    expect(await admin(store, ['reset-2fa', 'new@shop.example'])).toMatchObject({
+      code: 0,
+      out: 'Two-factor sign-in is off for new@shop.example, and their sessions are signed out.\n',
+    });
+    const after = await findAdminById(store.handle.db, accepted.id);
+    expect([after?.twoFactor, after?.sessionEpoch]).toEqual([false, 5]);
+    expect(await admin(store, ['reset-2fa', 'nobody@shop.example'])).toMatchObject({ code: 2 });
   }, 60_000);
 });

@@ -16,8 +16,10 @@ import {
   normaliseEmail,
   setAdminPassword,
 } from '../modules/auth/admins.repository.js';
+import { createInvite, InviteError, inviteLink } from '../modules/auth/invites/invites.js';
 import { hashPassword, passwordProblem } from '../modules/auth/password.js';
 import { rotateSessionKeyFile } from '../modules/auth/session-keys.js';
+import { resetTwoFactor } from '../modules/auth/two-factor/two-factor.service.js';
 import { reconcilePendingOrders } from '../modules/orders/reconcile.js';
 import { createPayments } from '../modules/payments/payments.js';
 import { ADMIN_ROLES, type AdminRole } from '../shared/auth.js';
@@ -33,7 +35,11 @@ Usage: npm run admin -- <command> [options]
                                     (default: owner)
   passwd EMAIL [--password-stdin]   set a new password (signs that admin out everywhere)
   role EMAIL owner|staff            change what an account may do (from its next request on)
-  list                              list the accounts with their roles
+  invite EMAIL [--role owner|staff] print a one-time link that lets EMAIL choose a password and join (7 days;
+                                    default: staff)
+  reset-2fa EMAIL                   turn an account's two-factor sign-in off (a lost phone) and sign it out
+                                    everywhere
+  list                              list the accounts with their roles and two-factor
   remove EMAIL                      delete an account (never the last owner)
   reconcile-orders                  ask Stripe about every order still waiting for payment (missed webhooks)
   rotate-session-key                put a new session key first in DATA_DIR/session.key (the old one still opens
@@ -155,12 +161,33 @@ async function run(argv: string[]): Promise<number> {
         );
         return result.failed > 0 ? 1 : 0;
       }
+      case 'invite': {
+        const email = requireEmail(args[0]);
+        const role = roleFlag ?? 'staff';
+        const { token, invite } = await createInvite(db, {
+          email,
+          role,
+          invitedBy: 'the command line',
+          now: new Date(),
+        });
+        console.log(`Invitation for ${email} (${role}), until ${invite.expiresAt}. Send them this link:`);
+        console.log(inviteLink(config.publicUrl, token));
+        return 0;
+      }
+      case 'reset-2fa': {
+        const email = requireEmail(args[0]);
+        const admin = await findAdminByEmail(db, email);
+        if (!admin) throw new UsageError(`No admin ${email}`);
+        await resetTwoFactor(db, admin.id, new Date());
+        console.log(`Two-factor sign-in is off for ${email}, and their sessions are signed out.`);
+        return 0;
+      }
       case 'list': {
         const admins = await listAdmins(db);
         if (admins.length === 0) console.log('No admin accounts.');
         for (const a of admins)
           console.log(
-            `${a.email}\t${a.role}\tcreated ${a.createdAt}\tlast sign-in ${a.lastLoginAt ?? 'never'}`,
+            `${a.email}\t${a.role}\t${a.twoFactor ? 'two-factor' : 'password only'}\tcreated ${a.createdAt}\tlast sign-in ${a.lastLoginAt ?? 'never'}`,
           );
         return 0;
       }
@@ -178,4 +205,4 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-runCommand(run, { usageErrors: [UsageError, AdminAccountError], explain: messageOf });
+runCommand(run, { usageErrors: [UsageError, AdminAccountError, InviteError], explain: messageOf });

@@ -114,6 +114,33 @@ export interface AdminsTable {
   last_login_at: string | null;
   /** 'owner' or 'staff' (AdminRole); every account before roles existed is an owner. */
   role: ColumnType<AdminRole, AdminRole | undefined, AdminRole>;
+  /** The TOTP secret, sealed (modules/auth/secret-box.ts); null without two-factor sign-in. */
+  totp_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A secret shown for enrolment and not yet confirmed with a code. */
+  totp_pending_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  totp_enabled_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The time step of the last code accepted: a code is good once (RFC 6238, 5.2). */
+  totp_last_step: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export interface AdminRecoveryCodesTable {
+  admin_id: number;
+  /** SHA-256 of the normalised code (50 random bits each). */
+  code_hash: string;
+  used_at: string | null;
+}
+
+export interface AdminInvitesTable {
+  id: Generated<number>;
+  /** SHA-256 of the link's token; the token itself is only ever in the link. */
+  token_hash: string;
+  email: string;
+  role: AdminRole;
+  invited_by: string;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  revoked_at: string | null;
 }
 
 export type { AdminRole } from '../shared/auth.js';
@@ -344,6 +371,10 @@ export interface AdminSessionsTable {
   user_agent: string | null;
   created_ip: string | null;
   last_seen_ip: string | null;
+  /** When this session last gave a two-factor code; null while it still owes one (or never needed one). */
+  two_factor_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When this session last proved who is behind it: a code, or the password without two-factor. */
+  confirmed_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface JobLeasesTable {
@@ -367,7 +398,12 @@ export interface RateCountersTable {
   announced_window: Generated<number>;
 }
 
-export type EmailKind = 'order_confirmation' | 'order_shipped' | 'order_refund' | 'back_in_stock';
+export type EmailKind =
+  | 'order_confirmation'
+  | 'order_shipped'
+  | 'order_refund'
+  | 'back_in_stock'
+  | 'admin_invite';
 export type EmailStatus = 'queued' | 'sending' | 'sent' | 'failed';
 
 /** Emails waiting to go out, and the record of those sent or given up (migration 0018, modules/email). */
@@ -403,6 +439,8 @@ export interface Database {
   catalogue_changes: CatalogueChangesTable;
   admins: AdminsTable;
   admin_sessions: AdminSessionsTable;
+  admin_recovery_codes: AdminRecoveryCodesTable;
+  admin_invites: AdminInvitesTable;
   admin_audit: AdminAuditTable;
   product_facets: ProductFacetsTable;
   product_search_ids: ProductSearchIdsTable;

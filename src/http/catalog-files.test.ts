@@ -10,6 +10,7 @@ import {
   createAdmin,
   createTestStore,
   loginCookie,
+  SESSION_FACTS,
   type TestStore,
 } from '../test-support/test-store.js';
 
@@ -44,7 +45,7 @@ describe('catalogue file routes', () => {
 
   it('streams a version file to admins only', async () => {
     const v = await store
-      .caller({ admin: { id: 1, email: EMAIL, loginAt: '', role: 'owner' as const } })
+      .caller({ admin: { id: 1, email: EMAIL, loginAt: '', role: 'owner' as const, ...SESSION_FACTS } })
       .admin.catalog.export({});
     const url = `/api/admin/catalog/versions/${v.id}/download`;
     expect((await app.inject({ method: 'GET', url })).statusCode).toBe(401);

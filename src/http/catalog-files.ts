@@ -26,7 +26,10 @@ export async function registerCatalogFiles(
   app: FastifyInstance,
   deps: { db: Db; storage: FileStorage; clock: Clock; policy: SessionPolicy },
 ): Promise<void> {
-  const guard = requireAdmin({ db: deps.db, clock: deps.clock, policy: deps.policy }, 'owner');
+  const session = { db: deps.db, clock: deps.clock, policy: deps.policy };
+  const guard = requireAdmin(session, 'owner');
+  // An import changes the live catalogue: publishing, which needs a fresh confirmation (decision 0032).
+  const publishGuard = requireAdmin(session, 'owner', { freshProof: true });
 
   app.get<{ Params: { id: string } }>(
     '/api/admin/catalog/versions/:id/download',
@@ -64,7 +67,7 @@ export async function registerCatalogFiles(
     });
     scope.post(
       CATALOG_IMPORT_ROUTE,
-      { preHandler: guard, bodyLimit: MAX_CATALOG_BYTES + 64 * 1024 },
+      { preHandler: publishGuard, bodyLimit: MAX_CATALOG_BYTES + 64 * 1024 },
       async (req, reply) => {
         const bad = (status: number, message: string) =>
           reply.code(status).send({ error: status === 413 ? 'Payload Too Large' : 'Bad Request', message });

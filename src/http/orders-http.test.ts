@@ -8,6 +8,7 @@ import {
   createAdmin,
   createTestStore,
   loginCookie,
+  SESSION_FACTS,
   type TestStore,
   tickingClock,
 } from '../test-support/test-store.js';
@@ -88,6 +89,8 @@ describe('order page and accounting export over HTTP', () => {
         email: 'owner@shop.example',
         loginAt: '2026-11-10T09:00:00.000Z',
         role: 'owner' as const,
+        ...SESSION_FACTS,
+        confirmedAt: clock.now().toISOString(),
       },
     }).admin.orders;
     await detail.refund({ id: first.id, amountMinor: 1005 });

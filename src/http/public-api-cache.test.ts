@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { insertProducts } from '../test-support/fixtures.js';
-import { buildTestApp, createTestStore, type TestStore } from '../test-support/test-store.js';
+import { buildTestApp, createTestStore, SESSION_FACTS, type TestStore } from '../test-support/test-store.js';
 import { ResponseCache } from './response-cache.js';
 
 const admin = {
@@ -13,6 +13,7 @@ const admin = {
   email: 'owner@shop.example',
   loginAt: '2026-11-22T10:00:00.000Z',
   role: 'owner' as const,
+  ...SESSION_FACTS,
 };
 
 const get = (procedure: string, input?: unknown) =>

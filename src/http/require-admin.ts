@@ -2,13 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHook
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
 import { recordAdminChange } from '../modules/audit/admin-change.js';
+import { isFreshlyConfirmed } from '../modules/auth/fresh-proof.js';
 import {
   type AdminIdentity,
   cookieSession,
   resolveAdmin,
   type SessionPolicy,
 } from '../modules/auth/session.js';
-import { OWNER_ONLY_MESSAGE } from '../shared/auth.js';
+import { FRESH_PROOF_MESSAGE, OWNER_ONLY_MESSAGE } from '../shared/auth.js';
 import { securityFacts } from './security-facts.js';
 
 declare module 'fastify' {
@@ -23,9 +24,9 @@ declare module 'fastify' {
 
 /** Who an admin route is for: any signed-in admin, or the owner only (decision 0030). */
 export type AdminAudience = 'admin' | 'owner';
-export type AdminRoute = { method: string; url: string; audience: AdminAudience };
+export type AdminRoute = { method: string; url: string; audience: AdminAudience; freshProof: boolean };
 
-type AdminGuard = preHandlerAsyncHookHandler & { audience: AdminAudience };
+type AdminGuard = preHandlerAsyncHookHandler & { audience: AdminAudience; freshProof: boolean };
 
 /**
  * The preHandler for every admin HTTP route (uploads, downloads): the same checks as tRPC's adminProcedure
@@ -34,7 +35,10 @@ type AdminGuard = preHandlerAsyncHookHandler & { audience: AdminAudience };
 export function requireAdmin(
   deps: { db: Db; clock: Clock; policy: SessionPolicy },
   audience: AdminAudience = 'admin',
+  /** The route needs a confirmation from the last 10 minutes, as procedures marked freshCode (HTTP 412). */
+  opts: { freshProof?: boolean } = {},
 ): AdminGuard {
+  const freshProof = opts.freshProof ?? false;
   async function requireAdminHandler(req: FastifyRequest, reply: FastifyReply) {
     const admin = await resolveAdmin(cookieSession(req), deps);
     if (!admin) {
@@ -55,9 +59,17 @@ export function requireAdmin(
       await reply.code(403).send({ error: 'Forbidden', message: OWNER_ONLY_MESSAGE });
       return;
     }
+    if (freshProof && !isFreshlyConfirmed(admin, deps.clock.now())) {
+      req.log.info(
+        { event: 'admin.confirm.needed', account: admin.email, ...securityFacts(req) },
+        'an action needs a fresh confirmation',
+      );
+      await reply.code(412).send({ error: 'Precondition Failed', message: FRESH_PROOF_MESSAGE });
+      return;
+    }
     req.admin = admin;
   }
-  return Object.assign(requireAdminHandler, { audience });
+  return Object.assign(requireAdminHandler, { audience, freshProof });
 }
 
 /**
@@ -74,7 +86,9 @@ export function adminRouteInventory(app: FastifyInstance, deps: { db: Db; clock:
     const guard = handlers.find((h): h is AdminGuard => typeof h === 'function' && 'audience' in h);
     if (!guard) return;
     const methods = [route.method].flat().filter((m) => m !== 'HEAD');
-    for (const method of methods) routes.push({ method, url: route.url, audience: guard.audience });
+    for (const method of methods) {
+      routes.push({ method, url: route.url, audience: guard.audience, freshProof: guard.freshProof });
+    }
     if (methods.every((m) => m === 'GET')) return;
     const audit = async (req: FastifyRequest, reply: FastifyReply) => {
       if (!req.admin || reply.statusCode >= 400) return;

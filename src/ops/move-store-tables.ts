@@ -6,6 +6,9 @@
 export const COPIED_TABLES = [
   'admins',
   'admin_sessions',
+  // Two-factor sign-in moves with its accounts (the sealed secrets open with the same SESSION_SECRET).
+  'admin_recovery_codes',
+  'admin_invites',
   // Who changed what (decision 0031): the record moves with the shop.
   'admin_audit',
   'products',

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { validCatalogProduct } from '../test-support/catalog-arbitraries.js';
-import { createTestStore, type TestStore } from '../test-support/test-store.js';
+import { createTestStore, SESSION_FACTS, type TestStore } from '../test-support/test-store.js';
 import { parseMajorToMinor } from './money.js';
 import { type ProductFieldsInput, productFields } from './product-input.js';
 
@@ -17,6 +17,7 @@ const admin = {
   email: 'owner@shop.example',
   loginAt: '2026-11-22T10:00:00.000Z',
   role: 'owner' as const,
+  ...SESSION_FACTS,
 };
 const FIELDS = Object.keys(productFields.in.shape) as Array<keyof ProductFieldsInput>;
 

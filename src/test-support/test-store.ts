@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import { insertAdmin } from '../modules/auth/admins.repository.js';
 import { LoginThrottle } from '../modules/auth/login-throttle.js';
 import { hashPassword } from '../modules/auth/password.js';
 import { memorySession } from '../modules/auth/session.js';
+import { SecretBox } from '../modules/auth/two-factor/secret-box.js';
 import { loadDemoCatalogueIfEmpty } from '../modules/demo/demo-loader.js';
 import { countingOutbox, type MailWorker } from '../modules/email/mail-worker.js';
 import type { CounterStore } from '../modules/limits/counter-store.js';
@@ -35,6 +37,16 @@ import { createThrowawayDatabase } from './postgres.js';
 const createCaller = createCallerFactory(appRouter);
 
 export const fixedClock: Clock = { now: () => new Date('2026-11-22T10:00:00.000Z') };
+
+/**
+ * What a session adds to an account in the admin identities tests build by hand: no two-factor, and
+ * confirmed at the fixed clock's now (so actions that need a fresh confirmation pass at that time).
+ */
+export const SESSION_FACTS = {
+  twoFactor: false,
+  confirmedAt: '2026-11-22T10:00:00.000Z',
+  sessionId: 'test-session-id-0000000',
+} as const;
 
 export type TestStore = {
   dir: string;
@@ -86,12 +98,14 @@ export async function createTestStore(
   const { handle, revision, database, close, lose, url } = await openTestDatabase(dir, opts.lockWaitMs);
   const storage = opts.storage ?? new LocalFileStorage(dir);
   if (opts.demo) await loadDemoCatalogueIfEmpty({ db: handle.db, storage, demoDir, clock: fixedClock });
+  const secrets = new SecretBox([randomBytes(32)]);
   const context = (overrides: Partial<InnerContext> = {}): InnerContext => ({
     db: handle.db,
     config,
     clock: fixedClock,
     storage,
     loginThrottle: new LoginThrottle(),
+    secrets,
     payments: new DemoGateway(),
     log: pino({ level: 'silent' }),
     logs: new LogService({ db: handle.db, limits: config.logs }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTestStore } from '../test-support/test-store.js';
+import { createTestStore, SESSION_FACTS } from '../test-support/test-store.js';
 import { adminProcedure, createCallerFactory, router } from './init.js';
 
 describe('adminProcedure', () => {
@@ -25,6 +25,7 @@ describe('adminProcedure', () => {
             email: 'owner@shop.example',
             loginAt: '2026-11-22T10:00:00.000Z',
             role: 'owner' as const,
+            ...SESSION_FACTS,
           },
         }),
       );

@@ -9,6 +9,7 @@ import {
   createTestStore,
   fixedClock,
   loginCookie,
+  SESSION_FACTS,
   type TestStore,
 } from '../test-support/test-store.js';
 
@@ -23,6 +24,12 @@ const STAFF_MAY = new Set([
   'admin.account.signOutEverywhere',
   'admin.account.sessions',
   'admin.account.endSession',
+  'admin.account.confirmIdentity',
+  'admin.account.twoFactor.status',
+  'admin.account.twoFactor.begin',
+  'admin.account.twoFactor.confirm',
+  'admin.account.twoFactor.disable',
+  'admin.account.twoFactor.recoveryCodes',
   'admin.products.list',
   'admin.products.byId',
   'admin.products.newId',
@@ -59,7 +66,13 @@ const ROUTES: Record<string, 'admin' | 'owner'> = {
 /** Calls a procedure with no input as an account of its own (what it does to that account stays there). */
 const callAs = (store: TestStore, id: number, role: AdminRole, path: string) => {
   const caller = store.caller({
-    admin: { id, email: 'caller@shop.example', loginAt: fixedClock.now().toISOString(), role },
+    admin: {
+      id,
+      email: 'caller@shop.example',
+      loginAt: fixedClock.now().toISOString(),
+      role,
+      ...SESSION_FACTS,
+    },
   });
   return procedureOf(
     caller,

@@ -9,10 +9,12 @@ import type { LoginThrottle } from '../modules/auth/login-throttle.js';
 import {
   type AdminIdentity,
   cookieSession,
-  resolveAdmin,
+  type PendingSignIn,
+  resolveSignIn,
   type SessionPort,
   sessionPolicyOf,
 } from '../modules/auth/session.js';
+import type { SecretBox } from '../modules/auth/two-factor/secret-box.js';
 import type { MailOutbox } from '../modules/email/mail-worker.js';
 import type { RequestLimits } from '../modules/limits/request-limits.js';
 import type { LogService } from '../modules/logs/log-service.js';
@@ -29,6 +31,8 @@ export type InnerContext = {
   clock: Clock;
   storage: FileStorage;
   loginThrottle: LoginThrottle;
+  /** Seals the admins' TOTP secrets (keys from the session keys). */
+  secrets: SecretBox;
   payments: PaymentGateway;
   log: FastifyBaseLogger;
   /** The application log table's writer (admin.logs reads the table; clear goes through here). */
@@ -41,6 +45,11 @@ export type InnerContext = {
   mail: MailOutbox;
   /** The signed-in admin, resolved once per request from the session; null for shoppers. */
   admin: AdminIdentity | null;
+  /**
+   * A session half signed in (the password was right; a two-factor code or enrolment is owed): only the
+   * sign-in's next step and, for 'enrol', the enrolment procedures may use it. Absent in contexts tests build.
+   */
+  pendingSignIn?: PendingSignIn | null;
   session: SessionPort;
   ip: string;
   requestId: string;
@@ -75,6 +84,7 @@ type ContextServices = Pick<
   | 'clock'
   | 'storage'
   | 'loginThrottle'
+  | 'secrets'
   | 'payments'
   | 'logs'
   | 'telemetry'
@@ -86,11 +96,13 @@ export function createContextFactory(deps: ContextDeps) {
   const policy = sessionPolicyOf(deps.config);
   return async ({ req }: CreateFastifyContextOptions): Promise<Context> => {
     const session = cookieSession(req);
+    const signIn = await resolveSignIn(session, { db: deps.db, clock: deps.clock, policy });
     return {
       ...requestServices(deps),
       log: req.log,
       session,
-      admin: await resolveAdmin(session, { db: deps.db, clock: deps.clock, policy }),
+      admin: signIn.admin,
+      pendingSignIn: signIn.pending,
       ip: req.ip,
       requestId: String(req.id),
       keepOutOfResponseCaches: () => keepOutOfResponseCaches(req),

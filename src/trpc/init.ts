@@ -9,46 +9,64 @@ import {
   TOO_MANY_REQUESTS_MESSAGE,
 } from '../core/failures.js';
 import { type AuditNote, recordAdminChange } from '../modules/audit/admin-change.js';
+import { isFreshlyConfirmed } from '../modules/auth/fresh-proof.js';
 import { GateRefusedError } from '../modules/limits/public-call-gate.js';
-import { OWNER_ONLY_MESSAGE } from '../shared/auth.js';
-import type { Context } from './context.js';
+import { ENROL_FIRST_MESSAGE, FRESH_PROOF_MESSAGE, OWNER_ONLY_MESSAGE } from '../shared/auth.js';
+import type { AdminIdentity, Context } from './context.js';
 
-const t = initTRPC.context<Context>().create({
+/** What a procedure may declare about itself (`.meta({...})`), read by the admin builders below. */
+export type ProcedureMeta = {
   /**
-   * The one error shape clients see. Validation errors carry flattened field errors for forms. Unexpected
-   * errors never reveal their text or stack in production: the client gets a generic message and the
-   * request id, which is also on the server's log line of the failure (req.log carries it), so a person
-   * can quote it. A busy database is a 503 with a "try again" message instead of a 500.
+   * Open to a session that must turn two-factor on before anything else (ADMIN_REQUIRE_2FA): the
+   * enrolment's own procedures (decision 0032).
    */
-  errorFormatter({ shape, error, ctx }) {
-    const production = ctx?.config.isProduction ?? true;
-    const busy = isDatabaseBusy(error.cause);
-    const full = !busy && isStorageFull(error.cause);
-    const zodError = error.code === 'BAD_REQUEST' && error.cause instanceof ZodError ? error.cause : null;
-    const hidden = production && error.code === 'INTERNAL_SERVER_ERROR';
-    return {
-      ...shape,
-      message: busy
-        ? DATABASE_BUSY_MESSAGE
-        : full
-          ? STORAGE_FULL_MESSAGE
-          : hidden
-            ? GENERIC_ERROR_MESSAGE
-            : zodError
-              ? 'Invalid input'
-              : shape.message,
-      data: {
-        // The HTTP status of the answer is read from data.httpStatus, so this is what makes it a 503.
-        code: busy || full ? ('SERVICE_UNAVAILABLE' as const) : shape.data.code,
-        httpStatus: busy ? 503 : full ? 507 : shape.data.httpStatus,
-        path: shape.data.path,
-        requestId: ctx?.requestId ?? null,
-        zodError: zodError ? z.flattenError(zodError) : null,
-        ...(production ? {} : { stack: shape.data.stack }),
-      },
-    };
-  },
-});
+  duringEnrolment?: boolean;
+  /**
+   * Needs the session to have proved who is behind it in the last 10 minutes (a code, or the password on
+   * an account without two-factor): refunds, publishing a catalogue, deleting products, managing admins.
+   */
+  freshCode?: boolean;
+};
+
+const t = initTRPC
+  .context<Context>()
+  .meta<ProcedureMeta>()
+  .create({
+    /**
+     * The one error shape clients see. Validation errors carry flattened field errors for forms. Unexpected
+     * errors never reveal their text or stack in production: the client gets a generic message and the
+     * request id, which is also on the server's log line of the failure (req.log carries it), so a person
+     * can quote it. A busy database is a 503 with a "try again" message instead of a 500.
+     */
+    errorFormatter({ shape, error, ctx }) {
+      const production = ctx?.config.isProduction ?? true;
+      const busy = isDatabaseBusy(error.cause);
+      const full = !busy && isStorageFull(error.cause);
+      const zodError = error.code === 'BAD_REQUEST' && error.cause instanceof ZodError ? error.cause : null;
+      const hidden = production && error.code === 'INTERNAL_SERVER_ERROR';
+      return {
+        ...shape,
+        message: busy
+          ? DATABASE_BUSY_MESSAGE
+          : full
+            ? STORAGE_FULL_MESSAGE
+            : hidden
+              ? GENERIC_ERROR_MESSAGE
+              : zodError
+                ? 'Invalid input'
+                : shape.message,
+        data: {
+          // The HTTP status of the answer is read from data.httpStatus, so this is what makes it a 503.
+          code: busy || full ? ('SERVICE_UNAVAILABLE' as const) : shape.data.code,
+          httpStatus: busy ? 503 : full ? 507 : shape.data.httpStatus,
+          path: shape.data.path,
+          requestId: ctx?.requestId ?? null,
+          zodError: zodError ? z.flattenError(zodError) : null,
+          ...(production ? {} : { stack: shape.data.stack }),
+        },
+      };
+    },
+  });
 
 export const router = t.router;
 /**
@@ -76,10 +94,15 @@ export const createCallerFactory = t.createCallerFactory;
 
 /**
  * Every admin procedure is built on this. It refuses any caller without a resolved admin and hands the next
- * step a context whose admin is never null.
+ * step a context whose admin is never null. A session that must enrol in two-factor first reaches only the
+ * procedures marked `duringEnrolment`.
  */
-export const adminProcedure = t.procedure.use(async ({ ctx, next, path, type, getRawInput }) => {
-  const admin = ctx.admin;
+const signedIn = t.procedure.use(async ({ ctx, next, path, type, getRawInput, meta }) => {
+  const pending = ctx.pendingSignIn;
+  const admin = ctx.admin ?? (meta?.duringEnrolment && pending?.stage === 'enrol' ? pending.admin : null);
+  if (!admin && pending?.stage === 'enrol') {
+    throw new TRPCError({ code: 'FORBIDDEN', message: ENROL_FIRST_MESSAGE });
+  }
   if (!admin) {
     // The same security event as an admin HTTP route's 401 (http/require-admin.ts); inputs stay out of it.
     ctx.log.info(
@@ -105,7 +128,7 @@ export const adminProcedure = t.procedure.use(async ({ ctx, next, path, type, ge
  * logged like a 401.
  * Everything else under admin.* is for any admin (adminProcedure), owner or staff.
  */
-export const ownerProcedure = adminProcedure.use(({ ctx, next, path, type }) => {
+export const ownerProcedure = signedIn.use(({ ctx, next, path, type, meta }) => {
   if (ctx.admin.role !== 'owner') {
     ctx.log.warn(
       { event: 'security.forbidden', procedure: path, type, ip: ctx.ip, adminId: ctx.admin.id },
@@ -113,5 +136,24 @@ export const ownerProcedure = adminProcedure.use(({ ctx, next, path, type }) => 
     );
     throw new TRPCError({ code: 'FORBIDDEN', message: OWNER_ONLY_MESSAGE });
   }
+  requireFreshProof(ctx, meta);
   return next();
 });
+
+/** Any signed-in admin, owner or staff; a procedure marked freshCode needs a recent confirmation too. */
+export const adminProcedure = signedIn.use(({ ctx, next, meta }) => {
+  requireFreshProof(ctx, meta);
+  return next();
+});
+
+function requireFreshProof(
+  ctx: Pick<Context, 'clock' | 'log' | 'ip'> & { admin: AdminIdentity },
+  meta: ProcedureMeta | undefined,
+): void {
+  if (!meta?.freshCode || isFreshlyConfirmed(ctx.admin, ctx.clock.now())) return;
+  ctx.log.info(
+    { event: 'admin.confirm.needed', account: ctx.admin.email, ip: ctx.ip },
+    'an action needs a fresh confirmation',
+  );
+  throw new TRPCError({ code: 'PRECONDITION_FAILED', message: FRESH_PROOF_MESSAGE });
+}

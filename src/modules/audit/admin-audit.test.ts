@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../shared/audit.js';
 import { adminProcedures, procedureOf } from '../../test-support/router-procedures.js';
-import { createAdmin, createTestStore, fixedClock, type TestStore } from '../../test-support/test-store.js';
+import {
+  createAdmin,
+  createTestStore,
+  fixedClock,
+  SESSION_FACTS,
+  type TestStore,
+} from '../../test-support/test-store.js';
 
 const fields = {
   title: 'Mint Lawn Kurta',
@@ -31,6 +37,7 @@ describe('the admin audit', () => {
         email: 'owner@shop.example',
         loginAt: fixedClock.now().toISOString(),
         role: 'owner',
+        ...SESSION_FACTS,
       },
       ip: '203.0.113.7',
     });
@@ -38,7 +45,13 @@ describe('the admin audit', () => {
 
   it('records nothing of what staff were refused', async () => {
     const staff = store.caller({
-      admin: { id: 99, email: 'packer@shop.example', loginAt: fixedClock.now().toISOString(), role: 'staff' },
+      admin: {
+        id: 99,
+        email: 'packer@shop.example',
+        loginAt: fixedClock.now().toISOString(),
+        role: 'staff',
+        ...SESSION_FACTS,
+      },
     });
     const refused: string[] = [];
     const changed: string[] = [];

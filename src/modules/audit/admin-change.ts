@@ -17,7 +17,7 @@ export type AuditNote = { changes?: unknown };
  */
 export async function recordAdminChange(
   ctx: { db: Db; clock: Clock; ip: string; log: FastifyBaseLogger },
-  admin: AdminIdentity,
+  admin: Pick<AdminIdentity, 'id' | 'email'>,
   action: string,
   input: unknown,
   note: AuditNote = {},

@@ -1,11 +1,26 @@
 import { createHash } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
-import { type AdminSessionEntry, changePasswordInput, sessionHandleInput } from '../../shared/auth.js';
+import {
+  type AdminSessionEntry,
+  changePasswordInput,
+  confirmIdentityInput,
+  disableTwoFactorInput,
+  enrolmentCodeInput,
+  sessionHandleInput,
+} from '../../shared/auth.js';
 import { adminProcedure, router } from '../../trpc/init.js';
 import { carrySessionToCurrentEpoch, liveSessionsOf, revokeSession } from './admin-sessions.repository.js';
 import { bumpSessionEpoch, findAdminById, setAdminPassword } from './admins.repository.js';
 import { hashPassword, passwordProblem, verifyPassword } from './password.js';
 import { currentSessionId, sessionPolicyOf } from './session.js';
+import {
+  beginEnrolment,
+  confirmEnrolment,
+  confirmIdentity,
+  disableTwoFactor,
+  renewRecoveryCodes,
+  twoFactorStatus,
+} from './two-factor/two-factor.service.js';
 import { describeUserAgent } from './user-agent.js';
 
 /**
@@ -16,8 +31,53 @@ function sessionHandle(id: string): string {
   return createHash('sha256').update(id).digest('base64url').slice(0, 16);
 }
 
+/**
+ * Two-factor sign-in of the admin's own account (decision 0032). `begin` and `confirm` are open to a
+ * session that must enrol before anything else (ADMIN_REQUIRE_2FA).
+ */
+const twoFactorRouter = router({
+  status: adminProcedure
+    .meta({ duringEnrolment: true })
+    .query(({ ctx }) => twoFactorStatus(ctx.db, ctx.admin.id)),
+
+  /** A new key for the app: the QR code's address and the key to type by hand. */
+  begin: adminProcedure.meta({ duringEnrolment: true }).mutation(({ ctx }) => beginEnrolment(ctx, ctx.admin)),
+
+  /** The app's first code turns two-factor on; the answer holds the ten recovery codes, shown this once. */
+  confirm: adminProcedure
+    .meta({ duringEnrolment: true })
+    .input(enrolmentCodeInput)
+    .mutation(async ({ ctx, input }) => ({
+      recoveryCodes: await confirmEnrolment(ctx, ctx.admin, input.code),
+    })),
+
+  disable: adminProcedure.input(disableTwoFactorInput).mutation(async ({ ctx, input }) => {
+    await disableTwoFactor(
+      { ...ctx, requireTwoFactor: ctx.config.session.requireTwoFactor },
+      ctx.admin,
+      input,
+    );
+    return { ok: true as const };
+  }),
+
+  recoveryCodes: adminProcedure
+    .meta({ freshCode: true })
+    .mutation(async ({ ctx }) => ({ recoveryCodes: await renewRecoveryCodes(ctx, ctx.admin) })),
+});
+
 /** The signed-in admin's own account: admin.account.* */
 export const accountRouter = router({
+  twoFactor: twoFactorRouter,
+
+  /**
+   * "Is it still you?" for the actions that need a fresh confirmation: a code with two-factor on, the
+   * password without. Good for 10 minutes in this session.
+   */
+  confirmIdentity: adminProcedure.input(confirmIdentityInput).mutation(async ({ ctx, input }) => {
+    await confirmIdentity(ctx, ctx.admin, input);
+    return { ok: true as const };
+  }),
+
   profile: adminProcedure.query(async ({ ctx }) => {
     const admin = await findAdminById(ctx.db, ctx.admin.id);
     if (!admin) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please sign in' });

@@ -21,7 +21,7 @@ export async function createAccount(
 ): Promise<number> {
   const email = normaliseEmail(account.email);
   return db.transaction().execute(async (tx) => {
-    await oneAtATime(tx, ACCOUNTS);
+    await oneAtATime(tx, ACCOUNTS_LOCK);
     if (await findAdminByEmail(tx, email)) throw new AdminAccountError(`An admin ${email} already exists`);
     return insertAdmin(tx, email, account.passwordHash, now, account.role);
   });
@@ -30,7 +30,7 @@ export async function createAccount(
 /** A changed role applies on the account's next request; its sessions stay signed in. */
 export async function changeRole(db: Db, email: string, role: AdminRole, now: Date): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    await oneAtATime(tx, ACCOUNTS);
+    await oneAtATime(tx, ACCOUNTS_LOCK);
     const admin = await findAdminByEmail(tx, email);
     if (!admin) throw new AdminAccountError(`No admin ${normaliseEmail(email)}`);
     if (admin.role === role) return;
@@ -42,7 +42,7 @@ export async function changeRole(db: Db, email: string, role: AdminRole, now: Da
 /** Deletes the account; its sessions go with it (ON DELETE CASCADE). */
 export async function removeAccount(db: Db, email: string): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    await oneAtATime(tx, ACCOUNTS);
+    await oneAtATime(tx, ACCOUNTS_LOCK);
     const admin = await findAdminByEmail(tx, email);
     if (!admin) throw new AdminAccountError(`No admin ${normaliseEmail(email)}`);
     if (admin.role === 'owner') await keepAnOwner(tx, admin.id);
@@ -50,8 +50,11 @@ export async function removeAccount(db: Db, email: string): Promise<void> {
   });
 }
 
-/** Two owners demoting each other at once on PostgreSQL must not both see the other one stay. */
-const ACCOUNTS = 'admin-accounts';
+/**
+ * Two owners demoting each other at once on PostgreSQL must not both see the other one stay; an invitation
+ * accepted while the same email is made an account takes it too.
+ */
+export const ACCOUNTS_LOCK = 'admin-accounts';
 
 async function keepAnOwner(tx: DbOrTx, leaving: number): Promise<void> {
   const owners = (await listAdmins(tx)).filter((a) => a.role === 'owner' && a.id !== leaving);

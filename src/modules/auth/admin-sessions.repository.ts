@@ -12,7 +12,16 @@ const MAX_USER_AGENT_LENGTH = 512;
 
 export async function insertSession(
   db: DbOrTx,
-  s: { id: string; adminId: number; epoch: number; now: Date; ip: string; userAgent: string | null },
+  s: {
+    id: string;
+    adminId: number;
+    epoch: number;
+    now: Date;
+    ip: string;
+    userAgent: string | null;
+    /** The password alone proves who signs in (no two-factor on the account): the session starts confirmed. */
+    confirmed: boolean;
+  },
 ): Promise<void> {
   const iso = s.now.toISOString();
   await db
@@ -26,6 +35,7 @@ export async function insertSession(
       user_agent: s.userAgent === null ? null : s.userAgent.slice(0, MAX_USER_AGENT_LENGTH),
       created_ip: s.ip,
       last_seen_ip: s.ip,
+      confirmed_at: s.confirmed ? iso : null,
     })
     .execute();
 }
@@ -41,6 +51,11 @@ export type SessionRecord = {
   createdAt: string;
   lastSeenAt: string;
   revokedAt: string | null;
+  /** The account has two-factor sign-in on. */
+  twoFactor: boolean;
+  /** When the session gave its code (null: it owes one, if the account has two-factor). */
+  twoFactorAt: string | null;
+  confirmedAt: string | null;
 };
 
 export async function findSession(db: DbOrTx, id: string): Promise<SessionRecord | null> {
@@ -56,10 +71,34 @@ export async function findSession(db: DbOrTx, id: string): Promise<SessionRecord
       's.created_at as createdAt',
       's.last_seen_at as lastSeenAt',
       's.revoked_at as revokedAt',
+      'a.totp_enabled_at as totpEnabledAt',
+      's.two_factor_at as twoFactorAt',
+      's.confirmed_at as confirmedAt',
     ])
     .where('s.id', '=', id)
     .executeTakeFirst();
-  return row ?? null;
+  if (!row) return null;
+  const { totpEnabledAt, ...rest } = row;
+  return { ...rest, twoFactor: totpEnabledAt !== null };
+}
+
+/**
+ * The session proved who is behind it now: with a two-factor code (which also completes a sign-in that owed
+ * one), or with the password on an account without two-factor.
+ */
+export async function markSessionConfirmed(
+  db: DbOrTx,
+  id: string,
+  now: Date,
+  by: 'code' | 'password',
+): Promise<void> {
+  const iso = now.toISOString();
+  await db
+    .updateTable('admin_sessions')
+    .set(by === 'code' ? { confirmed_at: iso, two_factor_at: iso } : { confirmed_at: iso })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export async function touchSession(db: DbOrTx, id: string, now: Date, ip: string | null): Promise<void> {

@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAdmin, createTestStore, fixedClock, type TestStore } from '../../test-support/test-store.js';
+import {
+  createAdmin,
+  createTestStore,
+  fixedClock,
+  SESSION_FACTS,
+  type TestStore,
+} from '../../test-support/test-store.js';
 
 /** The owner's Team view: the accounts, their roles, and removing one (decision 0030). */
 describe('the team, as the owner manages it', () => {
@@ -20,6 +26,7 @@ describe('the team, as the owner manages it', () => {
         email: 'owner@shop.example',
         loginAt: fixedClock.now().toISOString(),
         role: 'owner',
+        ...SESSION_FACTS,
       },
     }).admin.team;
 
@@ -36,7 +43,7 @@ describe('the team, as the owner manages it', () => {
     const [entry] = (
       await store
         .caller({
-          admin: { id: ownerId, email: 'owner@shop.example', loginAt: '', role: 'owner' },
+          admin: { id: ownerId, email: 'owner@shop.example', loginAt: '', role: 'owner', ...SESSION_FACTS },
         })
         .admin.audit.list({})
     ).items;

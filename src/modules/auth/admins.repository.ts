@@ -8,6 +8,8 @@ export type AdminRecord = {
   createdAt: string;
   lastLoginAt: string | null;
   role: AdminRole;
+  /** Two-factor sign-in is on (decision 0032). */
+  twoFactor: boolean;
 };
 
 const columns = [
@@ -18,6 +20,7 @@ const columns = [
   'created_at',
   'last_login_at',
   'role',
+  'totp_enabled_at',
 ] as const;
 
 type Row = {
@@ -28,6 +31,7 @@ type Row = {
   created_at: string;
   last_login_at: string | null;
   role: AdminRole;
+  totp_enabled_at: string | null;
 };
 
 function toRecord(r: Row): AdminRecord {
@@ -39,6 +43,7 @@ function toRecord(r: Row): AdminRecord {
     createdAt: r.created_at,
     lastLoginAt: r.last_login_at,
     role: r.role,
+    twoFactor: r.totp_enabled_at !== null,
   };
 }
 

@@ -3,11 +3,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { insertSession, newSessionId, pruneSessions } from './admin-sessions.repository.js';
-import { findAdminByEmail, normaliseEmail, recordLogin } from './admins.repository.js';
+import { type AdminRecord, findAdminByEmail, normaliseEmail, recordLogin } from './admins.repository.js';
 import { SignInThrottled } from './login-retry-after.js';
 import type { Admission, LoginThrottle, SignInClient } from './login-throttle.js';
 import { DEFAULT_SCRYPT, hashPassword, verifyPassword } from './password.js';
-import { type SessionPort, sessionPolicyOf } from './session.js';
+import { type SessionPolicy, type SessionPort, sessionPolicyOf } from './session.js';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials';
 
@@ -24,12 +24,22 @@ export type SignInDeps = {
   clock: Clock;
   loginThrottle: LoginThrottle;
   session: SessionPort;
-  config: { session: { ttlMs: number; idleMs: number } };
+  config: { session: SessionPolicy };
   log: FastifyBaseLogger;
   ip: string;
 };
 
-export async function login(ctx: SignInDeps, email: string, password: string): Promise<{ email: string }> {
+/**
+ * What comes after a right password: nothing (signed in), a code from the authenticator app, or turning
+ * two-factor on first (ADMIN_REQUIRE_2FA).
+ */
+export type SignInNext = 'code' | 'enrol' | null;
+
+export async function login(
+  ctx: SignInDeps,
+  email: string,
+  password: string,
+): Promise<{ email: string; next: SignInNext }> {
   const account = normaliseEmail(email);
   const admin = await findAdminByEmail(ctx.db, account);
   const now = ctx.clock.now();
@@ -83,31 +93,20 @@ export async function login(ctx: SignInDeps, email: string, password: string): P
   }
 
   const { accountUnderAttack } = await settle(ctx, attempt.succeeded(), { accountUnderAttack: false });
-  const sessionId = newSessionId();
-  const policy = sessionPolicyOf(ctx.config);
-  await ctx.db.transaction().execute(async (tx) => {
-    await pruneSessions(tx, now, policy);
-    await insertSession(tx, {
-      id: sessionId,
-      adminId: admin.id,
-      epoch: admin.sessionEpoch,
-      now,
-      ip: ctx.ip,
-      userAgent: ctx.session.client.userAgent,
-    });
-    await recordLogin(tx, admin.id, now);
-  });
-  ctx.session.write({ sessionId });
-  // A fresh cookie on every sign-in: it restarts the 180 days and moves the device off a locked id.
-  ctx.session.device.write(ctx.loginThrottle.deviceCookies.issue(admin.id, admin.sessionEpoch, now));
+  const { next } = await openSession(ctx, admin, now);
   const details = {
     event: 'admin.login',
     account: admin.email,
     ip: ctx.ip,
     knownDevice: attempt.knownDevice,
+    ...(next ? { next } : {}),
   };
-  if (!accountUnderAttack) ctx.log.info(details, 'admin signed in');
-  else if (attempt.knownDevice) {
+  if (!accountUnderAttack) {
+    ctx.log.info(
+      details,
+      next === 'code' ? 'admin gave the password; the two-factor code is next' : 'admin signed in',
+    );
+  } else if (attempt.knownDevice) {
     ctx.log.warn(
       { ...details, accountUnderAttack },
       'admin signed in from a known device while other browsers are slowed down by failed sign-ins',
@@ -119,7 +118,37 @@ export async function login(ctx: SignInDeps, email: string, password: string): P
       'admin signed in from an unknown browser while failed sign-ins for this account are slowed down',
     );
   }
-  return { email: admin.email };
+  return { email: admin.email, next };
+}
+
+/**
+ * A new session for an account whose password was just given (a sign-in, an accepted invitation), with a
+ * fresh device cookie: what it still owes is the answer's `next`.
+ */
+export async function openSession(
+  ctx: Pick<SignInDeps, 'db' | 'config' | 'session' | 'ip' | 'loginThrottle'>,
+  admin: Pick<AdminRecord, 'id' | 'sessionEpoch' | 'twoFactor'>,
+  now: Date,
+): Promise<{ next: SignInNext }> {
+  const sessionId = newSessionId();
+  const policy = sessionPolicyOf(ctx.config);
+  await ctx.db.transaction().execute(async (tx) => {
+    await pruneSessions(tx, now, policy);
+    await insertSession(tx, {
+      id: sessionId,
+      adminId: admin.id,
+      epoch: admin.sessionEpoch,
+      now,
+      ip: ctx.ip,
+      userAgent: ctx.session.client.userAgent,
+      confirmed: !admin.twoFactor,
+    });
+    await recordLogin(tx, admin.id, now);
+  });
+  ctx.session.write({ sessionId });
+  // A fresh cookie on every sign-in: it restarts the 180 days and moves the device off a locked id.
+  ctx.session.device.write(ctx.loginThrottle.deviceCookies.issue(admin.id, admin.sessionEpoch, now));
+  return { next: admin.twoFactor ? 'code' : policy.requireTwoFactor ? 'enrol' : null };
 }
 
 /**

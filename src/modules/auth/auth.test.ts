@@ -57,7 +57,13 @@ describe('admin sign-in over HTTP', () => {
     expect(setCookie).not.toMatch(/Secure/i);
     expect(setCookie).not.toContain(EMAIL); // sealed, not readable
     const cookie = await loginCookie(app, EMAIL, PASSWORD);
-    expect(await me(cookie)).toEqual({ email: EMAIL, loginAt: '2026-11-22T10:00:00.000Z', role: 'owner' });
+    expect(await me(cookie)).toEqual({
+      stage: 'signed-in',
+      email: EMAIL,
+      loginAt: '2026-11-22T10:00:00.000Z',
+      role: 'owner',
+      twoFactor: false,
+    });
     expect(await me()).toBeNull();
   });
 

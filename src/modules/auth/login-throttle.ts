@@ -40,6 +40,10 @@ export type SignInAttempt = {
   failed(): Promise<{ unknownBrowsersThrottledNow: boolean; deviceLockedNow: boolean }>;
 };
 
+export type CodeAdmission =
+  | { allowed: true; succeeded(): Promise<void> }
+  | { allowed: false; retryAfterSeconds: number };
+
 export type Admission =
   | { allowed: true; attempt: SignInAttempt }
   | { allowed: false; retryAfterSeconds: number; reason: ThrottleReason };
@@ -149,6 +153,25 @@ export class LoginThrottle {
     };
   }
 
+  /**
+   * Two-factor codes are limited like passwords (issue 19): perAccount wrong codes per window for the
+   * account, from anywhere (whoever types them already has the password). Counted before the check and
+   * given back when the code was right, as sign-ins are. Throws when the counters cannot be reached.
+   */
+  async admitCode(adminId: number): Promise<CodeAdmission> {
+    const t = this.now();
+    const rule: TakeRule = { limit: this.limits.perAccount, windowMs: this.limits.windowMs };
+    const key = keys.code(adminId);
+    const result = await this.counters.take(key, rule, t);
+    if (!result.taken) {
+      return {
+        allowed: false,
+        retryAfterSeconds: Math.max(1, Math.ceil((refusedUntil(result.counter, rule) - t) / 1000)),
+      };
+    }
+    return { allowed: true, succeeded: () => this.counters.refund(key, result.counter.resetAt) };
+  }
+
   private async underAttack(account: string): Promise<boolean> {
     const c = await this.counters.peek(keys.account(account), this.now());
     return c !== null && c.count >= this.limits.perAccount;
@@ -161,6 +184,7 @@ const keys = {
   pair: (client: SignInClient) => `login:pair:${client.account}\n${client.ip}`,
   account: (account: string) => `login:account:${account}`,
   device: (deviceId: string) => `login:device:${deviceId}`,
+  code: (adminId: number) => `login:code:${adminId}`,
 };
 
 function refused(until: number, t: number, reason: ThrottleReason): Admission {

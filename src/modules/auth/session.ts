@@ -30,7 +30,29 @@ declare module '@fastify/secure-session' {
  * The signed-in operator as every admin procedure and route sees it; the role is read with the session on
  * every request, so a changed role applies at once.
  */
-export type AdminIdentity = { id: number; email: string; loginAt: string; role: AdminRole };
+export type AdminIdentity = {
+  id: number;
+  email: string;
+  loginAt: string;
+  role: AdminRole;
+  /** The account signs in with a code from an authenticator app (decision 0032). */
+  twoFactor: boolean;
+  /** When this session last proved who is behind it (a code; the password without two-factor). */
+  confirmedAt: string | null;
+  /** The session's row, for the steps that mark it (a code given, a confirmation). */
+  sessionId: string;
+};
+
+/**
+ * A session whose password was right but which may not work yet: it owes a two-factor code ('code'), or
+ * its account must turn two-factor on first ('enrol', with ADMIN_REQUIRE_2FA).
+ */
+export type PendingSignIn = { stage: 'code' | 'enrol'; admin: AdminIdentity };
+
+export type SignInState = { admin: AdminIdentity | null; pending: PendingSignIn | null };
+
+/** How long a session may wait for its two-factor code after the password: then the password again. */
+export const CODE_STEP_MS = 10 * 60_000;
 
 /** How procedures reach the session without knowing about cookies (tests pass an in-memory one). */
 export interface SessionPort {
@@ -45,11 +67,18 @@ export interface SessionPort {
 
 export type SessionClient = { ip: string | null; userAgent: string | null };
 
-export type SessionPolicy = { ttlMs: number; idleMs: number };
+export type SessionPolicy = { ttlMs: number; idleMs: number; requireTwoFactor: boolean };
 
-/** The configured lifetime and idle timeout, the one policy every session check and list goes by. */
+/**
+ * The configured lifetime, idle timeout and ADMIN_REQUIRE_2FA: the one policy every session check and list
+ * goes by.
+ */
 export function sessionPolicyOf(config: { session: SessionPolicy }): SessionPolicy {
-  return { ttlMs: config.session.ttlMs, idleMs: config.session.idleMs };
+  return {
+    ttlMs: config.session.ttlMs,
+    idleMs: config.session.idleMs,
+    requireTwoFactor: config.session.requireTwoFactor,
+  };
 }
 
 /** last_seen_at is written at most once a minute: a write on every admin request would cost more than the read. */
@@ -65,18 +94,52 @@ export async function resolveAdmin(
   session: SessionPort,
   deps: { db: Db; clock: Clock; policy: SessionPolicy },
 ): Promise<AdminIdentity | null> {
+  return (await resolveSignIn(session, deps)).admin;
+}
+
+/**
+ * resolveAdmin's check, telling apart a session that may work (admin) from one that is half signed in
+ * (pending: it owes a two-factor code, or must enrol). Only `admin` passes adminProcedure and the admin
+ * routes; a pending session reaches the sign-in's next step and nothing else.
+ */
+export async function resolveSignIn(
+  session: SessionPort,
+  deps: { db: Db; clock: Clock; policy: SessionPolicy },
+): Promise<SignInState> {
+  const none = { admin: null, pending: null };
   const sessionId = currentSessionId(session);
-  if (sessionId === undefined) return null;
+  if (sessionId === undefined) return none;
   const record = sessionId === null ? null : await findSession(deps.db, sessionId);
   const now = deps.clock.now();
   if (!sessionId || !record || !isLive(record, now.getTime(), deps.policy)) {
     session.clear();
-    return null;
+    return none;
   }
   if (now.getTime() - Date.parse(record.lastSeenAt) >= TOUCH_INTERVAL_MS) {
     await touchSession(deps.db, sessionId, now, session.client.ip);
   }
-  return { id: record.adminId, email: record.email, loginAt: record.createdAt, role: record.role };
+  const admin: AdminIdentity = {
+    id: record.adminId,
+    email: record.email,
+    loginAt: record.createdAt,
+    role: record.role,
+    twoFactor: record.twoFactor,
+    confirmedAt: record.confirmedAt,
+    sessionId,
+  };
+  const stage = record.twoFactor
+    ? record.twoFactorAt === null
+      ? 'code'
+      : null
+    : deps.policy.requireTwoFactor
+      ? 'enrol'
+      : null;
+  if (stage === null) return { admin, pending: null };
+  if (stage === 'code' && now.getTime() - Date.parse(record.createdAt) > CODE_STEP_MS) {
+    session.clear();
+    return none;
+  }
+  return { admin: null, pending: { stage, admin } };
 }
 
 function isLive(r: SessionRecord, now: number, policy: SessionPolicy): boolean {

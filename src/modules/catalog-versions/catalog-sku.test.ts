@@ -2,7 +2,7 @@ import yaml from 'js-yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { racingDatabase } from '../../test-support/rival-writer.js';
-import { createTestStore, type TestStore } from '../../test-support/test-store.js';
+import { createTestStore, SESSION_FACTS, type TestStore } from '../../test-support/test-store.js';
 import { CatalogFileError } from './catalog-file.js';
 import { catalogProducts, importCatalog } from './catalog-versions.service.js';
 
@@ -13,6 +13,7 @@ const admin = {
   email: 'owner@shop.example',
   loginAt: '2026-11-22T10:00:00.000Z',
   role: 'owner' as const,
+  ...SESSION_FACTS,
 };
 
 const item = (id: string, sku: string, title = `Title ${id}`) =>

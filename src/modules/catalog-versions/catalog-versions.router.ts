@@ -52,21 +52,24 @@ export const adminCatalogRouter = router({
     return version;
   }),
 
-  setActive: ownerProcedure.input(catalogVersionIdInput).mutation(({ ctx, input }) =>
-    mapped(async () => {
-      const result = await setActiveVersion(deps(ctx), input.id, { adminEmail: ctx.admin.email });
-      ctx.log.info(
-        {
-          event: 'catalog.activated',
-          version: input.id,
-          backup: result.backup.id,
-          account: ctx.admin.email,
-        },
-        `catalog version set active: ${result.version.label}`,
-      );
-      return result;
-    }),
-  ),
+  setActive: ownerProcedure
+    .meta({ freshCode: true })
+    .input(catalogVersionIdInput)
+    .mutation(({ ctx, input }) =>
+      mapped(async () => {
+        const result = await setActiveVersion(deps(ctx), input.id, { adminEmail: ctx.admin.email });
+        ctx.log.info(
+          {
+            event: 'catalog.activated',
+            version: input.id,
+            backup: result.backup.id,
+            account: ctx.admin.email,
+          },
+          `catalog version set active: ${result.version.label}`,
+        );
+        return result;
+      }),
+    ),
 
   remove: ownerProcedure.input(catalogVersionIdInput).mutation(({ ctx, input }) =>
     mapped(async () => {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestStore, type TestStore } from '../../test-support/test-store.js';
+import { createTestStore, SESSION_FACTS, type TestStore } from '../../test-support/test-store.js';
 import { catalogProducts, importCatalog } from './catalog-versions.service.js';
 
 const admin = {
@@ -8,6 +8,7 @@ const admin = {
   email: 'owner@shop.example',
   loginAt: '2026-11-22T10:00:00.000Z',
   role: 'owner' as const,
+  ...SESSION_FACTS,
 };
 
 const productsOf = async (store: TestStore) =>

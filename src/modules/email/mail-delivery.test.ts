@@ -11,7 +11,13 @@ import {
   workerFor,
 } from '../../test-support/email-fixtures.js';
 import { SMTP_PASSWORD, startTestSmtp, type TestSmtp } from '../../test-support/smtp.js';
-import { buildTestApp, createTestStore, manualClock, type TestStore } from '../../test-support/test-store.js';
+import {
+  buildTestApp,
+  createTestStore,
+  manualClock,
+  SESSION_FACTS,
+  type TestStore,
+} from '../../test-support/test-store.js';
 import { CLAIM_MS } from './mail-worker.js';
 import {
   claimNextEmail,
@@ -23,7 +29,7 @@ import {
 } from './outbox.repository.js';
 import { MAX_ATTEMPTS } from './retry-policy.js';
 
-const admin = { id: 1, email: 'owner@shop.example', loginAt: T0, role: 'owner' as const };
+const admin = { id: 1, email: 'owner@shop.example', loginAt: T0, role: 'owner' as const, ...SESSION_FACTS };
 
 /** Another connection to the store's database, as a second process on it would have. */
 function secondConnection(store: TestStore): { db: Db; close(): Promise<void> } {

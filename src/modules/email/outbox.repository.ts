@@ -16,6 +16,7 @@ export const EMAIL_KINDS = [
   'order_shipped',
   'order_refund',
   'back_in_stock',
+  'admin_invite',
 ] as const satisfies readonly EmailKind[];
 
 export type OutgoingEmail = {

@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertProducts } from '../../test-support/fixtures.js';
-import { createTestStore, type TestStore } from '../../test-support/test-store.js';
+import { createTestStore, SESSION_FACTS, type TestStore } from '../../test-support/test-store.js';
 import { createCallerFactory } from '../../trpc/init.js';
 import { adminMediaRouter } from './media.router.js';
 import { removeStoredFiles, storageKeysForProduct } from './media.service.js';
@@ -12,6 +12,7 @@ const admin = {
   email: 'owner@shop.example',
   loginAt: '2026-11-22T10:00:00.000Z',
   role: 'owner' as const,
+  ...SESSION_FACTS,
 };
 
 describe('admin.media procedures', () => {

@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoShopper, insertProducts } from '../../test-support/fixtures.js';
-import { createTestStore, manualClock, type TestStore } from '../../test-support/test-store.js';
+import {
+  createTestStore,
+  manualClock,
+  SESSION_FACTS,
+  type TestStore,
+} from '../../test-support/test-store.js';
 import { CHECKOUT_SESSION_LIFETIME_MS, expireAbandonedDemoOrders } from './abandoned-orders.js';
 
 describe('checkouts that are never paid', () => {
@@ -11,6 +16,7 @@ describe('checkouts that are never paid', () => {
     email: 'owner@shop.example',
     loginAt: '2026-11-22T09:00:00.000Z',
     role: 'owner' as const,
+    ...SESSION_FACTS,
   };
 
   beforeEach(async () => {

@@ -100,15 +100,24 @@ export const adminOrdersRouter = router({
     return done;
   }),
   /** Gives money back: whole lines or an amount, never more than was paid, never twice. */
-  refund: ownerProcedure.input(refundOrderInput).mutation(async ({ ctx, input }) => {
-    const result = await refundOrder(
-      { db: ctx.db, clock: ctx.clock, payments: ctx.payments, publicUrl: ctx.config.publicUrl, log: ctx.log },
-      ctx.admin.email,
-      input,
-    );
-    ctx.mail.nudge();
-    return result;
-  }),
+  refund: ownerProcedure
+    .meta({ freshCode: true })
+    .input(refundOrderInput)
+    .mutation(async ({ ctx, input }) => {
+      const result = await refundOrder(
+        {
+          db: ctx.db,
+          clock: ctx.clock,
+          payments: ctx.payments,
+          publicUrl: ctx.config.publicUrl,
+          log: ctx.log,
+        },
+        ctx.admin.email,
+        input,
+      );
+      ctx.mail.nudge();
+      return result;
+    }),
   /** Asks Stripe about every order still waiting, for webhooks that never arrived. */
   reconcile: adminProcedure.mutation(async ({ ctx }) => {
     const result = await reconcilePendingOrders({

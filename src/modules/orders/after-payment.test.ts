@@ -1,7 +1,12 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoShopper, insertProducts } from '../../test-support/fixtures.js';
-import { createTestStore, type TestStore, tickingClock } from '../../test-support/test-store.js';
+import {
+  createTestStore,
+  SESSION_FACTS,
+  type TestStore,
+  tickingClock,
+} from '../../test-support/test-store.js';
 import { emailsOfOrder } from '../email/outbox.repository.js';
 
 const owner = {
@@ -9,18 +14,21 @@ const owner = {
   email: 'owner@shop.example',
   loginAt: '2026-11-22T09:00:00.000Z',
   role: 'owner' as const,
+  ...SESSION_FACTS,
 };
 const staff = {
   id: 3,
   email: 'staff@shop.example',
   loginAt: '2026-11-22T09:00:00.000Z',
   role: 'staff' as const,
+  ...SESSION_FACTS,
 };
 const packer = {
   id: 2,
   email: 'packer@shop.example',
   loginAt: '2026-11-22T09:00:00.000Z',
   role: 'owner' as const,
+  ...SESSION_FACTS,
 };
 
 /**

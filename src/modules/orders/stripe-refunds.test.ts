@@ -6,6 +6,7 @@ import { insertProducts } from '../../test-support/fixtures.js';
 import {
   buildTestApp,
   createTestStore,
+  SESSION_FACTS,
   type TestStore,
   tickingClock,
 } from '../../test-support/test-store.js';
@@ -19,6 +20,7 @@ const owner = {
   email: 'owner@shop.example',
   loginAt: '2026-11-22T09:00:00.000Z',
   role: 'owner' as const,
+  ...SESSION_FACTS,
 };
 
 /**

@@ -134,32 +134,35 @@ export const adminProductsRouter = router({
   }),
 
   /** Deletes the product with its media rows in one transaction, then its stored files. */
-  remove: adminProcedure.input(idInput).mutation(async ({ ctx, input }) => {
-    const now = ctx.clock.now();
-    const keys = await ctx.db.transaction().execute(async (trx) => {
-      const before = await findAdminProduct(trx, input.id);
-      if (!before) throw new TRPCError({ code: 'NOT_FOUND', message: 'Product not found' });
-      const files = await storageKeysForProduct(trx, input.id);
-      await deleteProductRow(trx, input.id);
-      await recordHistory(trx, {
-        productId: input.id,
-        title: before.title,
-        action: 'delete',
-        adminEmail: ctx.admin.email,
-        snapshot: before,
-        changes: [],
-        now,
+  remove: adminProcedure
+    .meta({ freshCode: true })
+    .input(idInput)
+    .mutation(async ({ ctx, input }) => {
+      const now = ctx.clock.now();
+      const keys = await ctx.db.transaction().execute(async (trx) => {
+        const before = await findAdminProduct(trx, input.id);
+        if (!before) throw new TRPCError({ code: 'NOT_FOUND', message: 'Product not found' });
+        const files = await storageKeysForProduct(trx, input.id);
+        await deleteProductRow(trx, input.id);
+        await recordHistory(trx, {
+          productId: input.id,
+          title: before.title,
+          action: 'delete',
+          adminEmail: ctx.admin.email,
+          snapshot: before,
+          changes: [],
+          now,
+        });
+        return files;
       });
-      return files;
-    });
-    // Files go only after the commit: a failed delete never leaves a product pointing at missing files.
-    await removeStoredFiles(ctx.storage, keys, ctx.log);
-    ctx.log.info(
-      { event: 'product.deleted', product: input.id, account: ctx.admin.email },
-      `product deleted: ${input.id}`,
-    );
-    return { ok: true as const };
-  }),
+      // Files go only after the commit: a failed delete never leaves a product pointing at missing files.
+      await removeStoredFiles(ctx.storage, keys, ctx.log);
+      ctx.log.info(
+        { event: 'product.deleted', product: input.id, account: ctx.admin.email },
+        `product deleted: ${input.id}`,
+      );
+      return { ok: true as const };
+    }),
 
   history: adminProcedure.input(idInput).query(({ ctx, input }) => productHistory(ctx.db, input.id)),
   /** The sizes at or under the settings' low-stock threshold, for the dashboard. */

@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProductFieldsInput } from '../../shared/product-input.js';
-import { createTestStore, type TestStore } from '../../test-support/test-store.js';
+import { createTestStore, SESSION_FACTS, type TestStore } from '../../test-support/test-store.js';
 
 const admin = {
   id: 1,
   email: 'owner@shop.example',
   loginAt: '2026-11-22T10:00:00.000Z',
   role: 'owner' as const,
+  ...SESSION_FACTS,
 };
 
 const fields = (over: Partial<ProductFieldsInput> = {}): ProductFieldsInput => ({

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestStore, fixedClock, type TestStore } from '../../test-support/test-store.js';
+import { createTestStore, fixedClock, SESSION_FACTS, type TestStore } from '../../test-support/test-store.js';
 import { readStoreIdentity } from '../email/store-identity.js';
 
 const admin = {
@@ -7,6 +7,7 @@ const admin = {
   email: 'owner@shop.example',
   loginAt: fixedClock.now().toISOString(),
   role: 'owner' as const,
+  ...SESSION_FACTS,
 };
 
 describe('the contact email setting', () => {

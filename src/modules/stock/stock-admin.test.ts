@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestStore, type TestStore } from '../../test-support/test-store.js';
+import { createTestStore, SESSION_FACTS, type TestStore } from '../../test-support/test-store.js';
 import { importCatalog } from '../catalog-versions/catalog-versions.service.js';
 import { stockMapOf } from './stock.repository.js';
 
@@ -8,6 +8,7 @@ const admin = {
   email: 'owner@shop.example',
   loginAt: '2026-11-22T10:00:00.000Z',
   role: 'owner' as const,
+  ...SESSION_FACTS,
 };
 
 const fields = {

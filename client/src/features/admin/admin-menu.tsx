@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { keepFocusInside } from '../../components/ui/modal';
 import { paths } from '../../lib/paths';
 import { formatDuration, formatLoginTime } from './account/session-time';
-import { useAdminSession } from './account/use-account';
+import { useSignedInAdmin } from './account/use-account';
 
 /**
  * The admin menu: a side drawer built on the native <dialog>, which traps focus, closes on Escape and
@@ -13,7 +13,7 @@ import { useAdminSession } from './account/use-account';
 export function AdminMenu() {
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
-  const session = useAdminSession().data;
+  const session = useSignedInAdmin().data;
 
   const close = () => dialog.current?.close();
 

@@ -2,7 +2,7 @@ import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { Button } from '../../components/ui/button';
 import { paths } from '../../lib/paths';
-import { useAdminSession, useLogout } from './account/use-account';
+import { useLogout, useSignedInAdmin } from './account/use-account';
 import { AuditView } from './audit/audit-view';
 import { CatalogManagement } from './catalog/catalog-management';
 import { LogManagement } from './logs/log-management';
@@ -30,7 +30,7 @@ const ALL_TABS = [
 const ROLE_LABEL = { owner: 'Owner', staff: 'Staff' } as const;
 
 export function DashboardPage() {
-  const session = useAdminSession().data;
+  const session = useSignedInAdmin().data;
   const logout = useLogout();
   const TABS = ALL_TABS.filter((tab) => session?.role === 'owner' || tab.staff);
   const [active, setActive] = useState<(typeof ALL_TABS)[number]['id']>('products');

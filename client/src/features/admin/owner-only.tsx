@@ -2,14 +2,14 @@ import { OWNER_ONLY_MESSAGE } from '@shared/auth';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { paths } from '../../lib/paths';
-import { useAdminSession } from './account/use-account';
+import { useSignedInAdmin } from './account/use-account';
 
 /**
  * A screen for the owner only (decision 0030): staff who reach it by its address are told so, instead of
  * a screen whose every request the server refuses.
  */
 export function OwnerOnly({ title, children }: { title: string; children: ReactNode }) {
-  const session = useAdminSession().data;
+  const session = useSignedInAdmin().data;
   if (session?.role !== 'staff') return <>{children}</>;
   return (
     <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6">

@@ -5,9 +5,21 @@ import { trpc } from '../../../lib/trpc';
 
 /** The admin's own account: the session, signing in and out, the profile and the password. */
 
-/** The signed-in admin as the server sees the session (null when signed out). */
+/**
+ * The session as the server sees it: signed in, half signed in (a two-factor code owed, or enrolment
+ * required: `stage`), or null when signed out.
+ */
 export function useAdminSession() {
   return trpc.auth.me.useQuery(undefined, { staleTime: 60_000, refetchOnWindowFocus: true });
+}
+
+/** The signed-in admin, or null (signed out, or a sign-in still owing its second step). */
+export function useSignedInAdmin() {
+  return trpc.auth.me.useQuery(undefined, {
+    staleTime: 60_000,
+    refetchOnWindowFocus: true,
+    select: (me) => (me?.stage === 'signed-in' ? me : null),
+  });
 }
 
 export function useLogout() {

@@ -1,0 +1,306 @@
+import { TRPCError } from '@trpc/server';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../../core/clock.js';
+import type { Db } from '../../../db/database.js';
+import { readStoreContacts } from '../../settings/settings.repository.js';
+import { markSessionConfirmed } from '../admin-sessions.repository.js';
+import { bumpSessionEpoch, findAdminById } from '../admins.repository.js';
+import { SignInThrottled } from '../login-retry-after.js';
+import type { LoginThrottle } from '../login-throttle.js';
+import { verifyPassword } from '../password.js';
+import type { AdminIdentity } from '../session.js';
+import { newRecoveryCodes, RECOVERY_CODE_PATTERN, recoveryCodeHash } from './recovery-codes.js';
+import type { SecretBox } from './secret-box.js';
+import { base32Encode, matchingStep, newTotpSecret, otpauthUri } from './totp.js';
+import {
+  claimStep,
+  clearTwoFactor,
+  enableTwoFactor,
+  readTwoFactor,
+  replaceRecoveryCodes,
+  setPendingSecret,
+  spendRecoveryCode,
+  unusedRecoveryCodes,
+} from './two-factor.repository.js';
+
+/** What the two-factor steps need: a procedure's context has all of it. */
+export type TwoFactorDeps = {
+  db: Db;
+  clock: Clock;
+  secrets: SecretBox;
+  loginThrottle: LoginThrottle;
+  log: FastifyBaseLogger;
+  ip: string;
+};
+
+type Account = Pick<AdminIdentity, 'id' | 'email'>;
+
+export const WRONG_CODE = 'That code is not right, or it has been used already.';
+
+/** Where the account stands, for its profile page. */
+export async function twoFactorStatus(db: Db, adminId: number) {
+  const row = await readTwoFactor(db, adminId);
+  return {
+    enabled: Boolean(row?.enabledAt),
+    enabledAt: row?.enabledAt ?? null,
+    recoveryCodesLeft: row?.enabledAt ? await unusedRecoveryCodes(db, adminId) : 0,
+  };
+}
+
+/**
+ * A new secret for the account's authenticator app, kept sealed as the one waiting for its first code:
+ * two-factor is not on until confirmEnrolment has seen a code made from it.
+ */
+export async function beginEnrolment(deps: TwoFactorDeps, account: Account) {
+  const row = await readTwoFactor(deps.db, account.id);
+  if (row?.enabledAt) {
+    throw new TRPCError({
+      code: 'BAD_REQUEST',
+      message: 'Two-factor sign-in is already on for this account',
+    });
+  }
+  const secret = newTotpSecret();
+  await setPendingSecret(deps.db, account.id, deps.secrets.seal(secret), deps.clock.now());
+  const { name } = await readStoreContacts(deps.db);
+  return {
+    key: base32Encode(secret),
+    uri: otpauthUri({ issuer: name, account: account.email, secret }),
+  };
+}
+
+/**
+ * Turns two-factor on once the app's first code is right, with ten new recovery codes (shown this once,
+ * kept as hashes); the session that did it counts as having given its code.
+ */
+export async function confirmEnrolment(
+  deps: TwoFactorDeps,
+  account: Account & { sessionId: string },
+  code: string,
+): Promise<string[]> {
+  const row = await readTwoFactor(deps.db, account.id);
+  if (row?.enabledAt) {
+    throw new TRPCError({
+      code: 'BAD_REQUEST',
+      message: 'Two-factor sign-in is already on for this account',
+    });
+  }
+  const pending = row?.pendingSecret ?? null;
+  const secret = pending === null ? null : deps.secrets.open(pending);
+  if (pending === null || secret === null) {
+    throw new TRPCError({
+      code: 'BAD_REQUEST',
+      message: 'Start the set-up again: no key is waiting for a code',
+    });
+  }
+  const admission = await admit(deps, account);
+  const now = deps.clock.now();
+  const step = matchingStep(secret, code.trim(), now.getTime());
+  if (step === null) {
+    deps.log.warn(
+      { event: 'admin.2fa.failed', account: account.email, ip: deps.ip, during: 'enrolment' },
+      'wrong two-factor code',
+    );
+    throw new TRPCError({
+      code: 'BAD_REQUEST',
+      message:
+        'That code is not right. Check that the time on your phone is set automatically, and enter the newest code.',
+    });
+  }
+  const codes = newRecoveryCodes();
+  const enabled = await deps.db.transaction().execute(async (tx) => {
+    if (!(await enableTwoFactor(tx, account.id, { pendingSecret: pending, step, now }))) return false;
+    await replaceRecoveryCodes(tx, account.id, codes.map(recoveryCodeHash));
+    await markSessionConfirmed(tx, account.sessionId, now, 'code');
+    return true;
+  });
+  if (!enabled) {
+    throw new TRPCError({
+      code: 'CONFLICT',
+      message: 'The set-up was started again elsewhere: use the newest key',
+    });
+  }
+  await admission.succeeded();
+  deps.log.info(
+    { event: 'admin.2fa.enabled', account: account.email, ip: deps.ip },
+    'admin turned two-factor sign-in on',
+  );
+  return codes;
+}
+
+/**
+ * Checks a code from the authenticator app (each time step's code is good once) or a recovery code (each
+ * good once), counted by the code throttle. Throws a clear refusal; returns which kind was right.
+ */
+export async function checkSecondFactor(
+  deps: TwoFactorDeps,
+  account: Account,
+  code: string,
+): Promise<'app' | 'recovery'> {
+  const admission = await admit(deps, account);
+  const row = await readTwoFactor(deps.db, account.id);
+  if (!row?.enabledAt || row.secret === null) {
+    throw new TRPCError({ code: 'BAD_REQUEST', message: 'Two-factor sign-in is not on for this account' });
+  }
+  const given = code.trim();
+  const now = deps.clock.now();
+  let kind: 'app' | 'recovery' | null = null;
+  let replayed = false;
+  if (/^\d{6}$/.test(given)) {
+    const secret = deps.secrets.open(row.secret);
+    if (secret === null) {
+      deps.log.error(
+        { event: 'admin.2fa.secret-unreadable', account: account.email },
+        "the account's two-factor key cannot be opened with the session keys: use a recovery code, or reset two-factor",
+      );
+    }
+    const step = secret === null ? null : matchingStep(secret, given, now.getTime());
+    if (step !== null) {
+      if (await claimStep(deps.db, account.id, step)) kind = 'app';
+      else replayed = true;
+    }
+  } else if (RECOVERY_CODE_PATTERN.test(given)) {
+    if (await spendRecoveryCode(deps.db, account.id, recoveryCodeHash(given), now)) kind = 'recovery';
+  }
+  if (kind === null) {
+    deps.log.warn(
+      { event: 'admin.2fa.failed', account: account.email, ip: deps.ip, replayed },
+      replayed ? 'a two-factor code was used a second time' : 'wrong two-factor code',
+    );
+    throw new TRPCError({ code: 'BAD_REQUEST', message: WRONG_CODE });
+  }
+  await admission.succeeded();
+  if (kind === 'recovery') {
+    const left = await unusedRecoveryCodes(deps.db, account.id);
+    deps.log.warn(
+      { event: 'admin.2fa.recovery-used', account: account.email, ip: deps.ip, left },
+      `a recovery code was used (${left} left)`,
+    );
+  }
+  return kind;
+}
+
+/** The sign-in's second step: the code completes the session the password started. */
+export async function completeSignIn(
+  deps: TwoFactorDeps,
+  pending: AdminIdentity,
+  code: string,
+): Promise<void> {
+  const kind = await checkSecondFactor(deps, pending, code);
+  await markSessionConfirmed(deps.db, pending.sessionId, deps.clock.now(), 'code');
+  deps.log.info(
+    { event: 'admin.login.2fa', account: pending.email, ip: deps.ip, kind },
+    'admin gave the two-factor code and is signed in',
+  );
+}
+
+/**
+ * "Is it still you?" before an action that needs a fresh confirmation (refunds, publishing, deleting
+ * products, managing admins): a code when the account has two-factor on, else the password.
+ */
+export async function confirmIdentity(
+  deps: TwoFactorDeps,
+  admin: AdminIdentity,
+  proof: { code?: string | undefined; password?: string | undefined },
+): Promise<void> {
+  const now = deps.clock.now();
+  if (admin.twoFactor) {
+    if (!proof.code)
+      throw new TRPCError({ code: 'BAD_REQUEST', message: 'Enter a code from your authenticator app' });
+    await checkSecondFactor(deps, admin, proof.code);
+    await markSessionConfirmed(deps.db, admin.sessionId, now, 'code');
+    return;
+  }
+  if (!proof.password) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Enter your password' });
+  const admission = await admit(deps, admin);
+  const record = await findAdminById(deps.db, admin.id);
+  if (!record || !(await verifyPassword(proof.password, record.passwordHash))) {
+    deps.log.warn(
+      { event: 'admin.confirm.failed', account: admin.email, ip: deps.ip },
+      'wrong password when confirming',
+    );
+    throw new TRPCError({ code: 'BAD_REQUEST', message: 'The password is not correct' });
+  }
+  await admission.succeeded();
+  await markSessionConfirmed(deps.db, admin.sessionId, now, 'password');
+}
+
+/** Off again, with the password and a code; refused where the shop requires two-factor. */
+export async function disableTwoFactor(
+  deps: TwoFactorDeps & { requireTwoFactor: boolean },
+  admin: AdminIdentity,
+  proof: { password: string; code: string },
+): Promise<void> {
+  if (deps.requireTwoFactor) {
+    throw new TRPCError({
+      code: 'BAD_REQUEST',
+      message: 'This shop requires two-factor sign-in for every admin',
+    });
+  }
+  const record = await findAdminById(deps.db, admin.id);
+  if (!record || !(await verifyPassword(proof.password, record.passwordHash))) {
+    throw new TRPCError({ code: 'BAD_REQUEST', message: 'The password is not correct' });
+  }
+  await checkSecondFactor(deps, admin, proof.code);
+  await deps.db.transaction().execute((tx) => clearTwoFactor(tx, admin.id, deps.clock.now()));
+  deps.log.warn(
+    { event: 'admin.2fa.disabled', account: admin.email, ip: deps.ip },
+    'admin turned two-factor sign-in off',
+  );
+}
+
+/** Ten new recovery codes; the old ones stop working. */
+export async function renewRecoveryCodes(deps: TwoFactorDeps, admin: AdminIdentity): Promise<string[]> {
+  const row = await readTwoFactor(deps.db, admin.id);
+  if (!row?.enabledAt) {
+    throw new TRPCError({ code: 'BAD_REQUEST', message: 'Two-factor sign-in is not on for this account' });
+  }
+  const codes = newRecoveryCodes();
+  await deps.db
+    .transaction()
+    .execute((tx) => replaceRecoveryCodes(tx, admin.id, codes.map(recoveryCodeHash)));
+  deps.log.info(
+    { event: 'admin.2fa.recovery-renewed', account: admin.email },
+    'admin made new recovery codes',
+  );
+  return codes;
+}
+
+/**
+ * For a lost phone: two-factor off for another account (an owner in the Team tab, or the command line),
+ * and every session of that account ended, since one of them may be on the lost device.
+ */
+export async function resetTwoFactor(db: Db, adminId: number, now: Date): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await clearTwoFactor(tx, adminId, now);
+    await bumpSessionEpoch(tx, adminId, now);
+  });
+}
+
+async function admit(deps: TwoFactorDeps, account: Account): Promise<{ succeeded(): Promise<void> }> {
+  let admission: Awaited<ReturnType<LoginThrottle['admitCode']>>;
+  try {
+    admission = await deps.loginThrottle.admitCode(account.id);
+  } catch (error) {
+    deps.log.error(
+      { err: error, event: 'admin.2fa.throttle-unavailable' },
+      'code refused: the limits cannot be checked',
+    );
+    throw new TRPCError({
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'Sign-in is unavailable for a moment. Please try again shortly.',
+    });
+  }
+  if (!admission.allowed) {
+    const { retryAfterSeconds } = admission;
+    deps.log.warn(
+      { event: 'admin.2fa.throttled', account: account.email, ip: deps.ip, retryAfterSeconds },
+      'code refused: too many wrong codes',
+    );
+    throw new TRPCError({
+      code: 'TOO_MANY_REQUESTS',
+      message: `Too many wrong codes. Please try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s).`,
+      cause: new SignInThrottled(retryAfterSeconds),
+    });
+  }
+  return admission;
+}

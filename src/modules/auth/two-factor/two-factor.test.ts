@@ -1,0 +1,318 @@
+import type { FastifyInstance } from 'fastify';
+import * as OTPAuth from 'otpauth';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../config.js';
+import {
+  buildTestApp,
+  createAdmin,
+  createTestStore,
+  manualClock,
+  sessionCookieFrom,
+  type TestStore,
+} from '../../../test-support/test-store.js';
+
+const PASSWORD = 'correct horse battery';
+const OWNER = 'owner@shop.example';
+
+type Answer = { status: number; data: unknown; message: string | undefined; cookie: string | null };
+
+/** Two-factor sign-in over HTTP, with codes made by `otpauth` (an implementation of RFC 6238 not ours). */
+describe('two-factor sign-in', () => {
+  let store: TestStore;
+  let app: FastifyInstance;
+  let clock: ReturnType<typeof manualClock>;
+
+  async function start(env: Record<string, string> = {}) {
+    store = await createTestStore({ env });
+    clock = manualClock();
+    await createAdmin(store, OWNER, PASSWORD);
+    await createAdmin(store, 'packer@shop.example', PASSWORD, 'staff');
+    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: store.dir, LOG_LEVEL: 'silent', ...env });
+    app = await buildTestApp(store, { clock, config });
+  }
+  beforeEach(() => start());
+  afterEach(async () => {
+    await app.close();
+    await store.cleanup();
+  });
+
+  async function call(path: string, opts: { cookie?: string; input?: unknown; query?: boolean } = {}) {
+    const headers = { 'content-type': 'application/json', ...(opts.cookie ? { cookie: opts.cookie } : {}) };
+    const res = opts.query
+      ? await app.inject({ url: `/api/trpc/${path}`, headers })
+      : await app.inject({
+          method: 'POST',
+          url: `/api/trpc/${path}`,
+          headers,
+          payload: JSON.stringify(opts.input ?? {}),
+        });
+    const body = res.json() as { result?: { data: unknown }; error?: { message: string } };
+    const setCookie = [res.headers['set-cookie'] ?? []].flat().some((c) => c.startsWith('store_session='));
+    return {
+      status: res.statusCode,
+      data: body.result?.data,
+      message: body.error?.message,
+      cookie: setCookie ? sessionCookieFrom(res.headers['set-cookie']) : null,
+      retryAfter: res.headers['retry-after'],
+    } satisfies Answer & { retryAfter: unknown };
+  }
+  const signIn = async (email = OWNER, password = PASSWORD) => {
+    const res = await call('auth.login', { input: { email, password } });
+    if (!res.cookie) throw new Error(`no cookie: ${res.status} ${res.message}`);
+    return { ...res, cookie: res.cookie };
+  };
+  const me = async (cookie: string) => (await call('auth.me', { cookie, query: true })).data;
+  const profile = async (cookie: string) =>
+    (await call('admin.account.profile', { cookie, query: true })).status;
+
+  /** Turns two-factor on for the signed-in account; the app's TOTP and the recovery codes. */
+  async function enrol(cookie: string) {
+    const begun = await call('admin.account.twoFactor.begin', { cookie });
+    expect(begun.status).toBe(200);
+    const { uri, key } = begun.data as { uri: string; key: string };
+    const totp = OTPAuth.URI.parse(uri) as OTPAuth.TOTP;
+    expect(totp.secret.base32).toBe(key);
+    const confirmed = await call('admin.account.twoFactor.confirm', {
+      cookie,
+      input: { code: totp.generate({ timestamp: clock.now().getTime() }) },
+    });
+    expect(confirmed.status).toBe(200);
+    return { totp, key, recoveryCodes: (confirmed.data as { recoveryCodes: string[] }).recoveryCodes };
+  }
+  const codeNow = (totp: OTPAuth.TOTP) => totp.generate({ timestamp: clock.now().getTime() });
+
+  it('enrols with a QR address and a key, confirmed by a code, and gives ten recovery codes kept as hashes', async () => {
+    const { cookie } = await signIn();
+    const begun = await call('admin.account.twoFactor.begin', { cookie });
+    const { uri } = begun.data as { uri: string; key: string };
+    expect(uri).toMatch(/^otpauth:\/\/totp\/[^?]+:owner%40shop\.example\?/);
+    const totp = OTPAuth.URI.parse(uri) as OTPAuth.TOTP;
+    expect([totp.digits, totp.period, totp.algorithm]).toEqual([6, 30, 'SHA1']);
+
+    const wrong = await call('admin.account.twoFactor.confirm', { cookie, input: { code: '000000' } });
+    expect(wrong.status).toBe(400);
+    expect((await call('admin.account.twoFactor.status', { cookie, query: true })).data).toMatchObject({
+      enabled: false,
+    });
+
+    const confirmed = await call('admin.account.twoFactor.confirm', {
+      cookie,
+      input: { code: codeNow(totp) },
+    });
+    const codes = (confirmed.data as { recoveryCodes: string[] }).recoveryCodes;
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    for (const code of codes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
+    expect((await call('admin.account.twoFactor.status', { cookie, query: true })).data).toMatchObject({
+      enabled: true,
+      recoveryCodesLeft: 10,
+    });
+    // The session that enrolled goes on working; nothing stored gives the key or a code away.
+    expect(await profile(cookie)).toBe(200);
+    const stored = JSON.stringify(await store.handle.db.selectFrom('admins').selectAll().execute());
+    const hashes = JSON.stringify(
+      await store.handle.db.selectFrom('admin_recovery_codes').selectAll().execute(),
+    );
+    expect(stored).not.toContain(totp.secret.base32);
+    expect(stored).not.toContain(totp.secret.hex);
+    for (const code of codes) expect(hashes).not.toContain(code.replace('-', ''));
+  });
+
+  it('asks for the code after the password, and only the code completes the sign-in', async () => {
+    const { totp } = await enrol((await signIn()).cookie);
+    clock.advance(60_000);
+    const first = await signIn();
+    expect(first.data).toEqual({ email: OWNER, next: 'code' });
+    expect(await me(first.cookie)).toEqual({ stage: 'code', email: OWNER });
+    expect(await profile(first.cookie)).toBe(401);
+    expect((await call('admin.products.newId', { cookie: first.cookie, query: true })).status).toBe(401);
+
+    const wrong = await call('auth.verifyCode', { cookie: first.cookie, input: { code: '123456' } });
+    expect([wrong.status, wrong.message]).toEqual([
+      400,
+      'That code is not right, or it has been used already.',
+    ]);
+    const right = await call('auth.verifyCode', { cookie: first.cookie, input: { code: codeNow(totp) } });
+    expect(right.status).toBe(200);
+    expect(await me(first.cookie)).toMatchObject({ stage: 'signed-in', twoFactor: true });
+    expect(await profile(first.cookie)).toBe(200);
+  });
+
+  it('refuses a code used already in its time window, and takes the next window’s', async () => {
+    const { totp } = await enrol((await signIn()).cookie);
+    clock.advance(60_000);
+    const code = codeNow(totp);
+    const a = await signIn();
+    expect((await call('auth.verifyCode', { cookie: a.cookie, input: { code } })).status).toBe(200);
+    const b = await signIn();
+    const replay = await call('auth.verifyCode', { cookie: b.cookie, input: { code } });
+    expect(replay.status).toBe(400);
+    expect(await profile(b.cookie)).toBe(401);
+    clock.advance(30_000);
+    expect((await call('auth.verifyCode', { cookie: b.cookie, input: { code: codeNow(totp) } })).status).toBe(
+      200,
+    );
+  });
+
+  it('takes each recovery code once', async () => {
+    const { recoveryCodes } = await enrol((await signIn()).cookie);
+    const [code] = recoveryCodes as [string];
+    const a = await signIn();
+    expect(
+      (await call('auth.verifyCode', { cookie: a.cookie, input: { code: code.toUpperCase() } })).status,
+    ).toBe(200);
+    expect(
+      (await call('admin.account.twoFactor.status', { cookie: a.cookie, query: true })).data,
+    ).toMatchObject({
+      recoveryCodesLeft: 9,
+    });
+    const b = await signIn();
+    expect((await call('auth.verifyCode', { cookie: b.cookie, input: { code } })).status).toBe(400);
+  });
+
+  it('throttles wrong codes like passwords: the right one waits too, with Retry-After', async () => {
+    const { totp } = await enrol((await signIn()).cookie);
+    clock.advance(60_000);
+    const { cookie } = await signIn();
+    for (let i = 0; i < 10; i++) {
+      expect((await call('auth.verifyCode', { cookie, input: { code: '000000' } })).status).toBe(400);
+    }
+    const refused = await call('auth.verifyCode', { cookie, input: { code: codeNow(totp) } });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    expect(await profile(cookie)).toBe(401);
+  });
+
+  it('lets a half-done sign-in wait 10 minutes for its code, then wants the password again', async () => {
+    const { totp } = await enrol((await signIn()).cookie);
+    const { cookie } = await signIn();
+    clock.advance(10 * 60_000 + 1000);
+    expect(await me(cookie)).toBeNull();
+    expect((await call('auth.verifyCode', { cookie, input: { code: codeNow(totp) } })).status).toBe(401);
+  });
+
+  it('turns off only with the password and a code', async () => {
+    const { cookie } = await signIn();
+    const { totp } = await enrol(cookie);
+    clock.advance(60_000);
+    const wrongPassword = await call('admin.account.twoFactor.disable', {
+      cookie,
+      input: { password: 'not the password', code: codeNow(totp) },
+    });
+    expect(wrongPassword.status).toBe(400);
+    const wrongCode = await call('admin.account.twoFactor.disable', {
+      cookie,
+      input: { password: PASSWORD, code: '000000' },
+    });
+    expect(wrongCode.status).toBe(400);
+    const off = await call('admin.account.twoFactor.disable', {
+      cookie,
+      input: { password: PASSWORD, code: codeNow(totp) },
+    });
+    expect(off.status).toBe(200);
+    expect((await signIn()).data).toEqual({ email: OWNER, next: null });
+  });
+
+  it('a session signed in before the account enrolled owes a code too', async () => {
+    const laptop = await signIn();
+    const phone = await signIn();
+    const { totp } = await enrol(phone.cookie);
+    expect(await me(laptop.cookie)).toEqual({ stage: 'code', email: OWNER });
+    expect(await profile(laptop.cookie)).toBe(401);
+    clock.advance(30_000);
+    expect(
+      (await call('auth.verifyCode', { cookie: laptop.cookie, input: { code: codeNow(totp) } })).status,
+    ).toBe(200);
+    expect(await profile(laptop.cookie)).toBe(200);
+  });
+
+  it("an owner's reset turns another account's two-factor off and ends its sessions", async () => {
+    const owner = await signIn();
+    const packer = await signIn('packer@shop.example');
+    await enrol(packer.cookie);
+    const packerId = (
+      await store.handle.db
+        .selectFrom('admins')
+        .select('id')
+        .where('email', '=', 'packer@shop.example')
+        .executeTakeFirstOrThrow()
+    ).id;
+    expect(
+      (await call('admin.team.resetTwoFactor', { cookie: packer.cookie, input: { id: packerId } })).status,
+    ).toBe(403);
+    expect(
+      (await call('admin.team.resetTwoFactor', { cookie: owner.cookie, input: { id: packerId } })).status,
+    ).toBe(200);
+    expect(await profile(packer.cookie)).toBe(401);
+    expect((await signIn('packer@shop.example')).data).toEqual({ email: 'packer@shop.example', next: null });
+  });
+});
+
+describe('with ADMIN_REQUIRE_2FA', () => {
+  let store: TestStore;
+  let app: FastifyInstance;
+  const clock = manualClock();
+  beforeEach(async () => {
+    const env = { ADMIN_REQUIRE_2FA: 'true' };
+    store = await createTestStore({ env });
+    await createAdmin(store, OWNER, PASSWORD);
+    app = await buildTestApp(store, { clock });
+  });
+  afterEach(async () => {
+    await app.close();
+    await store.cleanup();
+  });
+
+  it('an account without two-factor must enrol before anything else, and cannot turn it off', async () => {
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/trpc/auth.login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: OWNER, password: PASSWORD }),
+    });
+    expect(login.json()).toMatchObject({ result: { data: { next: 'enrol' } } });
+    const cookie = sessionCookieFrom(login.headers['set-cookie']);
+    const headers = { cookie, 'content-type': 'application/json' };
+    const list = () => app.inject({ url: '/api/trpc/admin.account.profile', headers });
+    expect((await list()).statusCode).toBe(403);
+    expect((await list()).json()).toMatchObject({
+      error: { message: 'Set up two-factor sign-in first: this shop requires it.' },
+    });
+    const me = await app.inject({ url: '/api/trpc/auth.me', headers });
+    expect(me.json()).toMatchObject({ result: { data: { stage: 'enrol', email: OWNER } } });
+
+    const begun = await app.inject({
+      method: 'POST',
+      url: '/api/trpc/admin.account.twoFactor.begin',
+      headers,
+      payload: '{}',
+    });
+    const totp = OTPAuth.URI.parse(
+      (begun.json() as { result: { data: { uri: string } } }).result.data.uri,
+    ) as OTPAuth.TOTP;
+    const code = totp.generate({ timestamp: clock.now().getTime() });
+    const confirmed = await app.inject({
+      method: 'POST',
+      url: '/api/trpc/admin.account.twoFactor.confirm',
+      headers,
+      payload: JSON.stringify({ code }),
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect((await list()).statusCode).toBe(200);
+
+    clock.advance(30_000);
+    const off = await app.inject({
+      method: 'POST',
+      url: '/api/trpc/admin.account.twoFactor.disable',
+      headers,
+      payload: JSON.stringify({
+        password: PASSWORD,
+        code: totp.generate({ timestamp: clock.now().getTime() }),
+      }),
+    });
+    expect(off.statusCode).toBe(400);
+    expect(off.json()).toMatchObject({
+      error: { message: 'This shop requires two-factor sign-in for every admin' },
+    });
+  });
+});
