@@ -67,6 +67,8 @@ export default async function globalSetup() {
   process.env.E2E_STAFF_PASSWORD = staffPassword;
   process.env.E2E_BASE_URL = server.baseUrl;
   process.env.E2E_DATA_DIR = server.dataDir;
+  // The store's database, for the few tests that set up what no screen can (an old confirmation).
+  if (database.env.DATABASE_URL) process.env.E2E_DATABASE_URL = database.env.DATABASE_URL;
   process.env.E2E_ADMIN_EMAIL = adminEmail;
   process.env.E2E_ADMIN_PASSWORD = adminPassword;
   // The data folder is the launcher's own: it goes with the process.

@@ -48,6 +48,23 @@ async function makeSourceStore(dir: string): Promise<void> {
       })
       .execute();
     await db
+      .insertInto('admin_recovery_codes')
+      .values({ admin_id: adminId, code_hash: 'a-recovery-code-hash', used_at: null })
+      .execute();
+    await db
+      .insertInto('admin_invites')
+      .values({
+        token_hash: 'an-invitation-token-hash',
+        email: 'packer@shop.example',
+        role: 'staff',
+        invited_by: 'owner@shop.example',
+        created_at: NOW,
+        expires_at: NOW,
+        accepted_at: null,
+        revoked_at: null,
+      })
+      .execute();
+    await db
       .insertInto('admin_audit')
       .values({
         at: NOW,

@@ -21,6 +21,7 @@ export const clientRoutes = [
   '/admin/profile',
   '/admin/about',
   '/admin/logs',
+  '/admin/invite',
   '/admin/orders/:id/packing-slip',
 ] as const;
 

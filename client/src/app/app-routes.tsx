@@ -64,6 +64,7 @@ const pages: Record<ClientRoute, Page> = {
   '/admin/profile': { component: AdminEntry, layout: 'own' },
   '/admin/about': { component: AdminEntry, layout: 'own' },
   '/admin/logs': { component: AdminEntry, layout: 'own' },
+  '/admin/invite': { component: AdminEntry, layout: 'own' },
   '/admin/orders/:id/packing-slip': { component: AdminEntry, layout: 'own' },
 };
 

@@ -13,6 +13,8 @@ export const paths = {
   adminProfile: () => '/admin/profile',
   adminAbout: () => '/admin/about',
   adminLogs: () => '/admin/logs',
+  /** Accepting an invitation to the admin: the token is the address's fragment (never sent to a server). */
+  adminInvite: () => '/admin/invite',
   /** A printable packing slip for one order (admin-only page). */
   adminPackingSlip: (orderId: string) => `/admin/orders/${encodeURIComponent(orderId)}/packing-slip`,
   /** Paid orders of a range of days (by paid date, UTC) as a CSV download (admin-only). */

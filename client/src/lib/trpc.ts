@@ -1,8 +1,10 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
-import { httpBatchLink, TRPCClientError } from '@trpc/client';
+import { httpBatchLink, TRPCClientError, type TRPCLink } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
+import { observable } from '@trpc/server/observable';
 import type { AppRouter } from '../../../src/trpc/router';
+import { askForFreshProof } from './fresh-proof';
 import { paths } from './paths';
 
 export const trpc = createTRPCReact<AppRouter>();
@@ -36,6 +38,35 @@ export const queryClient: QueryClient = new QueryClient({
   },
 });
 
+/**
+ * A mutation refused for want of a fresh confirmation (PRECONDITION_FAILED) waits while the admin confirms
+ * in the dialog, then goes again, once; cancelled, it fails with the server's message.
+ */
+const freshProofLink: TRPCLink<AppRouter> =
+  () =>
+  ({ op, next }) =>
+    observable((observer) => {
+      let retried = false;
+      let current = { unsubscribe: () => {} };
+      const run = () => {
+        current = next(op).subscribe({
+          next: (value) => observer.next(value),
+          complete: () => observer.complete(),
+          error: (error) => {
+            const refused = op.type === 'mutation' && !retried && error.data?.code === 'PRECONDITION_FAILED';
+            if (!refused) {
+              observer.error(error);
+              return;
+            }
+            retried = true;
+            void askForFreshProof().then((confirmed) => (confirmed ? run() : observer.error(error)));
+          },
+        });
+      };
+      run();
+      return () => current.unsubscribe();
+    });
+
 export const trpcClient = trpc.createClient({
-  links: [httpBatchLink({ url: paths.trpc(), maxURLLength: 2000, maxItems: 10 })],
+  links: [freshProofLink, httpBatchLink({ url: paths.trpc(), maxURLLength: 2000, maxItems: 10 })],
 });

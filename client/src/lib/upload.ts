@@ -1,3 +1,4 @@
+import { askForFreshProof } from './fresh-proof';
 import { forgetSession } from './trpc';
 
 /** One file under its form field name; several entries may share a name. */
@@ -14,7 +15,18 @@ export type UploadResult<Body> =
  * reads plain fields before the files that follow them. A 401 signs the admin out in the client at once,
  * so the guard shows the sign-in page instead of a failed upload. Network failures resolve with status 0.
  */
-export function uploadWithProgress<Body>(
+export async function uploadWithProgress<Body>(
+  url: string,
+  parts: UploadPart[],
+  options: { onProgress?: (percent: number) => void; fallbackMessage: string },
+): Promise<UploadResult<Body>> {
+  const result = await sendOnce<Body>(url, parts, options);
+  // An upload that needs a fresh confirmation (a catalogue import) goes again once the admin has confirmed.
+  if (result.status === 412 && (await askForFreshProof())) return sendOnce<Body>(url, parts, options);
+  return result;
+}
+
+function sendOnce<Body>(
   url: string,
   parts: UploadPart[],
   options: { onProgress?: (percent: number) => void; fallbackMessage: string },

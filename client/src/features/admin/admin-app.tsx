@@ -2,8 +2,10 @@ import { Route, Switch } from 'wouter';
 import './admin.css';
 import { AboutContent } from '../../components/site/about-content';
 import { paths } from '../../lib/paths';
+import { InvitePage } from './account/invite-page';
 import { LoginPage } from './account/login-page';
 import { ProfilePage } from './account/profile-page';
+import { ConfirmIdentityDialog } from './account/two-factor/confirm-identity-dialog';
 import { AdminGuard } from './admin-guard';
 import { AdminLayout } from './admin-layout';
 import { DashboardPage } from './dashboard-page';
@@ -14,8 +16,10 @@ import { PackingSlipPage } from './orders/packing-slip-page';
 export default function AdminApp() {
   return (
     <AdminLayout>
+      <ConfirmIdentityDialog />
       <Switch>
         <Route path={paths.admin()} component={LoginPage} />
+        <Route path={paths.adminInvite()} component={InvitePage} />
         <Route path={paths.adminDashboard()}>
           <AdminGuard>
             <DashboardPage />

@@ -3,6 +3,7 @@ import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
 import { OwnSessions } from './own-sessions';
 import { formatLoginTime } from './session-time';
+import { TwoFactorSection } from './two-factor/two-factor-section';
 import { useChangePassword, useProfile, useSignOutEverywhere } from './use-account';
 
 export function ProfilePage() {
@@ -95,6 +96,7 @@ export function ProfilePage() {
         </form>
       </section>
 
+      <TwoFactorSection />
       <OwnSessions />
 
       <section

@@ -43,8 +43,10 @@ export function useLogin(onRefused: (message: string) => void) {
   const utils = trpc.useUtils();
   const [, navigate] = useLocation();
   return trpc.auth.login.useMutation({
-    async onSuccess() {
+    async onSuccess(result) {
       await utils.auth.me.invalidate();
+      // A code or enrolment still owed: the sign-in page shows that step from the refreshed session.
+      if (result.next !== null) return;
       toast.success('Login successful');
       navigate(paths.adminDashboard(), { replace: true });
     },

@@ -1,0 +1,46 @@
+import { Button } from '../../../../components/ui/button';
+
+/**
+ * The ten recovery codes, shown once: to write down, copy or download. Each signs in once when the phone
+ * is not at hand.
+ */
+export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  const text = `${codes.join('\n')}\n`;
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = 'recovery-codes.txt';
+    a.click();
+    URL.revokeObjectURL(url);
+  };
+  return (
+    <div className="space-y-4">
+      <p className="text-sm">
+        Keep these recovery codes somewhere safe, away from your phone. Each one signs you in once if you lose
+        your authenticator app. They are shown only now.
+      </p>
+      <ul
+        aria-label="Recovery codes"
+        className="grid grid-cols-2 gap-2 rounded-lg bg-sand/60 p-4 font-mono text-sm"
+      >
+        {codes.map((code) => (
+          <li key={code} data-testid="recovery-code">
+            {code}
+          </li>
+        ))}
+      </ul>
+      <div className="flex flex-wrap gap-2">
+        <Button type="button" variant="secondary" onClick={() => void navigator.clipboard?.writeText(text)}>
+          Copy
+        </Button>
+        <Button type="button" variant="secondary" onClick={download}>
+          Download
+        </Button>
+        <Button type="button" onClick={onDone}>
+          I have saved them
+        </Button>
+      </div>
+    </div>
+  );
+}
