@@ -1,5 +1,7 @@
-import { ConfigError, loadConfig } from '../config.js';
+import { type Config, ConfigError, loadConfig } from '../config.js';
 import { openPostgres } from '../db/postgres/connect-postgres.js';
+import { loadSessionKeys, readSessionKeyFile } from '../modules/auth/session-keys.js';
+import { SecretBox } from '../modules/auth/two-factor/secret-box.js';
 import { DataDirBusyError, lockDataDirExclusive } from '../ops/data-lock.js';
 import { MoveCheckFailed, MoveRefused, moveStore } from '../ops/move-store.js';
 import { openFileStorage } from '../storage/open-file-storage.js';
@@ -36,6 +38,7 @@ async function run(argv: string[]): Promise<number> {
       target: target.db,
       storage,
       log: (line) => console.log(line),
+      resealSecret: resealerFor(config),
     });
     const rows = report.tables.reduce((sum, t) => sum + t.rows, 0);
     console.log(
@@ -47,6 +50,24 @@ async function run(argv: string[]): Promise<number> {
     await target.close();
     lock.release();
   }
+}
+
+/**
+ * The admins' TOTP secrets were sealed with the SQLite store's session keys: its key file, or the same
+ * SESSION_SECRET. They are sealed again with the keys the store will run with on PostgreSQL.
+ */
+function resealerFor(config: Config): (sealed: string) => string | null {
+  const targetKeys = loadSessionKeys({
+    secret: config.session.secret,
+    previousSecrets: config.session.previousSecrets,
+    dataDir: config.dataDir,
+  });
+  const opener = new SecretBox([...targetKeys, ...readSessionKeyFile(config.dataDir)]);
+  const sealer = new SecretBox(targetKeys);
+  return (sealed) => {
+    const secret = opener.open(sealed);
+    return secret === null ? null : sealer.seal(secret);
+  };
 }
 
 runCommand(run, {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import type { Db } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { openPostgres, type PostgresHandle } from '../db/postgres/connect-postgres.js';
 import { insertAdmin } from '../modules/auth/admins.repository.js';
+import { SecretBox } from '../modules/auth/two-factor/secret-box.js';
 import { loadDemoCatalogueIfEmpty } from '../modules/demo/demo-loader.js';
 import type { FileStorage } from '../storage/file-storage.js';
 import { LocalFileStorage } from '../storage/local-file-storage.js';
@@ -23,6 +24,10 @@ import { COPIED_TABLES } from './move-store-tables.js';
 
 const NOW = '2026-11-22T10:00:00.000Z';
 const clock = { now: () => new Date(NOW) };
+/** The SQLite store's session key, which sealed its admins' TOTP secrets. */
+const SOURCE_KEY = randomBytes(32);
+const SOURCE_BOX = new SecretBox([SOURCE_KEY]);
+const TOTP_SECRET = randomBytes(20);
 
 /** A stopped SQLite store with the demo catalogue, an upload, and at least one row in every table it has. */
 async function makeSourceStore(dir: string): Promise<void> {
@@ -37,6 +42,11 @@ async function makeSourceStore(dir: string): Promise<void> {
     // What a crash left half written: not part of the store, not moved.
     writeFileSync(path.join(dir, 'media', 'uploads', 'abc-320.webp.123.456.tmp'), 'half');
     const adminId = await insertAdmin(db, 'owner@shop.example', 'scrypt$hash', new Date(NOW));
+    await db
+      .updateTable('admins')
+      .set({ totp_secret: SOURCE_BOX.seal(TOTP_SECRET), totp_enabled_at: NOW, totp_last_step: 1 })
+      .where('id', '=', adminId)
+      .execute();
     await db
       .insertInto('admin_sessions')
       .values({
@@ -367,7 +377,17 @@ describe('moving a SQLite store to PostgreSQL', () => {
   it('copies every table and every file into PostgreSQL and a bucket, equal to the source', async () => {
     const { storage } = await s3.bucket();
     const lines: string[] = [];
-    const report = await moveStore({ sourceDir: dir, target: target.db, storage, log: (l) => lines.push(l) });
+    const targetKey = randomBytes(32);
+    const report = await moveStore({
+      sourceDir: dir,
+      target: target.db,
+      storage,
+      log: (l) => lines.push(l),
+      resealSecret: (sealed) => {
+        const secret = new SecretBox([targetKey, SOURCE_KEY]).open(sealed);
+        return secret === null ? null : new SecretBox([targetKey]).seal(secret);
+      },
+    });
 
     const source = new SQLite(databaseFile(dir), { readonly: true });
     try {
@@ -377,13 +397,20 @@ describe('moving a SQLite store to PostgreSQL', () => {
         const theirs = await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)}`.execute(
           target.db,
         );
-        expect(comparable(theirs.rows), table).toEqual(comparable(mine));
+        // The two-factor keys are sealed again, for the keys the store runs with on PostgreSQL.
+        const resealed = table === 'admins' ? ['totp_secret'] : [];
+        const without = (rows: Record<string, unknown>[]) =>
+          rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !resealed.includes(k))));
+        expect(comparable(without(theirs.rows)), table).toEqual(comparable(without(mine)));
         expect(report.tables.find((t) => t.table === table)?.rows, table).toBe(mine.length);
       }
     } finally {
       source.close();
     }
     expect(lines.some((l) => l.includes('logs: 1200 rows'))).toBe(true);
+    const moved = await target.db.selectFrom('admins').select('totp_secret').executeTakeFirstOrThrow();
+    expect(new SecretBox([targetKey]).open(moved.totp_secret ?? '')).toEqual(TOTP_SECRET);
+    expect(new SecretBox([SOURCE_KEY]).open(moved.totp_secret ?? '')).toBeNull();
 
     // Every file, byte for byte, and not the half-written one.
     const folder = new LocalFileStorage(dir);

@@ -160,6 +160,9 @@ async function copyFiles(
   return bytes;
 }
 
+/** The admins' columns sealed with the session keys (modules/auth/two-factor/secret-box.ts). */
+const SEALED_COLUMNS = ['totp_secret', 'totp_pending_secret'];
+
 async function insertRows(
   db: Kysely<Database>,
   table: CopiedTable,
@@ -203,6 +206,12 @@ export async function moveStore(deps: {
   target: Kysely<Database>;
   storage: FileStorage;
   log?: (line: string) => void;
+  /**
+   * Seals an admin's TOTP secret again for the target's session keys (SESSION_SECRET on PostgreSQL, where
+   * the SQLite store may have used its key file); null when no key opens it. Without it the values move as
+   * they are.
+   */
+  resealSecret?: (sealed: string) => string | null;
 }): Promise<MoveReport> {
   const log = deps.log ?? (() => undefined);
   const file = databaseFile(deps.sourceDir);
@@ -230,6 +239,7 @@ export async function moveStore(deps: {
     // One read transaction: every table is read from the same moment of the source.
     source.exec('BEGIN');
     const tables: MoveReport['tables'] = [];
+    let unreadable = 0;
     await deps.target.transaction().execute(async (trx) => {
       for (const table of COPIED_TABLES) {
         const names = columns.get(table) ?? [];
@@ -239,7 +249,16 @@ export async function moveStore(deps: {
           .raw(true);
         let batch: Row[] = [];
         let rows = 0;
+        const sealed =
+          table === 'admins' ? SEALED_COLUMNS.map((c) => names.indexOf(c)).filter((i) => i >= 0) : [];
         for (const row of select.iterate() as IterableIterator<Row>) {
+          for (const i of sealed) {
+            const value = row[i];
+            if (typeof value !== 'string' || !deps.resealSecret) continue;
+            const resealed = deps.resealSecret(value);
+            if (resealed === null) unreadable++;
+            else row[i] = resealed;
+          }
           batch.push(row);
           if (batch.length === perInsert) {
             await insertRows(trx, table, names, batch);
@@ -251,6 +270,11 @@ export async function moveStore(deps: {
         rows += batch.length;
         tables.push({ table, rows });
         log(`  ${table}: ${rows} rows`);
+      }
+      if (unreadable > 0) {
+        log(
+          `  ${unreadable} two-factor key(s) open with none of the session keys: those admins need \`npm run admin -- reset-2fa EMAIL\` after the move.`,
+        );
       }
       await resetIdentities(trx);
       // Counted again on both sides, independently of the copy loop.

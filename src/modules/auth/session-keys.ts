@@ -49,6 +49,20 @@ export function loadSessionKeys(opts: {
   return keys as Buffer[];
 }
 
+/** The keys of DATA_DIR/session.key when there is one (none otherwise); never creates the file. */
+export function readSessionKeyFile(dataDir: string): Buffer[] {
+  let text: string;
+  try {
+    text = readFileSync(path.join(dataDir, SESSION_KEY_FILE), 'utf8');
+  } catch {
+    return [];
+  }
+  return text.split('\n').flatMap((line) => {
+    const key = parseKeyLine(line);
+    return key ? [key] : [];
+  });
+}
+
 /** Puts a new key first in the key file, keeping the old ones so that existing sessions stay valid. */
 export function rotateSessionKeyFile(dataDir: string, keep = 1): void {
   const file = path.join(dataDir, SESSION_KEY_FILE);
