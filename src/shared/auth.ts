@@ -24,23 +24,28 @@ export const FRESH_PROOF_MESSAGE =
 /** A session of an account that must turn two-factor on first (ADMIN_REQUIRE_2FA) reaching anything else. */
 export const ENROL_FIRST_MESSAGE = 'Set up two-factor sign-in first: this shop requires it.';
 
-/** A six-digit code from the app, or a recovery code ("abcde-fghjk"). */
+/** A six-digit code from the app, or a recovery code ("abcd-efgh-jkmn-pqrs"); spaces typed in are dropped. */
 export const secondFactorCode = z
   .string()
-  .trim()
-  .min(1, 'Enter the code')
-  .max(32)
-  .regex(
-    /^(\d{6}|[A-Za-z0-9]{5}-?[A-Za-z0-9]{5})$/,
-    'Enter the 6-digit code from your app, or a recovery code',
+  .max(64)
+  .transform((code) => code.replace(/\s/g, ''))
+  .pipe(
+    z
+      .string()
+      .min(1, 'Enter the code')
+      .regex(
+        /^(\d{6}|[A-Za-z0-9]{4}(-?[A-Za-z0-9]{4}){3})$/,
+        'Enter the 6-digit code from your app, or a recovery code',
+      ),
   );
 
 export const signInCodeInput = z.object({ code: secondFactorCode });
 export const enrolmentCodeInput = z.object({
   code: z
     .string()
-    .trim()
-    .regex(/^\d{6}$/, 'Enter the 6-digit code from your app'),
+    .max(64)
+    .transform((code) => code.replace(/\s/g, ''))
+    .pipe(z.string().regex(/^\d{6}$/, 'Enter the 6-digit code from your app')),
 });
 export const disableTwoFactorInput = z.object({
   password: z.string().min(1, 'Password is required').max(1024),

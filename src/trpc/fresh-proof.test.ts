@@ -16,7 +16,7 @@ import {
 /**
  * What needs a confirmation from the last 10 minutes (issue 19, decision 0032): refunds, publishing a
  * catalogue (making a version live, importing a file), deleting products, managing admins, new recovery
- * codes. Found from the procedures' own meta, so a procedure marked or unmarked by mistake fails here.
+ * codes, and setting up two-factor (else a stolen cookie could put its own phone on the account). Found from the procedures' own meta, so a procedure marked or unmarked by mistake fails here.
  */
 const NEEDS_FRESH_PROOF = [
   'admin.orders.refund',
@@ -28,6 +28,8 @@ const NEEDS_FRESH_PROOF = [
   'admin.team.invite',
   'admin.team.revokeInvite',
   'admin.account.twoFactor.recoveryCodes',
+  'admin.account.twoFactor.begin',
+  'admin.account.twoFactor.confirm',
 ].sort();
 const ROUTES_NEEDING_FRESH_PROOF = ['POST /api/admin/catalog/import'];
 

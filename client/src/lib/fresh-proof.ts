@@ -12,7 +12,9 @@ let asking: Promise<boolean> | null = null;
 export function registerFreshProofAsker(ask: Asker): () => void {
   asker = ask;
   return () => {
-    if (asker === ask) asker = null;
+    if (asker !== ask) return;
+    asker = null;
+    asking = null;
   };
 }
 

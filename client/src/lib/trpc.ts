@@ -47,6 +47,8 @@ const freshProofLink: TRPCLink<AppRouter> =
   ({ op, next }) =>
     observable((observer) => {
       let retried = false;
+      // The caller went away (unmounted, aborted) while the dialog was open: the action is not sent again.
+      let stopped = false;
       let current = { unsubscribe: () => {} };
       const run = () => {
         current = next(op).subscribe({
@@ -59,12 +61,19 @@ const freshProofLink: TRPCLink<AppRouter> =
               return;
             }
             retried = true;
-            void askForFreshProof().then((confirmed) => (confirmed ? run() : observer.error(error)));
+            void askForFreshProof().then((confirmed) => {
+              if (stopped) return;
+              if (confirmed) run();
+              else observer.error(error);
+            });
           },
         });
       };
       run();
-      return () => current.unsubscribe();
+      return () => {
+        stopped = true;
+        current.unsubscribe();
+      };
     });
 
 export const trpcClient = trpc.createClient({

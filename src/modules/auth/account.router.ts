@@ -40,23 +40,30 @@ const twoFactorRouter = router({
     .meta({ duringEnrolment: true })
     .query(({ ctx }) => twoFactorStatus(ctx.db, ctx.admin.id)),
 
-  /** A new key for the app: the QR code's address and the key to type by hand. */
-  begin: adminProcedure.meta({ duringEnrolment: true }).mutation(({ ctx }) => beginEnrolment(ctx, ctx.admin)),
+  /**
+   * A new key for the app: the QR code's address and the key to type by hand. Needs a fresh proof, as the
+   * confirmation does: a cookie alone must not be able to put its own phone on the account.
+   */
+  begin: adminProcedure
+    .meta({ duringEnrolment: true, freshCode: true })
+    .mutation(({ ctx }) => beginEnrolment(ctx, ctx.admin)),
 
   /** The app's first code turns two-factor on; the answer holds the ten recovery codes, shown this once. */
   confirm: adminProcedure
-    .meta({ duringEnrolment: true })
+    .meta({ duringEnrolment: true, freshCode: true })
     .input(enrolmentCodeInput)
     .mutation(async ({ ctx, input }) => ({
       recoveryCodes: await confirmEnrolment(ctx, ctx.admin, input.code),
     })),
 
   disable: adminProcedure.input(disableTwoFactorInput).mutation(async ({ ctx, input }) => {
-    await disableTwoFactor(
+    const epoch = await disableTwoFactor(
       { ...ctx, requireTwoFactor: ctx.config.session.requireTwoFactor },
       ctx.admin,
       input,
     );
+    // Every other session ended with the epoch; this browser has just given the password and a code.
+    ctx.session.device.write(ctx.loginThrottle.deviceCookies.issue(ctx.admin.id, epoch, ctx.clock.now()));
     return { ok: true as const };
   }),
 

@@ -101,6 +101,11 @@ export async function markSessionConfirmed(
     .execute();
 }
 
+/** Gives a session a new id (its cookie changes with it): the old id no longer finds anything. */
+export async function renameSession(db: DbOrTx, id: string, newId: string): Promise<void> {
+  await db.updateTable('admin_sessions').set({ id: newId }).where('id', '=', id).execute();
+}
+
 export async function touchSession(db: DbOrTx, id: string, now: Date, ip: string | null): Promise<void> {
   await db
     .updateTable('admin_sessions')

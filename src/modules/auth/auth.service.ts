@@ -143,7 +143,8 @@ export async function openSession(
       userAgent: ctx.session.client.userAgent,
       confirmed: !admin.twoFactor,
     });
-    await recordLogin(tx, admin.id, now);
+    // A sign-in that still owes its code counts once the code is given (completeSignIn).
+    if (!admin.twoFactor) await recordLogin(tx, admin.id, now);
   });
   ctx.session.write({ sessionId });
   // A fresh cookie on every sign-in: it restarts the 180 days and moves the device off a locked id.

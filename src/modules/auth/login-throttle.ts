@@ -20,6 +20,8 @@ import { DeviceCookieSigner } from './device-cookie.js';
 export type ThrottleLimits = { perIp: number; perAccount: number; windowMs: number };
 
 export const DEFAULT_LOGIN_LIMITS: ThrottleLimits = { perIp: 20, perAccount: 10, windowMs: 15 * 60_000 };
+/** Wrong two-factor codes an account may have in a day, whatever the window's limit. */
+const CODES_PER_DAY = 50;
 /** The wait for unknown browsers after the account's perAccount-th failure; it doubles with each further one. */
 const FIRST_UNKNOWN_BROWSER_DELAY_MS = 30_000;
 
@@ -155,21 +157,33 @@ export class LoginThrottle {
 
   /**
    * Two-factor codes are limited like passwords (issue 19): perAccount wrong codes per window for the
-   * account, from anywhere (whoever types them already has the password). Counted before the check and
-   * given back when the code was right, as sign-ins are. Throws when the counters cannot be reached.
+   * account, from anywhere (whoever types them already has the password), and CODES_PER_DAY a day, so
+   * that a steady trickle of guesses under the window's limit still gets nowhere (three codes are right
+   * at any moment: 50 guesses a day find one about once in 18 years). Counted before the check and given
+   * back when the code was right, as sign-ins are. Throws when the counters cannot be reached.
    */
   async admitCode(adminId: number): Promise<CodeAdmission> {
     const t = this.now();
-    const rule: TakeRule = { limit: this.limits.perAccount, windowMs: this.limits.windowMs };
-    const key = keys.code(adminId);
-    const result = await this.counters.take(key, rule, t);
-    if (!result.taken) {
-      return {
-        allowed: false,
-        retryAfterSeconds: Math.max(1, Math.ceil((refusedUntil(result.counter, rule) - t) / 1000)),
-      };
+    const steps: Array<{ key: string; rule: TakeRule }> = [
+      { key: keys.code(adminId), rule: { limit: this.limits.perAccount, windowMs: this.limits.windowMs } },
+      { key: keys.codeDay(adminId), rule: { limit: CODES_PER_DAY, windowMs: 24 * 3600_000 } },
+    ];
+    const counted: Array<{ key: string; counter: CounterState }> = [];
+    for (const step of steps) {
+      const result = await this.counters.take(step.key, step.rule, t);
+      if (!result.taken) {
+        await Promise.all(counted.map((c) => this.counters.refund(c.key, c.counter.resetAt)));
+        const until = refusedUntil(result.counter, step.rule);
+        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((until - t) / 1000)) };
+      }
+      counted.push({ key: step.key, counter: result.counter });
     }
-    return { allowed: true, succeeded: () => this.counters.refund(key, result.counter.resetAt) };
+    return {
+      allowed: true,
+      succeeded: async () => {
+        await Promise.all(counted.map((c) => this.counters.refund(c.key, c.counter.resetAt)));
+      },
+    };
   }
 
   private async underAttack(account: string): Promise<boolean> {
@@ -185,6 +199,7 @@ const keys = {
   account: (account: string) => `login:account:${account}`,
   device: (deviceId: string) => `login:device:${deviceId}`,
   code: (adminId: number) => `login:code:${adminId}`,
+  codeDay: (adminId: number) => `login:code-day:${adminId}`,
 };
 
 function refused(until: number, t: number, reason: ThrottleReason): Admission {

@@ -4,6 +4,7 @@ import type { Clock } from '../../core/clock.js';
 import type { AdminRole, Db } from '../../db/database.js';
 import {
   findSession,
+  revokeSession,
   SESSION_ID_PATTERN,
   type SessionRecord,
   touchSession,
@@ -51,7 +52,10 @@ export type PendingSignIn = { stage: 'code' | 'enrol'; admin: AdminIdentity };
 
 export type SignInState = { admin: AdminIdentity | null; pending: PendingSignIn | null };
 
-/** How long a session may wait for its two-factor code after the password: then the password again. */
+/**
+ * How long a session may wait for its second step (its two-factor code, or enrolment) after the password:
+ * then the password again.
+ */
 export const CODE_STEP_MS = 10 * 60_000;
 
 /** How procedures reach the session without knowing about cookies (tests pass an in-memory one). */
@@ -135,7 +139,10 @@ export async function resolveSignIn(
       ? 'enrol'
       : null;
   if (stage === null) return { admin, pending: null };
-  if (stage === 'code' && now.getTime() - Date.parse(record.createdAt) > CODE_STEP_MS) {
+  // A sign-in has ten minutes for its second step; then the password again. The row goes too, so the
+  // account's list of sessions does not keep it.
+  if (now.getTime() - Date.parse(record.createdAt) > CODE_STEP_MS) {
+    await revokeSession(deps.db, sessionId, 'ended', now);
     session.clear();
     return none;
   }

@@ -238,7 +238,14 @@ export class MailWorker implements MailOutbox {
       const about = { emailId: email.id, kind: email.kind, orderId: email.orderId };
       if (this.deps.printUnsent)
         this.deps.log.info(
-          { event: 'email.demo', ...about, to: email.to, subject: email.subject, text: email.text },
+          // An invitation's text holds its one-time link: never into the log.
+          {
+            event: 'email.demo',
+            ...about,
+            to: email.to,
+            subject: email.subject,
+            ...(email.kind === 'admin_invite' ? {} : { text: email.text }),
+          },
           `demo mode, not sent (no SMTP_URL): "${email.subject}" to ${email.to}`,
         );
       else

@@ -88,6 +88,11 @@ describe('admin invitations', () => {
     const me = await app.inject({ url: '/api/trpc/auth.me', headers: { cookie } });
     expect(me.json()).toMatchObject({ result: { data: { stage: 'signed-in', role: 'staff' } } });
 
+    // The outbox keeps what it sent, without the spent link.
+    const [kept] = await store.handle.db.selectFrom('email_outbox').selectAll().execute();
+    expect(`${kept?.text_body} ${kept?.html}`).not.toContain(token);
+    expect(kept?.subject).toBe(email?.subject);
+
     const again = await post('auth.acceptInvite', { token, password: 'another long password' });
     expect([again.status, again.message]).toEqual([404, INVITE_GONE]);
     expect((await post('auth.openInvite', { token })).status).toBe(404);

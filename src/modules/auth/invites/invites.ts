@@ -57,6 +57,7 @@ export async function createInvite(
       .where('accepted_at', 'is', null)
       .where('revoked_at', 'is', null)
       .execute();
+    await forgetInviteLinks(tx, email);
     const row = await tx
       .insertInto('admin_invites')
       .values({
@@ -122,7 +123,22 @@ export async function findOpenInvite(db: DbOrTx, token: string, now: Date): Prom
   return row ?? null;
 }
 
-export async function revokeInvite(db: DbOrTx, id: number, now: Date): Promise<Invite | null> {
+/**
+ * The emails of an email's invitations lose their link once it cannot be used (accepted, withdrawn,
+ * replaced): the outbox keeps what it sent, and a copy of the database must not hold a working link.
+ */
+async function forgetInviteLinks(db: DbOrTx, email: string): Promise<void> {
+  const note = 'This invitation has been used, withdrawn or replaced: its link was removed from the outbox.';
+  await db
+    .updateTable('email_outbox')
+    .set({ text_body: note, html: `<!DOCTYPE html><html lang="en"><body><p>${note}</p></body></html>` })
+    .where('kind', '=', 'admin_invite')
+    .where('to_address', '=', email)
+    .where('status', '<>', 'sending')
+    .execute();
+}
+
+export async function revokeInvite(db: Db, id: number, now: Date): Promise<Invite | null> {
   const invite = await db
     .selectFrom('admin_invites')
     .select(inviteColumns)
@@ -131,7 +147,14 @@ export async function revokeInvite(db: DbOrTx, id: number, now: Date): Promise<I
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   if (!invite) return null;
-  await db.updateTable('admin_invites').set({ revoked_at: now.toISOString() }).where('id', '=', id).execute();
+  await db.transaction().execute(async (tx) => {
+    await tx
+      .updateTable('admin_invites')
+      .set({ revoked_at: now.toISOString() })
+      .where('id', '=', id)
+      .execute();
+    await forgetInviteLinks(tx, invite.email);
+  });
   return invite;
 }
 
@@ -157,6 +180,7 @@ export async function acceptInvite(
       .executeTakeFirst();
     if (Number(taken.numUpdatedRows) !== 1) throw new InviteError(INVITE_GONE);
     const id = await insertAdmin(tx, invite.email, opts.passwordHash, opts.now, invite.role);
+    await forgetInviteLinks(tx, invite.email);
     return { id, email: invite.email, role: invite.role };
   });
 }

@@ -25,13 +25,19 @@ export class SecretBox {
 
   /** The sealed bytes, or null when no key opens them (a session key dropped since, or a broken value). */
   open(sealed: string): Buffer | null {
+    return this.openTelling(sealed)?.plain ?? null;
+  }
+
+  /** As open, and whether an older key sealed it (then it is worth sealing again with the current one). */
+  openTelling(sealed: string): { plain: Buffer; byOlderKey: boolean } | null {
     const [version, iv, body, tag] = sealed.split('.');
     if (version !== VERSION || !iv || !body || !tag) return null;
-    for (const key of this.keys) {
+    for (const [index, key] of this.keys.entries()) {
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
         decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-        return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
+        const plain = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
+        return { plain, byOlderKey: index > 0 };
       } catch {
         // another key sealed it, or nobody did
       }

@@ -111,6 +111,16 @@ export async function spendRecoveryCode(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** The secret sealed again (a new session key), unless it changed meanwhile. */
+export async function resealSecret(db: DbOrTx, adminId: number, was: string, sealed: string): Promise<void> {
+  await db
+    .updateTable('admins')
+    .set({ totp_secret: sealed })
+    .where('id', '=', adminId)
+    .where('totp_secret', '=', was)
+    .execute();
+}
+
 /** Two-factor off: the secret, any waiting one and the recovery codes are gone. */
 export async function clearTwoFactor(db: DbOrTx, adminId: number, now: Date): Promise<void> {
   await db

@@ -3,12 +3,17 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../core/clock.js';
 import type { Db } from '../../../db/database.js';
 import { readStoreContacts } from '../../settings/settings.repository.js';
-import { markSessionConfirmed } from '../admin-sessions.repository.js';
-import { bumpSessionEpoch, findAdminById } from '../admins.repository.js';
+import {
+  carrySessionToCurrentEpoch,
+  markSessionConfirmed,
+  newSessionId,
+  renameSession,
+} from '../admin-sessions.repository.js';
+import { bumpSessionEpoch, findAdminById, recordLogin } from '../admins.repository.js';
 import { SignInThrottled } from '../login-retry-after.js';
 import type { LoginThrottle } from '../login-throttle.js';
 import { verifyPassword } from '../password.js';
-import type { AdminIdentity } from '../session.js';
+import type { AdminIdentity, SessionPort } from '../session.js';
 import { newRecoveryCodes, RECOVERY_CODE_PATTERN, recoveryCodeHash } from './recovery-codes.js';
 import type { SecretBox } from './secret-box.js';
 import { base32Encode, matchingStep, newTotpSecret, otpauthUri } from './totp.js';
@@ -18,6 +23,7 @@ import {
   enableTwoFactor,
   readTwoFactor,
   replaceRecoveryCodes,
+  resealSecret,
   setPendingSecret,
   spendRecoveryCode,
   unusedRecoveryCodes,
@@ -146,7 +152,12 @@ export async function checkSecondFactor(
   let kind: 'app' | 'recovery' | null = null;
   let replayed = false;
   if (/^\d{6}$/.test(given)) {
-    const secret = deps.secrets.open(row.secret);
+    const opened = deps.secrets.openTelling(row.secret);
+    const secret = opened?.plain ?? null;
+    // Sealed with a session key that is being rotated out: sealed again with the current one, so the
+    // account keeps working once the old key is dropped.
+    if (opened?.byOlderKey)
+      await resealSecret(deps.db, account.id, row.secret, deps.secrets.seal(opened.plain));
     if (secret === null) {
       deps.log.error(
         { event: 'admin.2fa.secret-unreadable', account: account.email },
@@ -179,14 +190,24 @@ export async function checkSecondFactor(
   return kind;
 }
 
-/** The sign-in's second step: the code completes the session the password started. */
+/**
+ * The sign-in's second step: the code completes the session the password started, under a new id (the
+ * half-signed-in cookie is worth nothing afterwards), and the sign-in counts as the account's last.
+ */
 export async function completeSignIn(
-  deps: TwoFactorDeps,
+  deps: TwoFactorDeps & { session: SessionPort },
   pending: AdminIdentity,
   code: string,
 ): Promise<void> {
   const kind = await checkSecondFactor(deps, pending, code);
-  await markSessionConfirmed(deps.db, pending.sessionId, deps.clock.now(), 'code');
+  const now = deps.clock.now();
+  const sessionId = newSessionId();
+  await deps.db.transaction().execute(async (tx) => {
+    await renameSession(tx, pending.sessionId, sessionId);
+    await markSessionConfirmed(tx, sessionId, now, 'code');
+    await recordLogin(tx, pending.id, now);
+  });
+  deps.session.write({ sessionId });
   deps.log.info(
     { event: 'admin.login.2fa', account: pending.email, ip: deps.ip, kind },
     'admin gave the two-factor code and is signed in',
@@ -224,28 +245,40 @@ export async function confirmIdentity(
   await markSessionConfirmed(deps.db, admin.sessionId, now, 'password');
 }
 
-/** Off again, with the password and a code; refused where the shop requires two-factor. */
+/**
+ * Off again, with a code and the password; refused where the shop requires two-factor. Every other session
+ * of the account ends (one may be a sign-in waiting at the code step, which would otherwise be let in
+ * without one); this one stays. Answers the account's new session epoch.
+ */
 export async function disableTwoFactor(
   deps: TwoFactorDeps & { requireTwoFactor: boolean },
   admin: AdminIdentity,
   proof: { password: string; code: string },
-): Promise<void> {
+): Promise<number> {
   if (deps.requireTwoFactor) {
     throw new TRPCError({
       code: 'BAD_REQUEST',
       message: 'This shop requires two-factor sign-in for every admin',
     });
   }
+  // The code first: the throttle counts it, so the password cannot be guessed here without limit.
+  await checkSecondFactor(deps, admin, proof.code);
   const record = await findAdminById(deps.db, admin.id);
   if (!record || !(await verifyPassword(proof.password, record.passwordHash))) {
     throw new TRPCError({ code: 'BAD_REQUEST', message: 'The password is not correct' });
   }
-  await checkSecondFactor(deps, admin, proof.code);
-  await deps.db.transaction().execute((tx) => clearTwoFactor(tx, admin.id, deps.clock.now()));
+  const now = deps.clock.now();
+  const epoch = await deps.db.transaction().execute(async (tx) => {
+    await clearTwoFactor(tx, admin.id, now);
+    await bumpSessionEpoch(tx, admin.id, now);
+    await carrySessionToCurrentEpoch(tx, admin.sessionId, admin.id);
+    return (await findAdminById(tx, admin.id))?.sessionEpoch ?? record.sessionEpoch + 1;
+  });
   deps.log.warn(
     { event: 'admin.2fa.disabled', account: admin.email, ip: deps.ip },
     'admin turned two-factor sign-in off',
   );
+  return epoch;
 }
 
 /** Ten new recovery codes; the old ones stop working. */

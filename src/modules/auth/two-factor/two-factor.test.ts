@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import * as OTPAuth from 'otpauth';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +11,8 @@ import {
   sessionCookieFrom,
   type TestStore,
 } from '../../../test-support/test-store.js';
+import { SecretBox } from './secret-box.js';
+import { checkSecondFactor } from './two-factor.service.js';
 
 const PASSWORD = 'correct horse battery';
 const OWNER = 'owner@shop.example';
@@ -102,7 +105,7 @@ describe('two-factor sign-in', () => {
     const codes = (confirmed.data as { recoveryCodes: string[] }).recoveryCodes;
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
-    for (const code of codes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
+    for (const code of codes) expect(code).toMatch(/^[a-hj-km-np-z2-9]{4}(-[a-hj-km-np-z2-9]{4}){3}$/);
     expect((await call('admin.account.twoFactor.status', { cookie, query: true })).data).toMatchObject({
       enabled: true,
       recoveryCodesLeft: 10,
@@ -115,7 +118,7 @@ describe('two-factor sign-in', () => {
     );
     expect(stored).not.toContain(totp.secret.base32);
     expect(stored).not.toContain(totp.secret.hex);
-    for (const code of codes) expect(hashes).not.toContain(code.replace('-', ''));
+    for (const code of codes) expect(hashes).not.toContain(code.replaceAll('-', ''));
   });
 
   it('asks for the code after the password, and only the code completes the sign-in', async () => {
@@ -132,10 +135,26 @@ describe('two-factor sign-in', () => {
       400,
       'That code is not right, or it has been used already.',
     ]);
+    const lastLogin = async () =>
+      (
+        await store.handle.db
+          .selectFrom('admins')
+          .select('last_login_at')
+          .where('email', '=', OWNER)
+          .executeTakeFirstOrThrow()
+      ).last_login_at;
+    const before = await lastLogin();
     const right = await call('auth.verifyCode', { cookie: first.cookie, input: { code: codeNow(totp) } });
     expect(right.status).toBe(200);
-    expect(await me(first.cookie)).toMatchObject({ stage: 'signed-in', twoFactor: true });
-    expect(await profile(first.cookie)).toBe(200);
+    // The session goes on under a new id: the half-signed-in cookie opens nothing any more.
+    const cookie = right.cookie as string;
+    expect(cookie).not.toBe(first.cookie);
+    expect(await me(cookie)).toMatchObject({ stage: 'signed-in', twoFactor: true });
+    expect(await profile(cookie)).toBe(200);
+    expect(await profile(first.cookie)).toBe(401);
+    // The sign-in counts once the code is given, not at the password.
+    expect(before).not.toBe(clock.now().toISOString());
+    expect(await lastLogin()).toBe(clock.now().toISOString());
   });
 
   it('refuses a code used already in its time window, and takes the next window’s', async () => {
@@ -158,11 +177,12 @@ describe('two-factor sign-in', () => {
     const { recoveryCodes } = await enrol((await signIn()).cookie);
     const [code] = recoveryCodes as [string];
     const a = await signIn();
+    // Typed in capitals, with spaces: still the code.
+    const typed = `${code.toUpperCase().slice(0, 9)} ${code.toUpperCase().slice(9)}`;
+    const given = await call('auth.verifyCode', { cookie: a.cookie, input: { code: typed } });
+    expect(given.status).toBe(200);
     expect(
-      (await call('auth.verifyCode', { cookie: a.cookie, input: { code: code.toUpperCase() } })).status,
-    ).toBe(200);
-    expect(
-      (await call('admin.account.twoFactor.status', { cookie: a.cookie, query: true })).data,
+      (await call('admin.account.twoFactor.status', { cookie: given.cookie as string, query: true })).data,
     ).toMatchObject({
       recoveryCodesLeft: 9,
     });
@@ -205,6 +225,7 @@ describe('two-factor sign-in', () => {
       input: { password: PASSWORD, code: '000000' },
     });
     expect(wrongCode.status).toBe(400);
+    clock.advance(30_000);
     const off = await call('admin.account.twoFactor.disable', {
       cookie,
       input: { password: PASSWORD, code: codeNow(totp) },
@@ -220,10 +241,49 @@ describe('two-factor sign-in', () => {
     expect(await me(laptop.cookie)).toEqual({ stage: 'code', email: OWNER });
     expect(await profile(laptop.cookie)).toBe(401);
     clock.advance(30_000);
+    const given = await call('auth.verifyCode', { cookie: laptop.cookie, input: { code: codeNow(totp) } });
+    expect(given.status).toBe(200);
+    expect(await profile(given.cookie as string)).toBe(200);
+  });
+
+  it('turning it off ends the other sessions: one waiting at the code step is not let in', async () => {
+    const { cookie } = await signIn();
+    const { totp } = await enrol(cookie);
+    clock.advance(30_000);
+    const waiting = await signIn();
+    expect(await me(waiting.cookie)).toEqual({ stage: 'code', email: OWNER });
+    const off = await call('admin.account.twoFactor.disable', {
+      cookie,
+      input: { password: PASSWORD, code: codeNow(totp) },
+    });
+    expect(off.status).toBe(200);
+    expect(await me(waiting.cookie)).toBeNull();
+    expect(await profile(waiting.cookie)).toBe(401);
+    expect(await profile(cookie)).toBe(200);
+  });
+
+  it('asks for a fresh proof before setting up: a cookie alone cannot put its own phone on the account', async () => {
+    const { cookie } = await signIn();
+    clock.advance(11 * 60_000);
+    expect((await call('admin.account.twoFactor.begin', { cookie })).status).toBe(412);
     expect(
-      (await call('auth.verifyCode', { cookie: laptop.cookie, input: { code: codeNow(totp) } })).status,
+      (await call('admin.account.confirmIdentity', { cookie, input: { password: PASSWORD } })).status,
     ).toBe(200);
-    expect(await profile(laptop.cookie)).toBe(200);
+    expect((await call('admin.account.twoFactor.begin', { cookie })).status).toBe(200);
+  });
+
+  it('caps wrong codes per day, below the window’s limit too', async () => {
+    const { totp } = await enrol((await signIn()).cookie);
+    for (let window = 0; window < 5; window++) {
+      clock.advance(16 * 60_000);
+      const { cookie } = await signIn();
+      for (let i = 0; i < 10; i++) {
+        expect((await call('auth.verifyCode', { cookie, input: { code: '000000' } })).status).toBe(400);
+      }
+    }
+    clock.advance(16 * 60_000);
+    const { cookie } = await signIn();
+    expect((await call('auth.verifyCode', { cookie, input: { code: codeNow(totp) } })).status).toBe(429);
   });
 
   it("an owner's reset turns another account's two-factor off and ends its sessions", async () => {
@@ -314,5 +374,35 @@ describe('with ADMIN_REQUIRE_2FA', () => {
     expect(off.json()).toMatchObject({
       error: { message: 'This shop requires two-factor sign-in for every admin' },
     });
+  });
+});
+
+describe('a rotated session key', () => {
+  it('opens a key sealed with the previous one, and seals it again with the current one', async () => {
+    const store = await createTestStore();
+    try {
+      const id = await createAdmin(store, OWNER, PASSWORD);
+      const [oldKey, newKey, secret] = [randomBytes(32), randomBytes(32), randomBytes(20)];
+      await store.handle.db
+        .updateTable('admins')
+        .set({
+          totp_secret: new SecretBox([oldKey]).seal(secret),
+          totp_enabled_at: '2026-11-01T00:00:00.000Z',
+        })
+        .where('id', '=', id)
+        .execute();
+      const ctx = store.context({ secrets: new SecretBox([newKey, oldKey]) });
+      const app = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromHex(secret.toString('hex')) });
+      const code = app.generate({ timestamp: ctx.clock.now().getTime() });
+      expect(await checkSecondFactor(ctx, { id, email: OWNER }, code)).toBe('app');
+      const row = await store.handle.db
+        .selectFrom('admins')
+        .select('totp_secret')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(new SecretBox([newKey]).open(row.totp_secret ?? '')).toEqual(secret);
+    } finally {
+      await store.cleanup();
+    }
   });
 });

@@ -12,6 +12,10 @@ import { trpc } from '../../../lib/trpc';
  */
 export function InvitePage() {
   const [token] = useState(() => window.location.hash.slice(1));
+  // The token is read: out of the address bar and the history at once.
+  useEffect(() => {
+    if (window.location.hash) window.history.replaceState(null, '', window.location.pathname);
+  }, []);
   const open = trpc.auth.openInvite.useMutation();
   const utils = trpc.useUtils();
   const [, navigate] = useLocation();
@@ -50,12 +54,14 @@ export function InvitePage() {
         <h1 className="font-serif text-3xl text-ink">Join the admin</h1>
         {!token || open.isError ? (
           <p role="alert" className="mt-4 text-sm text-red-800">
-            {open.error?.data?.code === 'NOT_FOUND'
-              ? open.error.message
-              : 'This is not an invitation link. Ask the shop owner for a new one.'}
+            {!token || open.error?.message === 'Invalid input'
+              ? 'This is not an invitation link. Ask the shop owner for a new one.'
+              : open.error?.message}
           </p>
         ) : !open.data ? (
-          <p className="mt-4 text-sm text-muted">Checking the invitation…</p>
+          <p className="mt-4 text-sm text-muted" role="status">
+            Checking the invitation…
+          </p>
         ) : (
           <>
             <p className="mt-2 text-sm text-muted">

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
@@ -16,20 +16,30 @@ import { useAdminSession, useLogin, useLogout } from './use-account';
  */
 export function LoginPage() {
   const session = useAdminSession();
-  if (session.isPending) return null;
   const me = session.data;
+  // Once enrolment has begun here it stays on screen until its recovery codes are acknowledged, even after
+  // the session has become signed in (a refetch of the session must not take the codes away).
+  const [enrolling, setEnrolling] = useState<string | null>(null);
+  useEffect(() => {
+    if (me?.stage === 'enrol') setEnrolling(me.email);
+    else if (!me) setEnrolling(null);
+  }, [me]);
+  if (session.isPending) return null;
+  if (enrolling !== null || me?.stage === 'enrol') {
+    return (
+      <Shell>
+        <EnrolStep email={enrolling ?? me?.email ?? ''} />
+      </Shell>
+    );
+  }
   if (me?.stage === 'signed-in') return <Redirect to={paths.adminDashboard()} replace />;
+  return <Shell>{me?.stage === 'code' ? <CodeStep email={me.email} /> : <PasswordStep />}</Shell>;
+}
+
+function Shell({ children }: { children: ReactNode }) {
   return (
     <div className="mx-auto max-w-md px-4 py-16">
-      <div className="rounded-2xl border border-stone-line bg-white/80 p-8 shadow-sm">
-        {me?.stage === 'code' ? (
-          <CodeStep email={me.email} />
-        ) : me?.stage === 'enrol' ? (
-          <EnrolStep email={me.email} />
-        ) : (
-          <PasswordStep />
-        )}
-      </div>
+      <div className="rounded-2xl border border-stone-line bg-white/80 p-8 shadow-sm">{children}</div>
     </div>
   );
 }

@@ -18,7 +18,7 @@ export function SecondFactorField(
       autoComplete="one-time-code"
       autoCapitalize="none"
       spellCheck={false}
-      maxLength={16}
+      maxLength={40}
       required
       hint="The 6-digit code, or one of your recovery codes."
       onChange={(e) => onValue(e.target.value.trim())}

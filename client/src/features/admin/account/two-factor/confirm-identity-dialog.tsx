@@ -16,17 +16,21 @@ export function ConfirmIdentityDialog() {
   const [open, setOpen] = useState(false);
   const settle = useRef<((confirmed: boolean) => void) | null>(null);
 
-  useEffect(
-    () =>
-      registerFreshProofAsker(
-        () =>
-          new Promise<boolean>((resolve) => {
-            settle.current = resolve;
-            setOpen(true);
-          }),
-      ),
-    [],
-  );
+  useEffect(() => {
+    const unregister = registerFreshProofAsker(
+      () =>
+        new Promise<boolean>((resolve) => {
+          settle.current = resolve;
+          setOpen(true);
+        }),
+    );
+    return () => {
+      unregister();
+      // Leaving the admin with the dialog open: the action waiting for it fails instead of waiting for ever.
+      settle.current?.(false);
+      settle.current = null;
+    };
+  }, []);
 
   const finish = (confirmed: boolean) => {
     settle.current?.(confirmed);
@@ -37,11 +41,25 @@ export function ConfirmIdentityDialog() {
   return open ? <ConfirmForm onConfirmed={() => finish(true)} onCancel={() => finish(false)} /> : null;
 }
 
-function ConfirmForm({ onConfirmed, onCancel }: { onConfirmed: () => void; onCancel: () => void }) {
-  const admin = useSignedInAdmin().data;
-  const withCode = admin?.twoFactor ?? false;
+function ConfirmForm(props: { onConfirmed: () => void; onCancel: () => void }) {
+  const withCode = useSignedInAdmin().data?.twoFactor ?? false;
+  // A new form if the account's two-factor changes meanwhile: what was typed for one never shows in the other.
+  return <ProofForm key={String(withCode)} withCode={withCode} {...props} />;
+}
+
+function ProofForm({
+  withCode,
+  onConfirmed,
+  onCancel,
+}: {
+  withCode: boolean;
+  onConfirmed: () => void;
+  onCancel: () => void;
+}) {
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const focusField = () => form.current?.querySelector('input')?.focus();
   const confirm = useConfirmIdentity((message) => {
     setError(
       message === 'Invalid input'
@@ -51,8 +69,9 @@ function ConfirmForm({ onConfirmed, onCancel }: { onConfirmed: () => void; onCan
         : message,
     );
     setValue('');
+    // Back to the field, whose description now says what was wrong.
+    focusField();
   });
-  const form = useRef<HTMLFormElement>(null);
   // After the dialog's own opening (showModal focuses its first control, the Close button): the field.
   useEffect(() => {
     form.current?.querySelector('input')?.focus();

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button } from '../../../../components/ui/button';
 import { TextField } from '../../../../components/ui/text-field';
 import { QrCode } from './qr-code';
@@ -19,6 +19,13 @@ export function TwoFactorEnrolment({ onDone }: { onDone: () => void }) {
   const confirm = useConfirmEnrolment();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const steps = useRef<HTMLOListElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  // The key replaces the button that asked for it: focus moves to the instructions.
+  const shown = begin.data !== undefined;
+  useEffect(() => {
+    if (shown) steps.current?.focus();
+  }, [shown]);
 
   if (confirm.data) return <RecoveryCodes codes={confirm.data.recoveryCodes} onDone={onDone} />;
 
@@ -51,6 +58,7 @@ export function TwoFactorEnrolment({ onDone }: { onDone: () => void }) {
         onError: (err) => {
           setError(err.message === 'Invalid input' ? 'Enter the 6-digit code from your app' : err.message);
           setCode('');
+          form.current?.querySelector('input')?.focus();
         },
       },
     );
@@ -58,7 +66,7 @@ export function TwoFactorEnrolment({ onDone }: { onDone: () => void }) {
 
   return (
     <div className="space-y-4">
-      <ol className="list-decimal space-y-1 pl-5 text-sm">
+      <ol className="list-decimal space-y-1 pl-5 text-sm" ref={steps} tabIndex={-1}>
         <li>Open your authenticator app and add an account.</li>
         <li>Scan this QR code, or type the key below.</li>
         <li>Enter the 6-digit code the app shows.</li>
@@ -72,7 +80,7 @@ export function TwoFactorEnrolment({ onDone }: { onDone: () => void }) {
           </dd>
         </dl>
       </div>
-      <form className="max-w-xs space-y-3" onSubmit={submit}>
+      <form className="max-w-xs space-y-3" onSubmit={submit} ref={form}>
         <TextField
           label="Code from the app"
           name="code"

@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../../../components/ui/button';
 
 /**
@@ -6,17 +7,35 @@ import { Button } from '../../../../components/ui/button';
  */
 export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   const text = `${codes.join('\n')}\n`;
+  const intro = useRef<HTMLParagraphElement>(null);
+  const [copied, setCopied] = useState<string | null>(null);
+  // The codes replace the button that made them: focus moves to what they say.
+  useEffect(() => intro.current?.focus(), []);
   const download = () => {
     const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
     const a = document.createElement('a');
     a.href = url;
     a.download = 'recovery-codes.txt';
+    document.body.append(a);
     a.click();
-    URL.revokeObjectURL(url);
+    a.remove();
+    // Some browsers read the address after click() returns.
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
+  const copy = () => {
+    const done = navigator.clipboard?.writeText(text);
+    if (!done) {
+      setCopied('Copying is not available here: select the codes, or download them.');
+      return;
+    }
+    done.then(
+      () => setCopied('Copied.'),
+      () => setCopied('Could not copy: select the codes, or download them.'),
+    );
   };
   return (
     <div className="space-y-4">
-      <p className="text-sm">
+      <p className="text-sm" ref={intro} tabIndex={-1}>
         Keep these recovery codes somewhere safe, away from your phone. Each one signs you in once if you lose
         your authenticator app. They are shown only now.
       </p>
@@ -31,7 +50,7 @@ export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () =
         ))}
       </ul>
       <div className="flex flex-wrap gap-2">
-        <Button type="button" variant="secondary" onClick={() => void navigator.clipboard?.writeText(text)}>
+        <Button type="button" variant="secondary" onClick={copy}>
           Copy
         </Button>
         <Button type="button" variant="secondary" onClick={download}>
@@ -41,6 +60,9 @@ export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () =
           I have saved them
         </Button>
       </div>
+      <p className="text-sm text-muted" role="status">
+        {copied}
+      </p>
     </div>
   );
 }

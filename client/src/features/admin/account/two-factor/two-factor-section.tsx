@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { Button } from '../../../../components/ui/button';
 import { TextField } from '../../../../components/ui/text-field';
 import { trpc } from '../../../../lib/trpc';
@@ -14,18 +14,27 @@ export function TwoFactorSection() {
   const renew = useNewRecoveryCodes();
   const [disabling, setDisabling] = useState(false);
   const utils = trpc.useUtils();
+  // Where focus goes when the control that had it goes away (set up done, turned off).
+  const heading = useRef<HTMLHeadingElement>(null);
 
   return (
     <section
       className="mt-10 rounded-2xl border border-stone-line bg-white/70 p-6"
       aria-labelledby="tfa-heading"
     >
-      <h2 id="tfa-heading" className="font-serif text-xl">
+      <h2 id="tfa-heading" className="font-serif text-xl" ref={heading} tabIndex={-1}>
         Two-factor sign-in
       </h2>
       <div className="mt-4">
         {status.isPending ? null : !status.data?.enabled ? (
-          <TwoFactorEnrolment onDone={() => void utils.admin.account.twoFactor.status.invalidate()} />
+          <TwoFactorEnrolment
+            onDone={() => {
+              void utils.admin.account.twoFactor.status.invalidate();
+              // The session now knows the account has two-factor: "Confirm it is you" asks for a code.
+              void utils.auth.me.invalidate();
+              heading.current?.focus();
+            }}
+          />
         ) : renew.data ? (
           <RecoveryCodes codes={renew.data.recoveryCodes} onDone={() => renew.reset()} />
         ) : (
@@ -52,7 +61,14 @@ export function TwoFactorSection() {
                 Turn off…
               </Button>
             </div>
-            {disabling ? <DisableForm onDone={() => setDisabling(false)} /> : null}
+            {disabling ? (
+              <DisableForm
+                onDone={() => {
+                  setDisabling(false);
+                  heading.current?.focus();
+                }}
+              />
+            ) : null}
           </div>
         )}
       </div>
