@@ -362,6 +362,26 @@ test.describe('the admin', () => {
     await expect(page.getByTestId('profile-email')).not.toBeEmpty();
     await settle(page);
     await expectNoAxeViolations(page, 'the profile page');
+    // Two-factor set-up's second step: the QR code, the key and the code field (nothing is turned on).
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+    await settle(page);
+    await expectNoAxeViolations(page, 'the two-factor set-up');
+  });
+
+  test('the team tab', async ({ page }) => {
+    await signIn(page);
+    await page.getByRole('tab', { name: 'Team' }).click();
+    await expect(page.getByTestId('team-row').first()).toBeVisible();
+    await settle(page);
+    await expectNoAxeViolations(page, 'the team tab');
+  });
+
+  test('an invitation link that is not one', async ({ page }) => {
+    await page.goto('/admin/invite#not-a-token');
+    await expect(page.getByRole('alert')).toContainText('This is not an invitation link');
+    await settle(page);
+    await expectNoAxeViolations(page, 'the invitation page');
   });
 
   test('about', async ({ page }) => {
