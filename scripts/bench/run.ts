@@ -483,11 +483,13 @@ function cpuPerRequest(store: Measured, base: Measured | undefined): string {
 function printTargets(rows: RatedRow[], prepared: Prepared[]): void {
   const verdict = (ok: boolean) => (ok ? 'meets' : 'MISSES');
   console.log('\nTargets (issue 18)');
+  // The issue's ratio target goes with the catalogue's size: 0.3× at 10,000 products, 0.1× at 100,000.
+  const ratioTarget = productCount >= 100_000 ? TARGETS.cacheMissRatio100k : TARGETS.cacheMissRatio10k;
   for (const r of rows.filter((x) => x.scenario === CACHE_MISS)) {
     const ratio = r.ratioToBaseline ?? 0;
     const base = rows.find((b) => b.scenario === BASELINE && b.connections === r.connections);
     console.log(
-      `  ${CACHE_MISS} at ${productCount.toLocaleString('en-US')} on ${r.engine}, ${r.connections} conns: ${ratio}× baseline (≥ ${TARGETS.cacheMissRatio10k}: ${verdict(ratio >= TARGETS.cacheMissRatio10k)}), p99 ${r.p99} ms${r.connections === 10 ? ` (< ${TARGETS.cacheMissP99Ms}: ${verdict(r.p99 < TARGETS.cacheMissP99Ms)})` : ''}${cpuPerRequest(r, base)}`,
+      `  ${CACHE_MISS} at ${productCount.toLocaleString('en-US')} on ${r.engine}, ${r.connections} conns: ${ratio}× baseline (≥ ${ratioTarget}: ${verdict(ratio >= ratioTarget)}), p99 ${r.p99} ms${r.connections === 10 ? ` (< ${TARGETS.cacheMissP99Ms}: ${verdict(r.p99 < TARGETS.cacheMissP99Ms)})` : ''}${cpuPerRequest(r, base)}`,
     );
   }
   for (const p of prepared) {
