@@ -14,6 +14,7 @@ import { bumpSessionEpoch, findAdminById, setAdminPassword } from './admins.repo
 import { hashPassword, passwordProblem, verifyPassword } from './password.js';
 import { currentSessionId, sessionPolicyOf } from './session.js';
 import {
+  admitProof,
   beginEnrolment,
   confirmEnrolment,
   confirmIdentity,
@@ -98,10 +99,13 @@ export const accountRouter = router({
   }),
 
   changePassword: adminProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
+    // Counted like a code: a cookie alone must not be a way to guess the password without limit.
+    const admission = await admitProof(ctx, ctx.admin);
     const admin = await findAdminById(ctx.db, ctx.admin.id);
     if (!admin || !(await verifyPassword(input.currentPassword, admin.passwordHash))) {
       throw new TRPCError({ code: 'BAD_REQUEST', message: 'The current password is not correct' });
     }
+    await admission.succeeded();
     const problem = passwordProblem(input.newPassword);
     if (problem) throw new TRPCError({ code: 'BAD_REQUEST', message: problem });
     const now = ctx.clock.now();

@@ -98,7 +98,7 @@ export async function confirmEnrolment(
       message: 'Start the set-up again: no key is waiting for a code',
     });
   }
-  const admission = await admit(deps, account);
+  const admission = await admitProof(deps, account);
   const now = deps.clock.now();
   const step = matchingStep(secret, code.trim(), now.getTime());
   if (step === null) {
@@ -142,7 +142,7 @@ export async function checkSecondFactor(
   account: Account,
   code: string,
 ): Promise<'app' | 'recovery'> {
-  const admission = await admit(deps, account);
+  const admission = await admitProof(deps, account);
   const row = await readTwoFactor(deps.db, account.id);
   if (!row?.enabledAt || row.secret === null) {
     throw new TRPCError({ code: 'BAD_REQUEST', message: 'Two-factor sign-in is not on for this account' });
@@ -232,7 +232,7 @@ export async function confirmIdentity(
     return;
   }
   if (!proof.password) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Enter your password' });
-  const admission = await admit(deps, admin);
+  const admission = await admitProof(deps, admin);
   const record = await findAdminById(deps.db, admin.id);
   if (!record || !(await verifyPassword(proof.password, record.passwordHash))) {
     deps.log.warn(
@@ -309,7 +309,15 @@ export async function resetTwoFactor(db: Db, adminId: number, now: Date): Promis
   });
 }
 
-async function admit(deps: TwoFactorDeps, account: Account): Promise<{ succeeded(): Promise<void> }> {
+/**
+ * Counts one proof (a code, or a password asked again of a signed-in admin) against the account's limits
+ * before it is checked; `succeeded()` gives the count back. Refused past the limits (429 with Retry-After),
+ * or when the counters cannot be reached (503).
+ */
+export async function admitProof(
+  deps: Pick<TwoFactorDeps, 'loginThrottle' | 'log' | 'ip'>,
+  account: Account,
+): Promise<{ succeeded(): Promise<void> }> {
   let admission: Awaited<ReturnType<LoginThrottle['admitCode']>>;
   try {
     admission = await deps.loginThrottle.admitCode(account.id);

@@ -272,6 +272,17 @@ describe('two-factor sign-in', () => {
     expect((await call('admin.account.twoFactor.begin', { cookie })).status).toBe(200);
   });
 
+  it('counts a wrong current password when changing it, as a wrong code', async () => {
+    const { cookie } = await signIn();
+    const change = (currentPassword: string) =>
+      call('admin.account.changePassword', {
+        cookie,
+        input: { currentPassword, newPassword: 'a new long password for the owner' },
+      });
+    for (let i = 0; i < 10; i++) expect((await change('not the password')).status).toBe(400);
+    expect((await change(PASSWORD)).status).toBe(429);
+  });
+
   it('caps wrong codes per day, below the window’s limit too', async () => {
     const { totp } = await enrol((await signIn()).cookie);
     for (let window = 0; window < 5; window++) {
