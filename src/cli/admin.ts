@@ -16,7 +16,7 @@ import {
   normaliseEmail,
   setAdminPassword,
 } from '../modules/auth/admins.repository.js';
-import { createInvite, InviteError, inviteLink } from '../modules/auth/invites/invites.js';
+import { createInvite, inviteLink } from '../modules/auth/invites/invites.js';
 import { hashPassword, passwordProblem } from '../modules/auth/password.js';
 import { rotateSessionKeyFile } from '../modules/auth/session-keys.js';
 import { resetTwoFactor } from '../modules/auth/two-factor/two-factor.service.js';
@@ -205,4 +205,4 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-runCommand(run, { usageErrors: [UsageError, AdminAccountError, InviteError], explain: messageOf });
+runCommand(run, { usageErrors: [UsageError, AdminAccountError], explain: messageOf });

@@ -10,8 +10,8 @@ import {
 } from '../../shared/auth.js';
 import { adminProcedure, router } from '../../trpc/init.js';
 import { carrySessionToCurrentEpoch, liveSessionsOf, revokeSession } from './admin-sessions.repository.js';
-import { bumpSessionEpoch, findAdminById, setAdminPassword } from './admins.repository.js';
-import { hashPassword, passwordProblem, verifyPassword } from './password.js';
+import { adminWithPassword, bumpSessionEpoch, findAdminById, setAdminPassword } from './admins.repository.js';
+import { hashPassword, passwordProblem } from './password.js';
 import { currentSessionId, sessionPolicyOf } from './session.js';
 import {
   admitProof,
@@ -101,8 +101,8 @@ export const accountRouter = router({
   changePassword: adminProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
     // Counted like a code: a cookie alone must not be a way to guess the password without limit.
     const admission = await admitProof(ctx, ctx.admin);
-    const admin = await findAdminById(ctx.db, ctx.admin.id);
-    if (!admin || !(await verifyPassword(input.currentPassword, admin.passwordHash))) {
+    const admin = await adminWithPassword(ctx.db, ctx.admin.id, input.currentPassword);
+    if (!admin) {
       throw new TRPCError({ code: 'BAD_REQUEST', message: 'The current password is not correct' });
     }
     await admission.succeeded();

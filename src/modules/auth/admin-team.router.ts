@@ -3,10 +3,11 @@ import { inviteInput, teamMemberInput, teamRoleInput } from '../../shared/auth.j
 import { ownerProcedure, router } from '../../trpc/init.js';
 import { enqueueEmail } from '../email/outbox.repository.js';
 import { readStoreIdentity } from '../email/store-identity.js';
-import { AdminAccountError, changeRole, removeAccount } from './admin-accounts.js';
+import { refusalsAsBadRequest } from './account-refusals.js';
+import { changeRole, removeAccount } from './admin-accounts.js';
 import { findAdminById, listAdmins } from './admins.repository.js';
 import { inviteEmail } from './invites/invite-email.js';
-import { createInvite, InviteError, inviteLink, openInvites, revokeInvite } from './invites/invites.js';
+import { createInvite, inviteLink, openInvites, revokeInvite } from './invites/invites.js';
 import { resetTwoFactor } from './two-factor/two-factor.service.js';
 
 /**
@@ -32,7 +33,7 @@ export const adminTeamRouter = router({
     .input(teamRoleInput)
     .mutation(async ({ ctx, input }) => {
       const admin = await someoneElse(ctx, input.id);
-      await accountChange(() => changeRole(ctx.db, admin.email, input.role, ctx.clock.now()));
+      await refusalsAsBadRequest(() => changeRole(ctx.db, admin.email, input.role, ctx.clock.now()));
       ctx.audit.changes = [{ field: 'role', from: admin.role, to: input.role }];
       ctx.log.info(
         { event: 'admin.role.changed', account: ctx.admin.email, target: admin.email, role: input.role },
@@ -46,7 +47,7 @@ export const adminTeamRouter = router({
     .input(teamMemberInput)
     .mutation(async ({ ctx, input }) => {
       const admin = await someoneElse(ctx, input.id);
-      await accountChange(() => removeAccount(ctx.db, admin.email));
+      await refusalsAsBadRequest(() => removeAccount(ctx.db, admin.email));
       ctx.log.info(
         { event: 'admin.removed', account: ctx.admin.email, target: admin.email },
         'admin removed',
@@ -63,7 +64,7 @@ export const adminTeamRouter = router({
     .input(inviteInput)
     .mutation(async ({ ctx, input }) => {
       const now = ctx.clock.now();
-      const made = await inviteChange(() =>
+      const made = await refusalsAsBadRequest(() =>
         createInvite(ctx.db, {
           email: input.email,
           role: input.role,
@@ -145,24 +146,4 @@ async function someoneElse(
   const admin = await findAdminById(ctx.db, id);
   if (!admin) throw new TRPCError({ code: 'NOT_FOUND', message: 'No such admin' });
   return admin;
-}
-
-async function inviteChange<T>(change: () => Promise<T>): Promise<T> {
-  try {
-    return await change();
-  } catch (error) {
-    if (error instanceof InviteError) throw new TRPCError({ code: 'BAD_REQUEST', message: error.message });
-    throw error;
-  }
-}
-
-/** The accounts' own refusals (the last owner) are the admin's to read, as a 400. */
-async function accountChange(change: () => Promise<void>): Promise<void> {
-  try {
-    await change();
-  } catch (error) {
-    if (error instanceof AdminAccountError)
-      throw new TRPCError({ code: 'BAD_REQUEST', message: error.message });
-    throw error;
-  }
 }

@@ -1,4 +1,5 @@
 import type { AdminRole, DbOrTx } from '../../db/database.js';
+import { verifyPassword } from './password.js';
 
 export type AdminRecord = {
   id: number;
@@ -64,6 +65,16 @@ export async function findAdminByEmail(db: DbOrTx, email: string): Promise<Admin
 export async function findAdminById(db: DbOrTx, id: number): Promise<AdminRecord | null> {
   const row = await db.selectFrom('admins').select(columns).where('id', '=', id).executeTakeFirst();
   return row ? toRecord(row) : null;
+}
+
+/** The account, when `password` is its password; null otherwise (or when there is no such account). */
+export async function adminWithPassword(
+  db: DbOrTx,
+  id: number,
+  password: string,
+): Promise<AdminRecord | null> {
+  const admin = await findAdminById(db, id);
+  return admin && (await verifyPassword(password, admin.passwordHash)) ? admin : null;
 }
 
 export async function listAdmins(db: DbOrTx): Promise<AdminRecord[]> {

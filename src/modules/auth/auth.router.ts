@@ -10,10 +10,11 @@ import {
 import { publicProcedure, router } from '../../trpc/init.js';
 import { recordAdminChange } from '../audit/admin-change.js';
 import { readStoreContacts } from '../settings/settings.repository.js';
+import { refusalsAsBadRequest } from './account-refusals.js';
 import { revokeSession } from './admin-sessions.repository.js';
 import { findAdminById } from './admins.repository.js';
 import { login, openSession } from './auth.service.js';
-import { acceptInvite, findOpenInvite, INVITE_GONE, InviteError } from './invites/invites.js';
+import { acceptInvite, findOpenInvite, INVITE_GONE } from './invites/invites.js';
 import { hashPassword, passwordProblem } from './password.js';
 import { currentSessionId } from './session.js';
 import { completeSignIn } from './two-factor/two-factor.service.js';
@@ -69,17 +70,10 @@ export const authRouter = router({
     }
     const problem = passwordProblem(input.password);
     if (problem) throw new TRPCError({ code: 'BAD_REQUEST', message: problem });
-    let account: Awaited<ReturnType<typeof acceptInvite>>;
-    try {
-      account = await acceptInvite(ctx.db, {
-        token: input.token,
-        passwordHash: await hashPassword(input.password),
-        now,
-      });
-    } catch (error) {
-      if (error instanceof InviteError) throw new TRPCError({ code: 'BAD_REQUEST', message: error.message });
-      throw error;
-    }
+    const passwordHash = await hashPassword(input.password);
+    const account = await refusalsAsBadRequest(() =>
+      acceptInvite(ctx.db, { token: input.token, passwordHash, now }),
+    );
     const admin = await findAdminById(ctx.db, account.id);
     if (!admin) throw new TRPCError({ code: 'NOT_FOUND', message: INVITE_GONE });
     const { next } = await openSession(ctx, admin, now);

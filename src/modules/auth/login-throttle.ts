@@ -42,6 +42,8 @@ export type SignInAttempt = {
   failed(): Promise<{ unknownBrowsersThrottledNow: boolean; deviceLockedNow: boolean }>;
 };
 
+type Counted = { key: string; counter: CounterState };
+
 export type CodeAdmission =
   | { allowed: true; succeeded(): Promise<void> }
   | { allowed: false; retryAfterSeconds: number };
@@ -95,21 +97,14 @@ export class LoginThrottle {
         reason: 'unknown-browsers',
       },
     ];
-    const counted: Array<{ key: string; counter: CounterState }> = [];
-    for (const step of steps) {
-      const result = await this.counters.take(step.key, step.rule, t);
-      if (!result.taken) {
-        await Promise.all(counted.map((c) => this.counters.refund(c.key, c.counter.resetAt)));
-        return refused(refusedUntil(result.counter, step.rule), t, step.reason);
-      }
-      counted.push({ key: step.key, counter: result.counter });
-    }
-    return { allowed: true, attempt: this.unknownBrowser(client, counted) };
+    const taken = await this.takeAll(steps, t);
+    if ('refusedBy' in taken) return refused(taken.until, t, taken.refusedBy.reason);
+    return { allowed: true, attempt: this.unknownBrowser(client, taken.counted) };
   }
 
   private unknownBrowser(
     client: SignInClient,
-    counted: ReadonlyArray<{ key: string; counter: CounterState }>,
+    counted: readonly Counted[],
   ): SignInAttempt {
     const [ip, pair, account] = counted;
     return {
@@ -168,22 +163,37 @@ export class LoginThrottle {
       { key: keys.code(adminId), rule: { limit: this.limits.perAccount, windowMs: this.limits.windowMs } },
       { key: keys.codeDay(adminId), rule: { limit: CODES_PER_DAY, windowMs: 24 * 3600_000 } },
     ];
-    const counted: Array<{ key: string; counter: CounterState }> = [];
-    for (const step of steps) {
-      const result = await this.counters.take(step.key, step.rule, t);
-      if (!result.taken) {
-        await Promise.all(counted.map((c) => this.counters.refund(c.key, c.counter.resetAt)));
-        const until = refusedUntil(result.counter, step.rule);
-        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((until - t) / 1000)) };
-      }
-      counted.push({ key: step.key, counter: result.counter });
+    const taken = await this.takeAll(steps, t);
+    if ('refusedBy' in taken) {
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((taken.until - t) / 1000)) };
     }
+    const { counted } = taken;
     return {
       allowed: true,
       succeeded: async () => {
         await Promise.all(counted.map((c) => this.counters.refund(c.key, c.counter.resetAt)));
       },
     };
+  }
+
+  /**
+   * Takes each step's counter in order; the first that refuses gives back what the earlier ones counted,
+   * and says until when it refuses.
+   */
+  private async takeAll<Step extends { key: string; rule: TakeRule }>(
+    steps: readonly Step[],
+    t: number,
+  ): Promise<{ counted: Counted[] } | { refusedBy: Step; until: number }> {
+    const counted: Counted[] = [];
+    for (const step of steps) {
+      const result = await this.counters.take(step.key, step.rule, t);
+      if (!result.taken) {
+        await Promise.all(counted.map((c) => this.counters.refund(c.key, c.counter.resetAt)));
+        return { refusedBy: step, until: refusedUntil(result.counter, step.rule) };
+      }
+      counted.push({ key: step.key, counter: result.counter });
+    }
+    return { counted };
   }
 
   private async underAttack(account: string): Promise<boolean> {

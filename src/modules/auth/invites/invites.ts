@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AdminRole, Db, DbOrTx } from '../../../db/database.js';
 import { oneAtATime } from '../../../db/engine-sql.js';
-import { ACCOUNTS_LOCK } from '../admin-accounts.js';
+import { ACCOUNTS_LOCK, AdminAccountError } from '../admin-accounts.js';
 import { findAdminByEmail, insertAdmin, normaliseEmail } from '../admins.repository.js';
 
 /**
@@ -21,7 +21,8 @@ export type Invite = {
   expiresAt: string;
 };
 
-export class InviteError extends Error {}
+/** An invitation refused (an admin already, a spent link): one of the accounts' own refusals. */
+export class InviteError extends AdminAccountError {}
 
 function tokenHash(token: string): string {
   return createHash('sha256').update(`invite:${token}`).digest('base64url');

@@ -9,10 +9,9 @@ import {
   newSessionId,
   renameSession,
 } from '../admin-sessions.repository.js';
-import { bumpSessionEpoch, findAdminById, recordLogin } from '../admins.repository.js';
+import { adminWithPassword, bumpSessionEpoch, findAdminById, recordLogin } from '../admins.repository.js';
 import { SignInThrottled } from '../login-retry-after.js';
 import type { LoginThrottle } from '../login-throttle.js';
-import { verifyPassword } from '../password.js';
 import type { AdminIdentity, SessionPort } from '../session.js';
 import { newRecoveryCodes, RECOVERY_CODE_PATTERN, recoveryCodeHash } from './recovery-codes.js';
 import type { SecretBox } from './secret-box.js';
@@ -233,8 +232,7 @@ export async function confirmIdentity(
   }
   if (!proof.password) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Enter your password' });
   const admission = await admitProof(deps, admin);
-  const record = await findAdminById(deps.db, admin.id);
-  if (!record || !(await verifyPassword(proof.password, record.passwordHash))) {
+  if (!(await adminWithPassword(deps.db, admin.id, proof.password))) {
     deps.log.warn(
       { event: 'admin.confirm.failed', account: admin.email, ip: deps.ip },
       'wrong password when confirming',
@@ -263,10 +261,8 @@ export async function disableTwoFactor(
   }
   // The code first: the throttle counts it, so the password cannot be guessed here without limit.
   await checkSecondFactor(deps, admin, proof.code);
-  const record = await findAdminById(deps.db, admin.id);
-  if (!record || !(await verifyPassword(proof.password, record.passwordHash))) {
-    throw new TRPCError({ code: 'BAD_REQUEST', message: 'The password is not correct' });
-  }
+  const record = await adminWithPassword(deps.db, admin.id, proof.password);
+  if (!record) throw new TRPCError({ code: 'BAD_REQUEST', message: 'The password is not correct' });
   const now = deps.clock.now();
   const epoch = await deps.db.transaction().execute(async (tx) => {
     await clearTwoFactor(tx, admin.id, now);
