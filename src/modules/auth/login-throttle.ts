@@ -102,10 +102,7 @@ export class LoginThrottle {
     return { allowed: true, attempt: this.unknownBrowser(client, taken.counted) };
   }
 
-  private unknownBrowser(
-    client: SignInClient,
-    counted: readonly Counted[],
-  ): SignInAttempt {
+  private unknownBrowser(client: SignInClient, counted: readonly Counted[]): SignInAttempt {
     const [ip, pair, account] = counted;
     return {
       knownDevice: false,
