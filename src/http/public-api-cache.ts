@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { holdsKeptJson, toJsonBuffer } from '../core/prebuilt-json.js';
 import { PUBLIC_QUERIES } from '../core/public-queries.js';
 import { type RevisionReader, settledRevision } from '../db/store-revision.js';
 import type { ServerQuery } from '../shared/ssr-contract.js';
@@ -29,7 +30,7 @@ export async function answerInProcess(
   url: string,
   prefix: string,
   query: ServerQuery,
-): Promise<string | null> {
+): Promise<Buffer | null> {
   const parsed = new URL(url, 'http://localhost');
   const procedures = parsed.pathname.slice(prefix.length).split(',');
   const flag = parsed.searchParams.get('batch');
@@ -54,7 +55,9 @@ export async function answerInProcess(
     // waiting for its turn (it would spend the budget the calls given back to tRPC are charged again from).
     const data: unknown[] = [];
     for (const [i, name] of procedures.entries()) data.push(await query(name, inputOf(i)));
-    return JSON.stringify(batch ? data.map((d) => ({ result: { data: d } })) : { result: { data: data[0] } });
+    // As JSON.stringify writes the envelope (an undefined answer has no data), with the cards' kept JSON.
+    const envelope = (d: unknown) => holdsKeptJson({ result: holdsKeptJson({ data: d }) });
+    return toJsonBuffer(batch ? holdsKeptJson(data.map(envelope)) : envelope(data[0]));
   } catch {
     return null;
   }

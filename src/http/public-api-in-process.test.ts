@@ -16,14 +16,16 @@ describe('public GETs answered in-process', () => {
   };
 
   it("answers in tRPC's success envelope, one query or a batch, with each procedure's own input", async () => {
-    expect(await answerInProcess(`${PREFIX}site.settings`, PREFIX, query)).toBe(
+    expect((await answerInProcess(`${PREFIX}site.settings`, PREFIX, query))?.toString()).toBe(
       '{"result":{"data":{"path":"site.settings"}}}',
     );
     expect(
-      await answerInProcess(`${PREFIX}catalogue.search?input=${enc({ q: 'silk' })}`, PREFIX, query),
+      (
+        await answerInProcess(`${PREFIX}catalogue.search?input=${enc({ q: 'silk' })}`, PREFIX, query)
+      )?.toString(),
     ).toBe('{"result":{"data":{"path":"catalogue.search","input":{"q":"silk"}}}}');
     const batch = `${PREFIX}catalogue.search,catalogue.facets,checkout.mode?batch=1&input=${enc({ 0: { limit: 2 }, 1: { q: 'x' } })}`;
-    expect(JSON.parse((await answerInProcess(batch, PREFIX, query)) ?? 'null')).toEqual([
+    expect(JSON.parse((await answerInProcess(batch, PREFIX, query))?.toString() ?? 'null')).toEqual([
       { result: { data: { path: 'catalogue.search', input: { limit: 2 } } } },
       { result: { data: { path: 'catalogue.facets', input: { q: 'x' } } } },
       // An undefined answer has no data, as JSON.stringify writes it for tRPC too.

@@ -1,4 +1,5 @@
 import { lruGet, lruSet } from '../../core/lru.js';
+import { keepJson } from '../../core/prebuilt-json.js';
 import type { DbOrTx } from '../../db/database.js';
 import type { ProductCard } from '../../shared/catalogue.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
@@ -30,7 +31,8 @@ export async function cardsOf(db: DbOrTx, revision: string, ids: string[]): Prom
   if (missing.length > 0) {
     // Read after `revision` was: a change in between makes these newer than it, never older.
     for (const row of await cardColumns(db).where('p.id', 'in', missing).execute()) {
-      lruSet(cards, row.id, toCard(row), CARDS);
+      // Its JSON too: a card is sent in many listings (prebuilt-json.ts).
+      lruSet(cards, row.id, keepJson(toCard(row)), CARDS);
     }
   }
   return ids.flatMap((id) => {

@@ -1,5 +1,6 @@
 import { type Expression, type ExpressionBuilder, expressionBuilder, type SqlBool, sql } from 'kysely';
 import { lruGet, lruSet } from '../../core/lru.js';
+import { holdsKeptJson } from '../../core/prebuilt-json.js';
 import type { Database, DbOrTx, FacetKind, ProductsTable } from '../../db/database.js';
 import { sizeKey } from '../../db/engine-sql.js';
 import { STOREFRONT_REVISION_KEY } from '../../db/store-revision.js';
@@ -222,12 +223,13 @@ export async function searchProducts(
   const capped = count > COUNT_CAP;
   // Past the cap the count no longer says where the end is: a full page means there may be more.
   const more = capped ? ids.length === opts.limit : next < count;
-  return {
-    items: rows,
+  // The cards' JSON is kept with them (card-cache.ts): an answer over HTTP is put together from it.
+  return holdsKeptJson({
+    items: holdsKeptJson(rows),
     total: Math.min(count, COUNT_CAP),
     totalCapped: capped,
     nextOffset: more && ids.length > 0 ? next : null,
-  };
+  });
 }
 
 /**

@@ -84,8 +84,17 @@ export function nonZeroWords(mask: Uint32Array): Uint32Array {
 export function countIn(mask: Uint32Array, set: SlotSet, words?: Uint32Array): number {
   let n = 0;
   if ('bits' in set) {
-    if (words) for (const i of words) n += popcount32((mask[i] ?? 0) & (set.bits[i] ?? 0));
-    else for (let i = 0; i < mask.length; i++) n += popcount32((mask[i] ?? 0) & (set.bits[i] ?? 0));
+    // The hottest loop of a facet count: indexed, with the arrays in locals (a word past either end is
+    // undefined, which `&` takes as 0).
+    const bits = set.bits;
+    if (words && words.length * 2 < mask.length) {
+      for (let k = 0; k < words.length; k++) {
+        const i = words[k] as number;
+        n += popcount32((mask[i] as number) & (bits[i] as number));
+      }
+    } else {
+      for (let i = 0; i < mask.length; i++) n += popcount32((mask[i] as number) & (bits[i] as number));
+    }
   } else {
     for (const s of set.list) if (((mask[s >>> 5] ?? 0) >>> (s & 31)) & 1) n++;
   }
