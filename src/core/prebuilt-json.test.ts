@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { holdsKeptJson, keepJson, toJsonBuffer } from './prebuilt-json.js';
 
 const card = () => ({
@@ -38,6 +38,14 @@ describe('JSON put together from kept parts', () => {
       (kept.sizes as string[]).push('XL');
     }).toThrow(TypeError);
     expect(toJsonBuffer(holdsKeptJson([kept])).toString()).toBe(`[${JSON.stringify(card())}]`);
+    // And the card is not written again: JSON.stringify never sees it.
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      toJsonBuffer(holdsKeptJson({ items: holdsKeptJson([kept, kept]) }));
+      expect(stringify.mock.calls.filter(([v]) => v === kept)).toEqual([]);
+    } finally {
+      stringify.mockRestore();
+    }
   });
 
   it('agrees with JSON.stringify on any JSON-like value, walked or not', () => {
