@@ -264,6 +264,8 @@ describe('facet counts from the in-memory snapshot', () => {
             await replaceCatalogue(rows);
             const db = store.handle.db;
             const snap = await loadFacetSnapshot(db, 'before');
+            // Counted before the writes too: what a count keeps of the snapshot must follow it.
+            await sameAsSql(snap, filters);
             await applyWrites(writes);
             const refreshed = await refreshFacetSnapshot(db, snap, 'after');
             expect(refreshed).toBe(snap); // applied in place, not loaded again

@@ -538,7 +538,11 @@ function priceMask(snap: FacetSnapshot, f: CatalogueFilter): Uint32Array {
   };
   const from = f.priceMin === undefined ? 0 : firstFrom(f.priceMin, true);
   const to = f.priceMax === undefined ? order.length : firstFrom(f.priceMax, false);
-  for (let i = from; i < to; i++) setBit(mask, order[i] ?? 0);
+  // Up to every slot of the catalogue: the bit set inline.
+  for (let i = from; i < to; i++) {
+    const slot = order[i] as number;
+    mask[slot >>> 5] = (mask[slot >>> 5] as number) | (1 << (slot & 31));
+  }
   return mask;
 }
 

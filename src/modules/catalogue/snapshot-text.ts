@@ -130,8 +130,12 @@ export function relevanceOrder(snap: FacetSnapshot, text: TextMatch): Uint32Arra
   } else {
     // Many: the 'indexed' order (newest first) walked once, each match into the list of its score.
     const byScore = new Map<number, number[]>();
-    for (const slot of snap.orders.indexed) {
-      if (!hasBit(text.mask, slot)) continue;
+    // The walk over every slot of a 100,000-product catalogue: indexed, the bit test inline.
+    const indexed = snap.orders.indexed;
+    const mask = text.mask;
+    for (let i = 0; i < indexed.length; i++) {
+      const slot = indexed[i] as number;
+      if ((((mask[slot >>> 5] as number) >>> (slot & 31)) & 1) === 0) continue;
       const score = scoreOf(slot);
       const list = byScore.get(score);
       if (list) list.push(slot);
