@@ -4,4 +4,4 @@
  * Why these, with the measurements: docs/decisions/0008-server-memory.md. A test keeps package.json and the
  * deployment guide in step with this list.
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ['--max-old-space-size=1024', '--max-semi-space-size=2'];
+export const SERVER_NODE_FLAGS: readonly string[] = ['--max-old-space-size=1024', '--max-semi-space-size=8'];
