@@ -12,7 +12,12 @@ const walked = new WeakSet<object>();
 
 /** Keeps the JSON of `value` (as JSON.stringify writes it) for `toJsonBuffer`, and freezes it. */
 export function keepJson<T extends object>(value: T): T {
-  written.set(value, Buffer.from(JSON.stringify(value)));
+  const json = JSON.stringify(value);
+  // A memory of its own, not a slice of Node's shared 8 kB pool, which a kept card would otherwise hold
+  // whole, with whatever short-lived buffers were cut from it.
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
+  bytes.write(json);
+  written.set(value, bytes);
   return deepFreeze(value);
 }
 
