@@ -31,6 +31,18 @@ const RANKED_ORDERS = 32;
 /** Below one match in this many slots, sorting the matches beats walking the whole 'indexed' order. */
 const SPARSE = 16;
 
+const descending = new WeakMap<Uint32Array, boolean>();
+
+/** Whether an order is every slot from the highest down (worked out once per order array: refreshes replace it). */
+function isSlotsDescending(order: Uint32Array): boolean {
+  const known = descending.get(order);
+  if (known !== undefined) return known;
+  let yes = true;
+  for (let i = 0; i < order.length && yes; i++) yes = order[i] === order.length - 1 - i;
+  descending.set(order, yes);
+  return yes;
+}
+
 /** The words' matches over the snapshot (null when nothing is searched). */
 export async function textMatch(
   db: DbOrTx,
@@ -103,6 +115,11 @@ export function relevanceOrder(snap: FacetSnapshot, text: TextMatch): Uint32Arra
   const key = `${text.seq}${SEPARATOR}${text.key}`;
   const known = lruGet(snap.rankedSlots, key);
   if (known) return known;
+  const keep = (order: Uint32Array) => {
+    // Of the products the words were read against: kept only if none has changed since.
+    if (text.seq === snap.seq) lruSet(snap.rankedSlots, key, order, RANKED_ORDERS);
+    return order;
+  };
   const scoreOf = (slot: number) => {
     let score = 0;
     for (const w of text.words) {
@@ -115,41 +132,55 @@ export function relevanceOrder(snap: FacetSnapshot, text: TextMatch): Uint32Arra
     return score;
   };
   const count = countBits(text.mask);
-  let order: Uint32Array;
-  if (count * SPARSE < snap.size) {
+  const mask = text.mask;
+  const sparse = count * SPARSE < snap.size;
+  const inRowidOrder = isSlotsDescending(snap.orders.indexed);
+  if (sparse && !inRowidOrder) {
     // Few matches: sorted on their own (live slots have distinct rowids).
     const slots: number[] = [];
-    eachSlot(text.mask, (slot) => slots.push(slot));
+    eachSlot(mask, (slot) => slots.push(slot));
     const scores = new Map(slots.map((slot) => [slot, scoreOf(slot)]));
     slots.sort(
       (a, b) =>
         (scores.get(b) ?? 0) - (scores.get(a) ?? 0) ||
         (snap.rowidOfSlot[b] ?? 0) - (snap.rowidOfSlot[a] ?? 0),
     );
-    order = Uint32Array.from(slots);
+    return keep(Uint32Array.from(slots));
+  }
+  // The matches newest indexed first, each into the list of its score; the lists, best score first, are
+  // the order.
+  const byScore = new Map<number, number[]>();
+  const add = (slot: number) => {
+    const score = scoreOf(slot);
+    const list = byScore.get(score);
+    if (list) list.push(slot);
+    else byScore.set(score, [slot]);
+  };
+  if (inRowidOrder) {
+    // Slots in rowid order (a snapshot as loaded, and after additions only): newest first is highest slot
+    // first, read off the mask from its top, matches only.
+    for (let i = mask.length - 1; i >= 0; i--) {
+      let word = mask[i] as number;
+      while (word !== 0) {
+        const bit = 31 - Math.clz32(word);
+        word &= ~(1 << bit);
+        add((i << 5) + bit);
+      }
+    }
   } else {
-    // Many: the 'indexed' order (newest first) walked once, each match into the list of its score.
-    const byScore = new Map<number, number[]>();
-    // The walk over every slot of a 100,000-product catalogue: indexed, the bit test inline.
+    // Else the 'indexed' order walked once: every slot of the catalogue, the bit tested inline.
     const indexed = snap.orders.indexed;
-    const mask = text.mask;
     for (let i = 0; i < indexed.length; i++) {
       const slot = indexed[i] as number;
-      if ((((mask[slot >>> 5] as number) >>> (slot & 31)) & 1) === 0) continue;
-      const score = scoreOf(slot);
-      const list = byScore.get(score);
-      if (list) list.push(slot);
-      else byScore.set(score, [slot]);
-    }
-    order = new Uint32Array(count);
-    let at = 0;
-    for (const score of [...byScore.keys()].sort((a, b) => b - a)) {
-      const list = byScore.get(score) ?? [];
-      order.set(list, at);
-      at += list.length;
+      if ((((mask[slot >>> 5] as number) >>> (slot & 31)) & 1) === 1) add(slot);
     }
   }
-  // Of the products the words were read against: kept only if none has changed since.
-  if (text.seq === snap.seq) lruSet(snap.rankedSlots, key, order, RANKED_ORDERS);
-  return order;
+  const order = new Uint32Array(count);
+  let at = 0;
+  for (const score of [...byScore.keys()].sort((a, b) => b - a)) {
+    const list = byScore.get(score) ?? [];
+    order.set(list, at);
+    at += list.length;
+  }
+  return keep(order);
 }
