@@ -538,11 +538,23 @@ function priceMask(snap: FacetSnapshot, f: CatalogueFilter): Uint32Array {
   };
   const from = f.priceMin === undefined ? 0 : firstFrom(f.priceMin, true);
   const to = f.priceMax === undefined ? order.length : firstFrom(f.priceMax, false);
-  // Up to every slot of the catalogue: the bit set inline.
-  for (let i = from; i < to; i++) {
-    const slot = order[i] as number;
-    mask[slot >>> 5] = (mask[slot >>> 5] as number) | (1 << (slot & 31));
+  // The fewer of the slots inside and those outside are touched, each bit inline: a bound near the end of
+  // the range leaves most of a 100,000-product catalogue inside. Bits past the last slot may be set; every
+  // use intersects with live slots.
+  if ((to - from) * 2 <= order.length) {
+    for (let i = from; i < to; i++) {
+      const slot = order[i] as number;
+      mask[slot >>> 5] = (mask[slot >>> 5] as number) | (1 << (slot & 31));
+    }
+    return mask;
   }
+  mask.fill(0xffffffff);
+  const clear = (i: number) => {
+    const slot = order[i] as number;
+    mask[slot >>> 5] = (mask[slot >>> 5] as number) & ~(1 << (slot & 31));
+  };
+  for (let i = 0; i < from; i++) clear(i);
+  for (let i = to; i < order.length; i++) clear(i);
   return mask;
 }
 
