@@ -559,6 +559,23 @@ function priceMask(snap: FacetSnapshot, f: CatalogueFilter): Uint32Array {
 }
 
 function priceRange(snap: FacetSnapshot, mask: Uint32Array): { min: number; max: number } | null {
+  // The cheapest and dearest held slots are the first and last of the price order the mask holds: for a
+  // broad mask a few steps from each end, where visiting every slot took 100,000 at 100,000 products. A
+  // narrow mask would make those walks long: past a budget of the mask's length in words, every slot is
+  // visited as before.
+  const order = snap.orders['price-asc'];
+  const budget = Math.min(order.length, mask.length);
+  const held = (i: number) => {
+    const slot = order[i] as number;
+    return (((mask[slot >>> 5] as number) >>> (slot & 31)) & 1) === 1;
+  };
+  let first = 0;
+  while (first < budget && !held(first)) first++;
+  let last = order.length - 1;
+  while (last >= order.length - budget && !held(last)) last--;
+  if (first < budget && last >= order.length - budget) {
+    return { min: snap.price[order[first] as number] ?? 0, max: snap.price[order[last] as number] ?? 0 };
+  }
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   eachSlot(mask, (slot) => {
