@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
 import { jsonArrayText, jsonColumn, jsonFirst } from '../../db/engine-sql.js';
 import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
@@ -26,21 +26,21 @@ function normaliseSizeDetail(raw: Record<string, Record<string, string>>): SizeD
   return out;
 }
 
-/** The first image of a product: its first image media row, else the legacy images list. */
-const firstImageUrl = (db: DbOrTx) => sql<string | null>`coalesce(
-  (SELECT m.url FROM media m WHERE m.product_id = p.id AND m.media_type = 'image'
-     ORDER BY m.display_order, m.id LIMIT 1),
-  ${jsonFirst(db, sql.ref('p.images'))})`;
-const firstImageAlt = sql<string | null>`(SELECT m.alt_text FROM media m
-  WHERE m.product_id = p.id AND m.media_type = 'image' ORDER BY m.display_order, m.id LIMIT 1)`;
-/** Web variants of that first image, as JSON [width, height, variants], or null when it has none. */
-const firstImageMeta = (db: DbOrTx) => sql<string | null>`(SELECT CASE WHEN m.variants = '[]' THEN NULL
-    ELSE ${jsonArrayText(db, [sql.ref('m.width'), sql.ref('m.height'), jsonColumn(db, sql.ref('m.variants'))])} END
-  FROM media m WHERE m.product_id = p.id AND m.media_type = 'image' ORDER BY m.display_order, m.id LIMIT 1)`;
-
+/**
+ * A card with its product's first image media row joined once (found by one index seek), its url, alt text
+ * and web variants read from that row; without one, the legacy images list's first. Three correlated
+ * subqueries, one per column, had cost two thirds of a page of cards' read (0.49 against 0.15 ms for 20
+ * cards at 100,000 products).
+ */
 export function cardColumns(db: DbOrTx) {
   return db
     .selectFrom('products as p')
+    .leftJoin('media as fm', (join) =>
+      join.on(
+        sql<SqlBool>`fm.id = (SELECT m.id FROM media m WHERE m.product_id = p.id AND m.media_type = 'image'
+          ORDER BY m.display_order, m.id LIMIT 1)`,
+      ),
+    )
     .select([
       'p.id',
       'p.title',
@@ -50,9 +50,13 @@ export function cardColumns(db: DbOrTx) {
       'p.currency',
       'p.sizes',
       'p.page_order',
-      firstImageUrl(db).as('image_url'),
-      firstImageAlt.as('image_alt'),
-      firstImageMeta(db).as('image_meta'),
+      sql<string | null>`coalesce(fm.url, ${jsonFirst(db, sql.ref('p.images'))})`.as('image_url'),
+      'fm.alt_text as image_alt',
+      // Web variants of that image, as JSON [width, height, variants], or null when it has none.
+      sql<string | null>`CASE WHEN fm.id IS NULL OR fm.variants = '[]' THEN NULL
+        ELSE ${jsonArrayText(db, [sql.ref('fm.width'), sql.ref('fm.height'), jsonColumn(db, sql.ref('fm.variants'))])} END`.as(
+        'image_meta',
+      ),
       sql<number>`p.stripe_payment_link IS NOT NULL AND p.stripe_payment_link <> ''`.as('has_payment_link'),
     ]);
 }
