@@ -12,7 +12,8 @@ const walked = new WeakSet<object>();
 
 /** Keeps the JSON of `value` (as JSON.stringify writes it) for `toJsonBuffer`, and freezes it. */
 export function keepJson<T extends object>(value: T): T {
-  const json = JSON.stringify(value);
+  const json: string | undefined = JSON.stringify(value);
+  if (json === undefined) throw new TypeError('keepJson: the value has no JSON');
   // A memory of its own, not a slice of Node's shared 8 kB pool, which a kept card would otherwise hold
   // whole, with whatever short-lived buffers were cut from it.
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
@@ -28,15 +29,24 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Marks an array or a plain object whose members may have kept JSON; anything else `toJsonBuffer` hands to
- * JSON.stringify whole, which is faster than walking it here.
+ * Marks an array or a plain object (no toJSON of its own) whose members may have kept JSON; anything else
+ * `toJsonBuffer` hands to JSON.stringify whole, which is faster than walking it here. Its other members are
+ * written as JSON.stringify writes each on its own (a member's toJSON is given '' for its key).
  */
 export function holdsKeptJson<T extends object>(value: T): T {
   walked.add(value);
   return value;
 }
 
-/** `JSON.stringify(value)` as UTF-8 bytes, with kept JSON used where there is some. */
+/** A value `toJsonBuffer` writes itself: a kept one, or a marked container. */
+function isOurs(v: unknown): v is object {
+  return typeof v === 'object' && v !== null && (written.has(v) || walked.has(v));
+}
+
+/**
+ * `JSON.stringify(value)` as UTF-8 bytes, with kept JSON used where there is some. A fresh buffer: the kept
+ * ones are never handed out themselves.
+ */
 export function toJsonBuffer(value: unknown): Buffer {
   const parts: Buffer[] = [];
   let text = '';
@@ -46,19 +56,11 @@ export function toJsonBuffer(value: unknown): Buffer {
     parts.push(Buffer.from(text));
     text = '';
   };
-  const write = (v: unknown): void => {
-    if (typeof v !== 'object' || v === null) {
-      text += JSON.stringify(v) ?? 'null';
-      return;
-    }
+  const write = (v: object): void => {
     const kept = written.get(v);
     if (kept) {
       flush();
       parts.push(kept);
-      return;
-    }
-    if (!walked.has(v)) {
-      text += JSON.stringify(v);
       return;
     }
     if (Array.isArray(v)) {
@@ -66,9 +68,9 @@ export function toJsonBuffer(value: unknown): Buffer {
       for (let i = 0; i < v.length; i++) {
         if (i > 0) text += ',';
         const item: unknown = v[i];
-        // As JSON.stringify: what has no JSON is null inside an array.
-        if (item === undefined || typeof item === 'function' || typeof item === 'symbol') text += 'null';
-        else write(item);
+        // As JSON.stringify: what has no JSON (undefined, a function, a toJSON giving undefined) is null.
+        if (isOurs(item)) write(item);
+        else text += JSON.stringify(item) ?? 'null';
       }
       text += ']';
       return;
@@ -77,15 +79,18 @@ export function toJsonBuffer(value: unknown): Buffer {
     let first = true;
     for (const key of Object.keys(v)) {
       const member: unknown = Reflect.get(v, key);
-      // As JSON.stringify: a member without JSON is left out of an object.
-      if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+      // Written before its key, so that a member without JSON is left out, as JSON.stringify leaves it.
+      const json = isOurs(member) ? null : JSON.stringify(member);
+      if (json === undefined) continue;
       text += `${first ? '' : ','}${JSON.stringify(key)}:`;
       first = false;
-      write(member);
+      if (json === null) write(member as object);
+      else text += json;
     }
     text += '}';
   };
-  write(value);
+  if (isOurs(value)) write(value);
+  else text += JSON.stringify(value) ?? 'null';
   flush();
-  return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+  return Buffer.concat(parts);
 }

@@ -129,7 +129,7 @@ export function registerPublicApiCache(
     // Answered right, but not for that revision (facets from an older snapshot while a newer one loads).
     if (isKeptOutOfResponseCaches(req)) {
       land(req);
-      return reply.type('application/json').send(body);
+      return reply.type('application/json; charset=utf-8').send(body);
     }
     // Kept before the waiting requests are let go: they find it, and that they waited is what makes a
     // first answer worth keeping (ResponseCacheLimits.admitWhenAskedTwice).

@@ -27,7 +27,7 @@ function normaliseSizeDetail(raw: Record<string, Record<string, string>>): SizeD
 }
 
 /**
- * A card with its product's first image media row joined once (found by one index seek), its url, alt text
+ * A card with its product's first image media row joined once (one index search for it, then its row), its url, alt text
  * and web variants read from that row; without one, the legacy images list's first. Three correlated
  * subqueries, one per column, had cost two thirds of a page of cards' read (0.49 against 0.15 ms for 20
  * cards at 100,000 products).
