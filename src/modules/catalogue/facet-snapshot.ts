@@ -538,23 +538,16 @@ function priceMask(snap: FacetSnapshot, f: CatalogueFilter): Uint32Array {
   };
   const from = f.priceMin === undefined ? 0 : firstFrom(f.priceMin, true);
   const to = f.priceMax === undefined ? order.length : firstFrom(f.priceMax, false);
-  // The fewer of the slots inside and those outside are touched, each bit inline: a bound near the end of
-  // the range leaves most of a 100,000-product catalogue inside. Bits past the last slot may be set; every
-  // use intersects with live slots.
+  // The fewer of the slots inside and those outside are touched: a bound near the end of the range leaves
+  // most of a 100,000-product catalogue inside. Bits past the last slot may be set; every use intersects
+  // with live slots.
   if ((to - from) * 2 <= order.length) {
-    for (let i = from; i < to; i++) {
-      const slot = order[i] as number;
-      mask[slot >>> 5] = (mask[slot >>> 5] as number) | (1 << (slot & 31));
-    }
+    for (let i = from; i < to; i++) setBit(mask, order[i] ?? 0);
     return mask;
   }
   mask.fill(0xffffffff);
-  const clear = (i: number) => {
-    const slot = order[i] as number;
-    mask[slot >>> 5] = (mask[slot >>> 5] as number) & ~(1 << (slot & 31));
-  };
-  for (let i = 0; i < from; i++) clear(i);
-  for (let i = to; i < order.length; i++) clear(i);
+  for (let i = 0; i < from; i++) clearBit(mask, order[i] ?? 0);
+  for (let i = to; i < order.length; i++) clearBit(mask, order[i] ?? 0);
   return mask;
 }
 
@@ -565,10 +558,7 @@ function priceRange(snap: FacetSnapshot, mask: Uint32Array): { min: number; max:
   // visited as before.
   const order = snap.orders['price-asc'];
   const budget = Math.min(order.length, mask.length);
-  const held = (i: number) => {
-    const slot = order[i] as number;
-    return (((mask[slot >>> 5] as number) >>> (slot & 31)) & 1) === 1;
-  };
+  const held = (i: number) => hasBit(mask, order[i] ?? 0);
   let first = 0;
   while (first < budget && !held(first)) first++;
   let last = order.length - 1;

@@ -119,3 +119,15 @@ export function eachSlot(mask: Uint32Array, visit: (slot: number) => void): void
     }
   }
 }
+
+/** Calls `visit` with each slot a bitset holds, in descending order. */
+export function eachSlotDescending(mask: Uint32Array, visit: (slot: number) => void): void {
+  for (let i = mask.length - 1; i >= 0; i--) {
+    let word = mask[i] ?? 0;
+    while (word !== 0) {
+      const bit = 31 - Math.clz32(word);
+      word &= ~(1 << bit);
+      visit((i << 5) + bit);
+    }
+  }
+}

@@ -2,7 +2,7 @@ import { lruGet, lruSet } from '../../core/lru.js';
 import type { DbOrTx } from '../../db/database.js';
 import { type FacetSnapshot, maskOfRowids, SEPARATOR } from './facet-snapshot.js';
 import { type IndexWord, indexWords, readWordRowids, WORD_SCORE } from './full-text.js';
-import { countBits, eachSlot, hasBit, intersect } from './slot-sets.js';
+import { countBits, eachSlot, eachSlotDescending, hasBit, intersect } from './slot-sets.js';
 
 /**
  * A shopper's words over the facet snapshot (decision 27). Each word's matches are read from the engine's
@@ -159,21 +159,10 @@ export function relevanceOrder(snap: FacetSnapshot, text: TextMatch): Uint32Arra
   if (inRowidOrder) {
     // Slots in rowid order (a snapshot as loaded, and after additions only): newest first is highest slot
     // first, read off the mask from its top, matches only.
-    for (let i = mask.length - 1; i >= 0; i--) {
-      let word = mask[i] as number;
-      while (word !== 0) {
-        const bit = 31 - Math.clz32(word);
-        word &= ~(1 << bit);
-        add((i << 5) + bit);
-      }
-    }
+    eachSlotDescending(mask, add);
   } else {
-    // Else the 'indexed' order walked once: every slot of the catalogue, the bit tested inline.
-    const indexed = snap.orders.indexed;
-    for (let i = 0; i < indexed.length; i++) {
-      const slot = indexed[i] as number;
-      if ((((mask[slot >>> 5] as number) >>> (slot & 31)) & 1) === 1) add(slot);
-    }
+    // Else the 'indexed' order walked once: every slot of the catalogue.
+    for (const slot of snap.orders.indexed) if (hasBit(mask, slot)) add(slot);
   }
   const order = new Uint32Array(count);
   let at = 0;
