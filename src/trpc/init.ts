@@ -76,8 +76,19 @@ export const router = t.router;
  */
 const publicQueryGate = t.middleware(async ({ ctx, type, next }) => {
   if (type !== 'query' || ctx.admin) return next();
+  return throughPublicGate(ctx, () => next());
+});
+
+/**
+ * `call` in its turn at the public-query gate, as the middleware above runs a public query; a refusal is
+ * logged and becomes tRPC's 429 or 503. public-caller.ts runs the hot storefront queries through it directly.
+ */
+export async function throughPublicGate<T>(
+  ctx: Pick<Context, 'limits' | 'ip' | 'gateCharged' | 'log'>,
+  call: () => Promise<T>,
+): Promise<T> {
   try {
-    return await ctx.limits.publicQueries.run(ctx.ip, () => next(), ctx.gateCharged);
+    return await ctx.limits.publicQueries.run(ctx.ip, call, ctx.gateCharged);
   } catch (error) {
     if (!(error instanceof GateRefusedError)) throw error;
     if (error.refusal.kind === 'rate') {
@@ -87,7 +98,7 @@ const publicQueryGate = t.middleware(async ({ ctx, type, next }) => {
     ctx.log.warn({ event: 'store.busy', reason: error.refusal.reason }, 'public query refused: store busy');
     throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: DATABASE_BUSY_MESSAGE, cause: error });
   }
-});
+}
 
 export const publicProcedure = t.procedure.use(publicQueryGate);
 export const createCallerFactory = t.createCallerFactory;

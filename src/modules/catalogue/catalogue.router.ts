@@ -7,6 +7,7 @@ import {
   stockAlertInput,
 } from '../../shared/catalogue-input.js';
 import { publicProcedure, router } from '../../trpc/init.js';
+import { publicQuery } from '../../trpc/public-query.js';
 import { withSoldOut } from '../stock/stock.repository.js';
 import { addStockAlert } from '../stock/stock-alerts.js';
 import { findProductDetail } from './catalogue.repository.js';
@@ -17,20 +18,21 @@ import {
   searchProducts,
 } from './catalogue-search.repository.js';
 
-export const catalogueRouter = router({
+/** The storefront's two hottest queries, also run without tRPC's caller (trpc/public-caller.ts). */
+export const catalogueQueries = {
   /** A page of product cards for a search, filters and sort. */
-  search: publicProcedure.input(catalogueSearchInput).query(async ({ ctx, input }) => {
-    return searchProducts(ctx.db, input, {
+  search: publicQuery(catalogueSearchInput, async (ctx, input) =>
+    searchProducts(ctx.db, input, {
       revision: await ctx.storefrontRevision?.(),
       sort: input.sort,
       offset: input.cursor ?? 0,
       limit: input.limit,
       snapshot: { log: ctx.log },
-    });
-  }),
+    }),
+  ),
 
   /** Option counts for each filter group under the current search and other filters. */
-  facets: publicProcedure.input(catalogueFilterInput).query(async ({ ctx, input }) => {
+  facets: publicQuery(catalogueFilterInput, async (ctx, input) => {
     const { facets, upToDate } = await facetCounts(ctx.db, input, {
       revision: await ctx.storefrontRevision?.(),
       log: ctx.log,
@@ -40,6 +42,16 @@ export const catalogueRouter = router({
     if (!upToDate) ctx.keepOutOfResponseCaches();
     return facets;
   }),
+};
+
+export const catalogueRouter = router({
+  search: publicProcedure
+    .input(catalogueQueries.search.input)
+    .query(({ ctx, input }) => catalogueQueries.search.run(ctx, input)),
+
+  facets: publicProcedure
+    .input(catalogueQueries.facets.input)
+    .query(({ ctx, input }) => catalogueQueries.facets.run(ctx, input)),
 
   byId: publicProcedure.input(productIdInput).query(async ({ ctx, input }) => {
     const product = await findProductDetail(ctx.db, input.id);
