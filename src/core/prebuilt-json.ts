@@ -48,18 +48,15 @@ function isOurs(v: unknown): v is object {
  * ones are never handed out themselves.
  */
 export function toJsonBuffer(value: unknown): Buffer {
-  const parts: Buffer[] = [];
+  // Text runs and kept buffers in order, written into one buffer at the end: a page of cards has a comma
+  // between each two, and a Buffer per comma (then a concat of them all) cost more than the cards' bytes.
+  const parts: Array<string | Buffer> = [];
   let text = '';
-  // Plain text between kept parts is gathered and encoded once per run, not per punctuation mark.
-  const flush = () => {
-    if (text.length === 0) return;
-    parts.push(Buffer.from(text));
-    text = '';
-  };
   const write = (v: object): void => {
     const kept = written.get(v);
     if (kept) {
-      flush();
+      if (text.length > 0) parts.push(text);
+      text = '';
       parts.push(kept);
       return;
     }
@@ -91,6 +88,11 @@ export function toJsonBuffer(value: unknown): Buffer {
   };
   if (isOurs(value)) write(value);
   else text += JSON.stringify(value) ?? 'null';
-  flush();
-  return Buffer.concat(parts);
+  if (text.length > 0) parts.push(text);
+  let length = 0;
+  for (const part of parts) length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const part of parts) at += typeof part === 'string' ? out.write(part, at) : part.copy(out, at);
+  return out;
 }
