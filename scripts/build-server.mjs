@@ -13,6 +13,7 @@ await build({
     // bundle that imports those (core/worker-thread.ts's workerEntry).
     'catalog-parse-worker': 'src/modules/catalog-versions/catalog-parse-worker.ts',
     'facet-load-worker': 'src/modules/catalogue/facet-load-worker.ts',
+    'word-read-worker': 'src/modules/catalogue/word-read-worker.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -28,6 +28,7 @@ import { LoginThrottle } from './modules/auth/login-throttle.js';
 import { sessionPolicyOf } from './modules/auth/session.js';
 import { loadSessionKeys } from './modules/auth/session-keys.js';
 import { SecretBox } from './modules/auth/two-factor/secret-box.js';
+import { logWordReads, stopWordReads } from './modules/catalogue/word-reads.js';
 import { createMailWorker, type MailWorker } from './modules/email/mail-worker.js';
 import type { CounterStore } from './modules/limits/counter-store.js';
 import { openCounterStore } from './modules/limits/open-counter-store.js';
@@ -172,6 +173,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const mail = deps.mail ?? createMailWorker({ db: deps.db, clock: deps.clock, log: app.log, config });
   app.decorate('mailWorker', mail);
   app.addHook('onClose', () => mail.stop());
+  // Shoppers' new words are read in a worker on a large SQLite catalogue: stopped before main closes the db.
+  logWordReads(deps.db, app.log);
+  app.addHook('onClose', () => stopWordReads(deps.db));
 
   registerHealth(app, { db: deps.db, dataDir: config.dataDir });
   registerMetrics(app, { token: config.metricsToken });

@@ -8,6 +8,7 @@ import {
   soldOutRows,
   toMillis,
 } from './facet-load.js';
+import { parseRowids } from './rowid-list.js';
 import { FACET_GROUPS, facetKey, facetKeys } from './search-query.js';
 import { mergeSlots, SLOT_SORTS, type SlotSort, type SortKeys } from './slot-orders.js';
 import {
@@ -180,29 +181,22 @@ function loadedPosition(snap: FacetSnapshot, rowid: number, from: number): numbe
   return lo;
 }
 
-/**
- * A bitset of the live slots of the rowids in `joined` (decimal, comma-separated, as the engines'
- * group_concat and string_agg write them). Parsed in place rather than split: a broad word lists tens of
- * thousands. FTS5 lists them in ascending order, so each is searched for from where the last was found;
- * any other order (string_agg promises none) only searches from the start again.
- */
+/** A bitset of the live slots of the rowids in `joined` (see parseRowids). */
 export function maskOfRowids(snap: FacetSnapshot, joined: string | null): Uint32Array {
+  return maskOfRowidList(snap, parseRowids(joined));
+}
+
+/**
+ * A bitset of the live slots of `rowids`. FTS5 lists them in ascending order, so each is searched for from
+ * where the last was found; any other order (string_agg promises none) only searches from the start again.
+ */
+export function maskOfRowidList(snap: FacetSnapshot, rowids: Uint32Array): Uint32Array {
   const mask = new Uint32Array(snap.alive.length);
-  if (!joined) return mask;
   const added = snap.addedByRowid.size > 0 ? snap.addedByRowid : null;
   let from = 0;
   let last = -1;
-  let rowid = 0;
-  let digits = 0;
-  for (let i = 0; i <= joined.length; i++) {
-    const c = i < joined.length ? joined.charCodeAt(i) : 44;
-    if (c >= 48 && c <= 57) {
-      rowid = rowid * 10 + (c - 48);
-      digits++;
-      continue;
-    }
-    if (c !== 44) throw new Error(`not a list of rowids: ${joined.slice(0, 40)}`);
-    if (digits === 0) continue;
+  for (let i = 0; i < rowids.length; i++) {
+    const rowid = rowids[i] as number;
     const slot = added?.get(rowid);
     if (slot !== undefined) setBit(mask, slot);
     else {
@@ -212,8 +206,6 @@ export function maskOfRowids(snap: FacetSnapshot, joined: string | null): Uint32
       from = at;
       last = rowid;
     }
-    rowid = 0;
-    digits = 0;
   }
   return mask;
 }

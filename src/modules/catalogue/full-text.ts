@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { lruGet, lruSet } from '../../core/lru.js';
 import type { DbOrTx } from '../../db/database.js';
 import { engineOf } from '../../db/engine-sql.js';
+import { parseRowids } from './rowid-list.js';
 import { ftsPrefixTerm, searchTerms, toFtsQuery } from './search-query.js';
 
 /** More than 8 words of 40 letters, with room for what separates them; the rest cannot be a search word. */
@@ -124,6 +125,19 @@ export async function fullText(db: DbOrTx, input: string | undefined): Promise<F
 
 /** A word's matches as joined rowids: anywhere, in the title, and in the maker or tags. */
 export type WordRowids = { any: string | null; title: string | null; tags: string | null };
+
+/** A word's matches as lists of rowids: anywhere, in the title, and in the maker or tags. */
+export type WordRowidLists = {
+  any: Uint32Array<ArrayBuffer>;
+  title: Uint32Array<ArrayBuffer>;
+  tags: Uint32Array<ArrayBuffer>;
+};
+
+/** readWordRowids, parsed (rowid-list.ts). */
+export async function readWordRowidLists(db: DbOrTx, word: IndexWord): Promise<WordRowidLists> {
+  const joined = await readWordRowids(db, word);
+  return { any: parseRowids(joined.any), title: parseRowids(joined.title), tags: parseRowids(joined.tags) };
+}
 
 /**
  * One word's matches, each set as one row of joined rowids: a row per match cost three to four times as

@@ -1,8 +1,9 @@
 import { lruGet, lruSet } from '../../core/lru.js';
 import type { DbOrTx } from '../../db/database.js';
-import { type FacetSnapshot, maskOfRowids, SEPARATOR } from './facet-snapshot.js';
-import { type IndexWord, indexWords, readWordRowids, WORD_SCORE } from './full-text.js';
+import { type FacetSnapshot, maskOfRowidList, SEPARATOR } from './facet-snapshot.js';
+import { type IndexWord, indexWords, WORD_SCORE } from './full-text.js';
 import { countBits, eachSlot, eachSlotDescending, hasBit, intersect } from './slot-sets.js';
+import { wordRowidLists } from './word-reads.js';
 
 /**
  * A shopper's words over the facet snapshot (decision 27). Each word's matches are read from the engine's
@@ -94,12 +95,13 @@ async function readWordMasks(
   key: string,
 ): Promise<WordMasks> {
   const seq = snap.seq;
-  const rowids = await readWordRowids(db, word);
+  // Off the main thread on a large SQLite catalogue (word-reads.ts).
+  const rowids = await wordRowidLists(db, word, { products: snap.size });
   // Resolved after the read, synchronously, against the snapshot as it is then.
   const masks = {
-    any: maskOfRowids(snap, rowids.any),
-    title: maskOfRowids(snap, rowids.title),
-    tags: maskOfRowids(snap, rowids.tags),
+    any: maskOfRowidList(snap, rowids.any),
+    title: maskOfRowidList(snap, rowids.title),
+    tags: maskOfRowidList(snap, rowids.tags),
   };
   // Kept only if no product changed meanwhile (the key names the seq it was asked under).
   if (snap.seq === seq) lruSet(snap.wordMasks, key, masks, WORD_MASKS);
