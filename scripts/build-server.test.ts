@@ -13,6 +13,8 @@ function sources(dir: string): string[] {
 }
 
 describe('the server bundle', () => {
+  // Workers are found by their `workerEntry(import.meta.url, '<name>')` call: one started any other way
+  // (a name in a variable) would not be, and should be added to the list below by hand.
   it('has an entry of its own for every worker thread the server starts, and a tsx starter beside each', () => {
     const build = readFileSync(path.join(appRoot, 'scripts/build-server.mjs'), 'utf8');
     const started = sources(path.join(appRoot, 'src')).flatMap((file) =>

@@ -30,16 +30,14 @@ export function publicQuery<S extends z.ZodType, O>(
  * BAD_REQUEST, which the callers treat as tRPC's own (the public API cache gives the request back to tRPC,
  * which writes the error; the page render leaves that query to the browser).
  */
-export function runOnRawInput<S extends z.ZodType, O>(
+export async function runOnRawInput<S extends z.ZodType, O>(
   query: PublicQuery<S, O>,
   ctx: PublicQueryContext,
   raw: unknown,
 ): Promise<O> {
-  const parsed = query.input.safeParse(raw);
-  if (!parsed.success) {
-    return Promise.reject(
-      new TRPCError({ code: 'BAD_REQUEST', message: 'Invalid input', cause: parsed.error }),
-    );
-  }
+  // Asynchronously, as tRPC parses: a schema may gain an asynchronous refinement.
+  const parsed = await query.input.safeParseAsync(raw);
+  if (!parsed.success)
+    throw new TRPCError({ code: 'BAD_REQUEST', message: 'Invalid input', cause: parsed.error });
   return query.run(ctx, parsed.data);
 }

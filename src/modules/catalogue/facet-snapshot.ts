@@ -190,7 +190,7 @@ export function maskOfRowids(snap: FacetSnapshot, joined: string | null): Uint32
  * A bitset of the live slots of `rowids`. FTS5 lists them in ascending order, so each is searched for from
  * where the last was found; any other order (string_agg promises none) only searches from the start again.
  */
-export function maskOfRowidList(snap: FacetSnapshot, rowids: Uint32Array): Uint32Array {
+export function maskOfRowidList(snap: FacetSnapshot, rowids: Float64Array): Uint32Array {
   const mask = new Uint32Array(snap.alive.length);
   const added = snap.addedByRowid.size > 0 ? snap.addedByRowid : null;
   let from = 0;

@@ -128,9 +128,9 @@ export type WordRowids = { any: string | null; title: string | null; tags: strin
 
 /** A word's matches as lists of rowids: anywhere, in the title, and in the maker or tags. */
 export type WordRowidLists = {
-  any: Uint32Array<ArrayBuffer>;
-  title: Uint32Array<ArrayBuffer>;
-  tags: Uint32Array<ArrayBuffer>;
+  any: Float64Array<ArrayBuffer>;
+  title: Float64Array<ArrayBuffer>;
+  tags: Float64Array<ArrayBuffer>;
 };
 
 /** readWordRowids, parsed (rowid-list.ts). */

@@ -2,11 +2,12 @@
  * The rowids in `joined` (decimal, comma-separated, as the engines' group_concat and string_agg write them),
  * in their order. Parsed in place rather than split: a broad word lists tens of thousands.
  */
-export function parseRowids(joined: string | null): Uint32Array<ArrayBuffer> {
-  if (!joined) return new Uint32Array(0);
+export function parseRowids(joined: string | null): Float64Array<ArrayBuffer> {
+  if (!joined) return new Float64Array(0);
   let n = 1;
   for (let i = 0; i < joined.length; i++) if (joined.charCodeAt(i) === 44) n++;
-  const out = new Uint32Array(n);
+  // Doubles, as the snapshot keeps rowids (rowidOfSlot): exact up to 2^53, SQLite's go to 2^63.
+  const out = new Float64Array(n);
   let count = 0;
   let rowid = 0;
   let digits = 0;
@@ -17,7 +18,8 @@ export function parseRowids(joined: string | null): Uint32Array<ArrayBuffer> {
       digits++;
       continue;
     }
-    if (c !== 44) throw new Error(`not a list of rowids: ${joined.slice(0, 40)}`);
+    if (c !== 44 || !Number.isSafeInteger(rowid))
+      throw new Error(`not a list of rowids: ${joined.slice(0, 40)}`);
     if (digits > 0) out[count++] = rowid;
     rowid = 0;
     digits = 0;

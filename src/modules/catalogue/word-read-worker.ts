@@ -14,7 +14,10 @@ const connection = openReadOnlyConnection(workerData as DatabaseSource);
 
 parentPort?.on('message', (request: WordReadRequest | 'close') => {
   if (request === 'close') {
-    void connection.close().then(() => parentPort?.close());
+    void connection
+      .close()
+      .catch(() => undefined)
+      .finally(() => parentPort?.close());
     return;
   }
   readWordRowidLists(connection.db, request.word).then(

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { countingTicks } from '../../test-support/event-loop-ticks.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore, testEngine } from '../../test-support/test-store.js';
-import { type IndexWord, indexWords, readWordRowidLists } from './full-text.js';
+import { type IndexWord, indexWords, readWordRowidLists, type WordRowidLists } from './full-text.js';
 import { logWordReads, stopWordReads, wordReadWorkerRunning, wordRowidLists } from './word-reads.js';
 
 const TITLES = ['Emerald Silk Kurta', 'Rose Lawn Suit', 'Silk Saree', 'Kurta Pajama', 'Velvet Shawl'];
@@ -28,7 +28,7 @@ async function word(store: TestStore, q: string): Promise<IndexWord> {
   return first;
 }
 
-const asArrays = (r: { any: Uint32Array; title: Uint32Array; tags: Uint32Array }) => ({
+const asArrays = (r: WordRowidLists) => ({
   any: [...r.any],
   title: [...r.title],
   tags: [...r.tags],
@@ -107,6 +107,22 @@ describe.skipIf(testEngine === 'postgres')('new words read in a worker (SQLite)'
     const next = await countingTicks(() => wordRowidLists(db, silk, at));
     expect(asArrays(next.result)).toEqual(expected);
     expect(next.ticks).toBe(0);
+    expect(wordReadWorkerRunning(db)).toBe(false);
+  });
+
+  it('answers a read the closing store cut short from the main thread, without calling it a failure', async () => {
+    const store = await storeWithProducts();
+    stores.push(store);
+    const db = store.handle.db;
+    const warnings: unknown[] = [];
+    logWordReads(db, { warn: (obj: unknown) => void warnings.push(obj) });
+    const silk = await word(store, 'silk');
+    const expected = asArrays(await readWordRowidLists(db, silk));
+    const reading = wordRowidLists(db, silk, { products: 60, inWorkerFrom: 10 });
+    expect(wordReadWorkerRunning(db)).toBe(true);
+    await stopWordReads(db);
+    expect(asArrays(await reading)).toEqual(expected);
+    expect(warnings).toEqual([]);
     expect(wordReadWorkerRunning(db)).toBe(false);
   });
 });

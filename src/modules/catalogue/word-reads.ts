@@ -56,13 +56,22 @@ class WordReader {
   /** The word's rowids from the worker; null when it is paused or closed (the caller reads it itself). */
   read(word: IndexWord): Promise<WordRowidLists> | null {
     if (this.closed || Date.now() < this.pausedUntil) return null;
-    const worker = this.running();
+    let worker: Worker;
+    try {
+      worker = this.running();
+    } catch (err) {
+      // Could not be started (its entry missing, no memory for a thread): paused like a failed one.
+      this.fail(err instanceof Error ? err : new Error(String(err)));
+      return Promise.reject(err);
+    }
     const id = this.nextId++;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     // Kept alive while it owes an answer; an idle worker never holds the process open.
     if (this.waiting.size === 0) worker.ref();
     return new Promise<WordRowidLists>((resolve, reject) => {
+      // From the post, not from when the worker takes it up: reads wait behind each other there, but a
+      // store has only a few in flight (the public-query gate runs one query at a time on SQLite).
       const timer = setTimeout(
         () => this.fail(new Error(`a word read took longer than ${this.opts.readTimeoutMs} ms`)),
         this.opts.readTimeoutMs,
@@ -76,6 +85,10 @@ class WordReader {
   /** Whether a worker is running now (for tests and the idle stop). */
   get started(): boolean {
     return this.worker !== null;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   async close(): Promise<void> {
@@ -92,7 +105,10 @@ class WordReader {
     });
     worker.unref();
     worker.on('message', (reply: WordReadReply) => this.settle(reply));
-    worker.on('error', (err) => this.fail(err));
+    // Events of a worker already replaced (one closing after an idle stop) are not this one's failures.
+    worker.on('error', (err) => {
+      if (this.worker === worker) this.fail(err);
+    });
     worker.on('exit', (code) => {
       if (this.worker === worker) this.fail(new Error(`the word read worker stopped (exit code ${code})`));
     });
@@ -143,6 +159,7 @@ class WordReader {
 }
 
 const readers = new WeakMap<object, WordReader>();
+const closed = new WeakSet<object>();
 const logs = new WeakMap<object, Pick<FastifyBaseLogger, 'warn'>>();
 
 /** Where `db`'s word read worker reports that it failed (the app's log); without one it fails silently. */
@@ -152,7 +169,7 @@ export function logWordReads(db: DbOrTx, log: Pick<FastifyBaseLogger, 'warn'>): 
 
 /**
  * A word's rowids: in the worker for a SQLite catalogue of `products` or more, else (and whenever the worker
- * cannot answer) where the caller is, as before.
+ * cannot answer) where the caller is, as before. `reader` options apply when the worker is first needed.
  */
 export async function wordRowidLists(
   db: DbOrTx,
@@ -160,7 +177,8 @@ export async function wordRowidLists(
   at: { products: number; inWorkerFrom?: number; reader?: WordReaderOptions },
 ): Promise<WordRowidLists> {
   const source = databaseSource(db);
-  if (source?.engine === 'sqlite' && at.products >= (at.inWorkerFrom ?? WORD_READS_IN_WORKER_FROM)) {
+  const large = at.products >= (at.inWorkerFrom ?? WORD_READS_IN_WORKER_FROM);
+  if (source?.engine === 'sqlite' && large && !closed.has(db)) {
     let reader = readers.get(db);
     if (!reader) {
       reader = new WordReader(source, {
@@ -171,16 +189,17 @@ export async function wordRowidLists(
       });
       readers.set(db, reader);
     }
-    const read = reader.read(word);
-    if (read) {
-      try {
-        return await read;
-      } catch (err) {
+    try {
+      const read = reader.read(word);
+      if (read) return await read;
+    } catch (err) {
+      // Closing is no failure: the reads it cut short are answered here, as every later one is.
+      if (!reader.isClosed) {
         logs
           .get(db)
           ?.warn(
             { err, event: 'search.word_worker_failed' },
-            'the word read worker failed: words are read on the main thread for a minute',
+            'the word read worker could not answer: the word was read on the main thread',
           );
       }
     }
@@ -195,5 +214,6 @@ export function wordReadWorkerRunning(db: DbOrTx): boolean {
 
 /** Stops `db`'s word read worker for good (the store is closing); later words are read in place. */
 export async function stopWordReads(db: DbOrTx): Promise<void> {
+  closed.add(db);
   await readers.get(db)?.close();
 }
