@@ -14,8 +14,8 @@ import { type IndexWord, readWordRowidLists, type WordRowidLists } from './full-
 
 /**
  * From this many products a SQLite catalogue's words are read in the worker: a broad prefix ('we') reads
- * about 4 ms there, 15-25 ms at 100,000; below it the worker's memory (an isolate, 15-30 MB resident) is
- * not worth it.
+ * about 4 ms there, 15-25 ms at 100,000; below it the worker's memory (an isolate and a connection, some
+ * 8 MB resident) is not worth it.
  */
 export const WORD_READS_IN_WORKER_FROM = 25_000;
 /** A worker nobody asked for a word this long closes its connection and stops. */
