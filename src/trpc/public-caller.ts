@@ -13,12 +13,13 @@ const createCaller = createCallerFactory(appRouter);
 
 type DirectContext = PublicQueryContext & Pick<Context, 'limits' | 'ip' | 'gateCharged'>;
 
+type DirectRun = (ctx: DirectContext, input: unknown) => Promise<unknown>;
+
 /**
  * The public queries every listing asks (a batch of both on each change of a filter), run as their
  * procedures run them (input validated, then the body, in their turn at the public-query gate) but without
  * tRPC's caller: its proxy and middleware chain cost as much as the facet counts themselves.
  */
-type DirectRun = (ctx: DirectContext, input: unknown) => Promise<unknown>;
 const DIRECT = new Map<string, DirectRun>([
   ['catalogue.search', (ctx, input) => runOnRawInput(catalogueQueries.search, ctx, input)],
   ['catalogue.facets', (ctx, input) => runOnRawInput(catalogueQueries.facets, ctx, input)],
