@@ -8,7 +8,6 @@ import {
   soldOutRows,
   toMillis,
 } from './facet-load.js';
-import { parseRowids } from './rowid-list.js';
 import { FACET_GROUPS, facetKey, facetKeys } from './search-query.js';
 import { mergeSlots, SLOT_SORTS, type SlotSort, type SortKeys } from './slot-orders.js';
 import {
@@ -179,11 +178,6 @@ function loadedPosition(snap: FacetSnapshot, rowid: number, from: number): numbe
     else hi = mid;
   }
   return lo;
-}
-
-/** A bitset of the live slots of the rowids in `joined` (see parseRowids). */
-export function maskOfRowids(snap: FacetSnapshot, joined: string | null): Uint32Array {
-  return maskOfRowidList(snap, parseRowids(joined));
 }
 
 /**

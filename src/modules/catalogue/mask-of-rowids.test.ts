@@ -6,12 +6,13 @@ import {
   type FacetSnapshot,
   idOfSlot,
   loadFacetSnapshot,
-  maskOfRowids,
+  maskOfRowidList,
   refreshFacetSnapshot,
 } from './facet-snapshot.js';
+import { parseRowids } from './rowid-list.js';
 import { eachSlot } from './slot-sets.js';
 
-describe('maskOfRowids', () => {
+describe('maskOfRowidList', () => {
   let store: TestStore;
   let snap: FacetSnapshot;
   /** Each product's full-text rowid now. */
@@ -44,6 +45,8 @@ describe('maskOfRowids', () => {
     return found.sort();
   };
   const list = (...products: string[]) => products.map((p) => rowid[p]).join(',');
+  // As the engines hand them over: joined, then parsed.
+  const maskOfRowids = (s: FacetSnapshot, joined: string | null) => maskOfRowidList(s, parseRowids(joined));
 
   it('finds loaded and added products, in any order, and leaves out rowids no live product has', () => {
     expect(ids(maskOfRowids(snap, list('p1', 'p3', 'p5')))).toEqual(['p1', 'p3', 'p5']);

@@ -43,10 +43,18 @@ describe.skipIf(testEngine === 'postgres')('new words read in a worker (SQLite)'
     }
   });
 
-  it('reads in place below the size, and in the worker what the main thread would read above it', async () => {
+  /** A store of its own (stopped after the test), with the word reads' warnings collected. */
+  async function opened() {
     const store = await storeWithProducts();
     stores.push(store);
     const db = store.handle.db;
+    const warnings: unknown[] = [];
+    logWordReads(db, { warn: (obj: unknown) => void warnings.push(obj) });
+    return { store, db, warnings };
+  }
+
+  it('reads in place below the size, and in the worker what the main thread would read above it', async () => {
+    const { store, db } = await opened();
     const silk = await word(store, 'silk');
     const inPlace = await countingTicks(() => wordRowidLists(db, silk, { products: 60 }));
     expect(wordReadWorkerRunning(db)).toBe(false);
@@ -76,9 +84,7 @@ describe.skipIf(testEngine === 'postgres')('new words read in a worker (SQLite)'
   });
 
   it('stops a worker nobody asked for a while, and starts one again for the next word', async () => {
-    const store = await storeWithProducts();
-    stores.push(store);
-    const db = store.handle.db;
+    const { store, db } = await opened();
     const at = { products: 60, inWorkerFrom: 10, reader: { idleMs: 50 } };
     const lawn = await word(store, 'lawn');
     const expected = asArrays(await readWordRowidLists(db, lawn));
@@ -91,11 +97,7 @@ describe.skipIf(testEngine === 'postgres')('new words read in a worker (SQLite)'
   });
 
   it('answers from the main thread when the worker fails, says so in the log, and pauses the worker', async () => {
-    const store = await storeWithProducts();
-    stores.push(store);
-    const db = store.handle.db;
-    const warnings: unknown[] = [];
-    logWordReads(db, { warn: (obj: unknown) => void warnings.push(obj) });
+    const { store, db, warnings } = await opened();
     // No worker answers in 0 ms: the read is given up, as a hung worker's would be.
     const at = { products: 60, inWorkerFrom: 10, reader: { readTimeoutMs: 0, pauseMs: 60_000 } };
     const silk = await word(store, 'silk');
@@ -111,11 +113,7 @@ describe.skipIf(testEngine === 'postgres')('new words read in a worker (SQLite)'
   });
 
   it('answers a read the closing store cut short from the main thread, without calling it a failure', async () => {
-    const store = await storeWithProducts();
-    stores.push(store);
-    const db = store.handle.db;
-    const warnings: unknown[] = [];
-    logWordReads(db, { warn: (obj: unknown) => void warnings.push(obj) });
+    const { store, db, warnings } = await opened();
     const silk = await word(store, 'silk');
     const expected = asArrays(await readWordRowidLists(db, silk));
     const reading = wordRowidLists(db, silk, { products: 60, inWorkerFrom: 10 });

@@ -46,16 +46,15 @@ class WordReader {
   private readonly waiting = new Map<number, Waiting>();
   private idleTimer: NodeJS.Timeout | null = null;
   private pausedUntil = 0;
-  private closed = false;
 
   constructor(
     private readonly source: DatabaseSource,
     private readonly opts: Required<WordReaderOptions>,
   ) {}
 
-  /** The word's rowids from the worker; null when it is paused or closed (the caller reads it itself). */
+  /** The word's rowids from the worker; null while it is paused (the caller reads it itself). */
   read(word: IndexWord): Promise<WordRowidLists> | null {
-    if (this.closed || Date.now() < this.pausedUntil) return null;
+    if (Date.now() < this.pausedUntil) return null;
     let worker: Worker;
     try {
       worker = this.running();
@@ -87,12 +86,7 @@ class WordReader {
     return this.worker !== null;
   }
 
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
   async close(): Promise<void> {
-    this.closed = true;
     await this.stop(new Error('the store is closing'));
   }
 
@@ -194,7 +188,7 @@ export async function wordRowidLists(
       if (read) return await read;
     } catch (err) {
       // Closing is no failure: the reads it cut short are answered here, as every later one is.
-      if (!reader.isClosed) {
+      if (!closed.has(db)) {
         logs
           .get(db)
           ?.warn(
