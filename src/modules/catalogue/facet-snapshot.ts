@@ -1,5 +1,6 @@
 import type { DbOrTx, FacetKind } from '../../db/database.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
+import { type BitCounter, bitCounter } from './bit-counter.js';
 import {
   type FacetLoad,
   type ProductRow,
@@ -13,12 +14,10 @@ import { mergeSlots, SLOT_SORTS, type SlotSort, type SortKeys } from './slot-ord
 import {
   andNot,
   clearBit,
-  countIn,
   eachSlot,
   hasBit,
   holds,
   intersect,
-  nonZeroWords,
   type SlotSet,
   setBit,
   union,
@@ -82,6 +81,11 @@ export type FacetSnapshot = {
   wordReads: Map<string, Promise<WordMasks>>;
   /** Every match of a search in relevance order, by `seq` and words (snapshot-text.ts). */
   rankedSlots: Map<string, Uint32Array>;
+  /**
+   * The bitsets above (terms' and sold-out sizes') as the facet counts read them (bit-counter.ts): made at
+   * the first count and dropped by every change to a set, to be made again from the sets as they are.
+   */
+  counter: BitCounter | null;
 };
 
 type Term = { kind: FacetKind; key: string; value: string; slots: SlotSet };
@@ -138,6 +142,7 @@ export function snapshotFromLoad(load: FacetLoad, revision: string): FacetSnapsh
     wordMasks: new Map(),
     wordReads: new Map(),
     rankedSlots: new Map(),
+    counter: null,
   };
   for (const [i, t] of load.terms.entries()) {
     const set = load.sets.subarray(load.setStart[i] ?? 0, load.setStart[i + 1] ?? 0);
@@ -233,6 +238,7 @@ function applySoldOut(snap: FacetSnapshot, rows: SoldOutRow[]): void {
   snap.soldOut = soldOut;
   snap.everySizeSoldOut = every;
   snap.soldOutSizesOf = sizesOf;
+  snap.counter = null;
 }
 
 /**
@@ -291,6 +297,7 @@ export async function refreshFacetSnapshot(
   const soldOut = await soldOutRows(db);
 
   // Applied in one synchronous step, so a count never sees a product half changed.
+  snap.counter = null;
   for (const id of ids) {
     const slot = slotOfId(snap, id);
     if (slot === undefined) continue;
@@ -451,10 +458,24 @@ export function filterMasks(snap: FacetSnapshot, f: CatalogueFilter, text: Uint3
   return { everything, maskFor, unpriced: () => allBut(base) };
 }
 
-/** In stock only: a size counts for a product only where it is not sold out. */
-function sellable(snap: FacetSnapshot, f: CatalogueFilter, t: Term, mask: Uint32Array): Uint32Array {
-  const sold = unsellable(snap, f, t);
-  return sold ? andNot(mask, sold) : mask;
+/**
+ * The products of `mask` (placed at `at`) holding the term, less the `sold` ones (in stock only: a size
+ * counts for a product only where it is not sold out). A rare value's few slots are looked up in the mask.
+ */
+function countTerm(
+  counter: BitCounter,
+  t: Term,
+  mask: Uint32Array,
+  at: number,
+  sold: Uint32Array | undefined,
+): number {
+  if ('bits' in t.slots) {
+    const bits = counter.at(t.slots.bits);
+    return sold ? counter.andNotCount(at, bits, counter.at(sold)) : counter.andCount(at, bits);
+  }
+  let n = 0;
+  for (const slot of t.slots.list) if (hasBit(mask, slot) && !hasBit(sold, slot)) n++;
+  return n;
 }
 
 /** In stock only: the slots whose size `t` is sold out (undefined when the filter leaves none out). */
@@ -478,14 +499,24 @@ export function countFacets(
   const { maskFor, unpriced } = masks;
   const counted = new Map<FacetKind, Array<{ key: string; value: string; count: number }>>();
   const byKey = new Map<string, { key: string; value: string; count: number }>();
-  // Each group's mask is counted against every one of its values: its empty words are found once.
-  const wordsOf = new Map<Uint32Array, Uint32Array>();
-  for (const mask of maskFor.values()) if (!wordsOf.has(mask)) wordsOf.set(mask, nonZeroWords(mask));
+  snap.counter ??= bitCounter(
+    [
+      ...[...snap.terms.values()].flatMap((t) => ('bits' in t.slots ? [t.slots.bits] : [])),
+      ...snap.soldOut.values(),
+    ],
+    snap.alive.length,
+    FACET_GROUPS.length,
+  );
+  const counter = snap.counter;
+  // Each group's mask is placed once and counted against every one of its values.
+  const placed = new Map<Uint32Array, number>();
+  for (const mask of maskFor.values())
+    if (!placed.has(mask)) placed.set(mask, counter.put(placed.size, mask));
   for (const t of snap.terms.values()) {
     const mask = maskFor.get(t.kind);
-    const words = mask && wordsOf.get(mask);
-    if (!mask || !words || words.length === 0) continue;
-    const count = countIn(sellable(snap, f, t, mask), t.slots, words);
+    const at = mask && placed.get(mask);
+    if (!mask || at === undefined) continue;
+    const count = countTerm(counter, t, mask, at, unsellable(snap, f, t));
     if (count === 0) continue;
     // Several spellings of one value (Mint, mint) count together and show the lowest, as SQL's min().
     const id = `${t.kind}${SEPARATOR}${t.key}`;

@@ -67,40 +67,6 @@ function popcount32(x: number): number {
   return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
 
-/**
- * The indices of the words of a bitset that hold a slot. A mask narrowed by words or filters is mostly
- * zero words: counting against it over these alone skips the rest.
- */
-export function nonZeroWords(mask: Uint32Array): Uint32Array {
-  const words: number[] = [];
-  for (let i = 0; i < mask.length; i++) if (mask[i] !== 0) words.push(i);
-  return Uint32Array.from(words);
-}
-
-/**
- * How many of the set's slots the mask holds. `words`, when given, are the only words of the mask that may
- * hold a slot (nonZeroWords of it or of a mask it was narrowed from).
- */
-export function countIn(mask: Uint32Array, set: SlotSet, words?: Uint32Array): number {
-  let n = 0;
-  if ('bits' in set) {
-    // The hottest loop of a facet count: indexed, with the arrays in locals (a word past either end is
-    // undefined, which `&` takes as 0).
-    const bits = set.bits;
-    if (words && words.length * 2 < mask.length) {
-      for (let k = 0; k < words.length; k++) {
-        const i = words[k] as number;
-        n += popcount32((mask[i] as number) & (bits[i] as number));
-      }
-    } else {
-      for (let i = 0; i < mask.length; i++) n += popcount32((mask[i] as number) & (bits[i] as number));
-    }
-  } else {
-    for (const s of set.list) if (((mask[s >>> 5] ?? 0) >>> (s & 31)) & 1) n++;
-  }
-  return n;
-}
-
 /** How many slots a bitset holds. */
 export function countBits(mask: Uint32Array): number {
   let n = 0;
