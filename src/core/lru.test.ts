@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lruGet, lruSet } from './lru.js';
+import { GenerationCache, lruGet, lruSet } from './lru.js';
 
 describe('a Map as an LRU cache', () => {
   it('drops the least recently used key when it outgrows its bound', () => {
@@ -16,5 +16,47 @@ describe('a Map as an LRU cache', () => {
       ['d', 5],
     ]);
     expect(lruGet(map, 'missing')).toBeUndefined();
+  });
+});
+
+describe('a cache of two generations', () => {
+  it('keeps what was set or used within the last half of its bound, and never more than its bound', () => {
+    const cache = new GenerationCache<string, number>(4);
+    cache.set('a', 1);
+    cache.set('b', 2); // young is full: a and b become old
+    expect(cache.get('a')).toBe(1); // used: young again
+    cache.set('c', 3); // young full again: the old generation (b) is dropped
+    expect(cache.has('b')).toBe(false);
+    expect(cache.get('a')).toBe(1);
+    expect(cache.get('c')).toBe(3);
+    cache.set('d', 4);
+    // Used one key ago: kept (in the old generation), and used again.
+    expect(cache.get('c')).toBe(3);
+    cache.set('e', 5);
+    cache.set('f', 6);
+    // a was last used before c, d, e and f: more than half the bound ago.
+    expect(cache.has('a')).toBe(false);
+    expect(cache.get('missing')).toBeUndefined();
+  });
+
+  it('holds every key of a set no larger than half its bound, however it is used', () => {
+    const cache = new GenerationCache<number, number>(200);
+    for (let round = 0; round < 50; round++) {
+      for (let i = 0; i < 100; i++) {
+        const key = (i * 37 + round * 11) % 100;
+        if (cache.get(key) === undefined) {
+          if (round > 0) throw new Error(`key ${key} was dropped in round ${round}`);
+          cache.set(key, key);
+        }
+      }
+    }
+    for (let i = 0; i < 100; i++) expect(cache.has(i)).toBe(true);
+  });
+
+  it('drops a key unused while more than half its bound of others came', () => {
+    const cache = new GenerationCache<number, number>(10);
+    cache.set(-1, -1);
+    for (let i = 0; i < 10; i++) cache.set(i, i);
+    expect(cache.has(-1)).toBe(false);
   });
 });

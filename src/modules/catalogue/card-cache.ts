@@ -1,4 +1,4 @@
-import { lruGet, lruSet } from '../../core/lru.js';
+import { GenerationCache } from '../../core/lru.js';
 import { keepJson } from '../../core/prebuilt-json.js';
 import type { DbOrTx } from '../../db/database.js';
 import type { ProductCard } from '../../shared/catalogue.js';
@@ -12,10 +12,11 @@ import { cardColumns, toCard } from './catalogue.repository.js';
  * (withSoldOut), not kept here.
  */
 // A card takes about 380 bytes of heap (measured on the bench's catalogue) and its kept JSON about 500 bytes
-// more outside it: 20,000 are about 18 MB, and a catalogue of that size has every card read once per
-// revision rather than again on every listing.
+// more outside it: 20,000 are about 18 MB. A catalogue of up to 10,000 products has every card read once per
+// revision (GenerationCache keeps the last half of its bound whatever happens), a larger one its cards in
+// use.
 const CARDS = 20_000;
-const caches = new WeakMap<object, { revision: string; cards: Map<string, ProductCard> }>();
+const caches = new WeakMap<object, { revision: string; cards: GenerationCache<string, ProductCard> }>();
 
 /** The cards of `ids` that exist, in the ids' order. */
 export async function cardsOf(db: DbOrTx, revision: string, ids: string[]): Promise<ProductCard[]> {
@@ -24,22 +25,25 @@ export async function cardsOf(db: DbOrTx, revision: string, ids: string[]): Prom
   // as they are now into a map of its own, rather than drop every card of the newer revision.
   const late = cache !== undefined && cache.revision !== revision && isOlder(revision, cache.revision);
   if (!late && (!cache || cache.revision !== revision)) {
-    cache = { revision, cards: new Map() };
+    cache = { revision, cards: new GenerationCache(CARDS) };
     caches.set(db, cache);
   }
-  const cards = late || !cache ? new Map<string, ProductCard>() : cache.cards;
-  const missing = ids.filter((id) => !cards.has(id));
+  const cards = late || !cache ? new GenerationCache<string, ProductCard>(CARDS) : cache.cards;
+  // One lookup per id: on a listing's path the card map's lookups are cold in the CPU's caches.
+  const found = ids.map((id) => cards.get(id));
+  const missing = ids.filter((_, i) => found[i] === undefined);
   if (missing.length > 0) {
+    const read = new Map<string, ProductCard>();
     // Read after `revision` was: a change in between makes these newer than it, never older.
     for (const row of await cardColumns(db).where('p.id', 'in', missing).execute()) {
       // Its JSON too: a card is sent in many listings (prebuilt-json.ts).
-      lruSet(cards, row.id, keepJson(toCard(row)), CARDS);
+      const card = keepJson(toCard(row));
+      cards.set(row.id, card);
+      read.set(row.id, card);
     }
+    for (const [i, id] of ids.entries()) found[i] ??= read.get(id);
   }
-  return ids.flatMap((id) => {
-    const card = lruGet(cards, id);
-    return card ? [card] : [];
-  });
+  return found.filter((card) => card !== undefined);
 }
 
 /** Revisions are counters (as text) that only move forward while the store runs. */
