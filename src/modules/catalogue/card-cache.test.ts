@@ -32,6 +32,16 @@ describe('product cards kept per storefront revision', () => {
     expect((await cardsOf(db, 'r2', ['missing', 'p2', 'p1'])).map((c) => c.id)).toEqual(['p2', 'p1']);
   });
 
+  it('reads each card asked for with the query compiled for that many ids', async () => {
+    const db = store.handle.db;
+    // One id, then another: the second read reuses the first one's compiled query with its own id.
+    expect((await cardsOf(db, '7', ['p2'])).map((c) => c.id)).toEqual(['p2']);
+    expect((await cardsOf(db, '7', ['p1'])).map((c) => c.id)).toEqual(['p1']);
+    expect((await cardsOf(db, '8', ['p1', 'p2'])).map((c) => c.id)).toEqual(['p1', 'p2']);
+    expect((await cardsOf(db, '9', ['missing', 'p1'])).map((c) => c.id)).toEqual(['p1']);
+    expect((await cardsOf(db, '9', ['missing', 'p2'])).map((c) => c.id)).toEqual(['p2']);
+  });
+
   it("keeps the newer revision's cards when a request that read an older one comes after it", async () => {
     const db = store.handle.db;
     const [kept] = await cardsOf(db, '41', ['p1']);
