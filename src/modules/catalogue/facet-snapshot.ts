@@ -238,7 +238,6 @@ function applySoldOut(snap: FacetSnapshot, rows: SoldOutRow[]): void {
   snap.soldOut = soldOut;
   snap.everySizeSoldOut = every;
   snap.soldOutSizesOf = sizesOf;
-  snap.counter = null;
 }
 
 /**

@@ -61,7 +61,7 @@ export function andNot(a: Uint32Array, b: Uint32Array): Uint32Array {
   return out;
 }
 
-function popcount32(x: number): number {
+export function popcount32(x: number): number {
   let v = x - ((x >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
