@@ -485,17 +485,20 @@ function printTargets(rows: RatedRow[], prepared: Prepared[]): void {
   console.log('\nTargets (issue 18)');
   // The issue's ratio target goes with the catalogue's size: 0.3× at 10,000 products, 0.1× at 100,000.
   const ratioTarget = productCount >= 100_000 ? TARGETS.cacheMissRatio100k : TARGETS.cacheMissRatio10k;
+  // Judged on the ratio as measured: the table's, rounded to two places, would call 0.096 a 0.1.
+  const exact = (rps: number, base: number | undefined) => (base ? rps / base : 0);
   for (const r of rows.filter((x) => x.scenario === CACHE_MISS)) {
-    const ratio = r.ratioToBaseline ?? 0;
     const base = rows.find((b) => b.scenario === BASELINE && b.connections === r.connections);
+    const ratio = exact(r.rps, base?.rps);
     console.log(
-      `  ${CACHE_MISS} at ${productCount.toLocaleString('en-US')} on ${r.engine}, ${r.connections} conns: ${ratio}× baseline (≥ ${ratioTarget}: ${verdict(ratio >= ratioTarget)}), p99 ${r.p99} ms${r.connections === 10 ? ` (< ${TARGETS.cacheMissP99Ms}: ${verdict(r.p99 < TARGETS.cacheMissP99Ms)})` : ''}${cpuPerRequest(r, base)}`,
+      `  ${CACHE_MISS} at ${productCount.toLocaleString('en-US')} on ${r.engine}, ${r.connections} conns: ${ratio.toFixed(3)}× baseline (≥ ${ratioTarget}: ${verdict(ratio >= ratioTarget)}), p99 ${r.p99} ms${r.connections === 10 ? ` (< ${TARGETS.cacheMissP99Ms}: ${verdict(r.p99 < TARGETS.cacheMissP99Ms)})` : ''}${cpuPerRequest(r, base)}`,
     );
   }
   for (const p of prepared) {
     for (const h of p.http100k) {
+      const ratio = exact(h.cacheMiss.rps, h.baseline.rps);
       console.log(
-        `  ${CACHE_MISS} at 100,000 on ${h.engine}, ${h.connections} conns: ${h.ratio}× its baseline (≥ ${TARGETS.cacheMissRatio100k}: ${verdict(h.ratio >= TARGETS.cacheMissRatio100k)}), p99 ${h.cacheMiss.p99} ms${h.connections === 10 ? ` (< ${TARGETS.cacheMissP99Ms}: ${verdict(h.cacheMiss.p99 < TARGETS.cacheMissP99Ms)})` : ''}, event loop max ${h.cacheMiss.loop?.maxMs ?? '?'} ms${cpuPerRequest(h.cacheMiss, h.baseline)}`,
+        `  ${CACHE_MISS} at 100,000 on ${h.engine}, ${h.connections} conns: ${ratio.toFixed(3)}× its baseline (≥ ${TARGETS.cacheMissRatio100k}: ${verdict(ratio >= TARGETS.cacheMissRatio100k)}), p99 ${h.cacheMiss.p99} ms${h.connections === 10 ? ` (< ${TARGETS.cacheMissP99Ms}: ${verdict(h.cacheMiss.p99 < TARGETS.cacheMissP99Ms)})` : ''}, event loop max ${h.cacheMiss.loop?.maxMs ?? '?'} ms${cpuPerRequest(h.cacheMiss, h.baseline)}`,
       );
     }
     const t = p.fts[100_000];
