@@ -173,13 +173,31 @@ function slotOfId(snap: FacetSnapshot, id: string): number | undefined {
   return undefined;
 }
 
-/** The first loaded slot, from `from` on, whose rowid is not below `rowid` (loaded slots are in rowid order). */
-function loadedPosition(snap: FacetSnapshot, rowid: number, from: number): number {
+/**
+ * The first loaded slot, from `from` on, whose rowid is not below `rowid` (loaded slots are in rowid order).
+ * Galloping from `from`, then a binary search: a word's rowids arrive ascending and mostly close together,
+ * where a binary search over all the rest took 17 steps for each of 100,000 matches.
+ */
+export function loadedPosition(
+  snap: Pick<FacetSnapshot, 'rowidOfSlot'> & { loaded: { size: number } },
+  rowid: number,
+  from: number,
+): number {
+  const rowids = snap.rowidOfSlot;
+  const size = snap.loaded.size;
+  // Every position below `lo` holds a smaller rowid; `hi` is the first seen that does not (or the end).
   let lo = from;
-  let hi = snap.loaded.size;
+  let hi = from;
+  let step = 1;
+  while (hi < size && (rowids[hi] ?? 0) < rowid) {
+    lo = hi + 1;
+    hi = lo + step;
+    step *= 2;
+  }
+  hi = Math.min(hi, size);
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((snap.rowidOfSlot[mid] ?? 0) < rowid) lo = mid + 1;
+    if ((rowids[mid] ?? 0) < rowid) lo = mid + 1;
     else hi = mid;
   }
   return lo;

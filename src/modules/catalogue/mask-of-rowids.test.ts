@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertProducts } from '../../test-support/fixtures.js';
@@ -5,6 +6,7 @@ import { createTestStore, type TestStore } from '../../test-support/test-store.j
 import {
   type FacetSnapshot,
   idOfSlot,
+  loadedPosition,
   loadFacetSnapshot,
   maskOfRowidList,
   refreshFacetSnapshot,
@@ -60,5 +62,28 @@ describe('maskOfRowidList', () => {
 
   it('refuses a list that is not of rowids rather than guess', () => {
     expect(() => maskOfRowids(snap, '1,x2')).toThrow(/not a list of rowids/);
+  });
+});
+
+describe('loadedPosition', () => {
+  it('finds the first slot at or after `from` whose rowid is not below the one asked for, as a scan does', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 0, maxLength: 300 }),
+        fc.integer({ min: 0, max: 8_000 }),
+        fc.nat(),
+        (gaps, rowid, fromSeed) => {
+          // Loaded slots hold ascending rowids (gaps between them), as a load lists them.
+          let at = 0;
+          const rowids = Float64Array.from(gaps, (gap) => (at += gap));
+          const snap = { rowidOfSlot: rowids, loaded: { size: rowids.length } };
+          const from = rowids.length === 0 ? 0 : fromSeed % (rowids.length + 1);
+          let expected = from;
+          while (expected < rowids.length && (rowids[expected] ?? 0) < rowid) expected++;
+          expect(loadedPosition(snap, rowid, from)).toBe(expected);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
