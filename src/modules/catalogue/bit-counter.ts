@@ -34,21 +34,21 @@ export type BitCounter = {
 type Engine = Exports & { heap: Uint32Array };
 
 function webAssemblyEngine(bytes: number): Engine | null {
-  compiled ??= new WebAssembly.Module(Buffer.from(BIT_COUNT_WASM, 'base64'));
-  let memory: WebAssembly.Memory;
   try {
-    memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
+    compiled ??= new WebAssembly.Module(Buffer.from(BIT_COUNT_WASM, 'base64'));
+    const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
+    const exports = new WebAssembly.Instance(compiled, { env: { memory } }).exports as unknown as Exports;
+    // The memory never grows, so this view of it stays valid.
+    return {
+      heap: new Uint32Array(memory.buffer),
+      andCount: exports.andCount,
+      andNotCount: exports.andNotCount,
+    };
   } catch {
-    // No memory to be had (a cap on the process's address space, which V8 reserves a lot of per memory).
+    // No WebAssembly (node --jitless) or no memory to be had (a cap on the process's address space, which V8
+    // reserves a lot of per memory).
     return null;
   }
-  const exports = new WebAssembly.Instance(compiled, { env: { memory } }).exports as unknown as Exports;
-  // The memory never grows, so this view of it stays valid.
-  return {
-    heap: new Uint32Array(memory.buffer),
-    andCount: exports.andCount,
-    andNotCount: exports.andNotCount,
-  };
 }
 
 /** The same counts in JavaScript, on the same layout: 17 times slower at 100,000 products. */
@@ -75,7 +75,7 @@ function javaScriptEngine(bytes: number): Engine {
  * Places `sets` (bitsets of `words` 32-bit words each) and room for `scratch` masks of the same length. A
  * mask may be shorter (made before its snapshot grew): the rest of its place is zero, as its missing words
  * read in JavaScript; words past `words` are not copied, since no set holds a slot there. Counted in
- * JavaScript where no WebAssembly memory can be had, or when `webAssembly` is false.
+ * JavaScript where WebAssembly cannot be used, or when `webAssembly` is false.
  */
 export function bitCounter(
   sets: Iterable<Uint32Array>,
