@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GenerationCache, lruGet, lruSet } from './lru.js';
+import { GenerationCache, lruGet, lruSet, SlotGenerationCache } from './lru.js';
 
 describe('a Map as an LRU cache', () => {
   it('drops the least recently used key when it outgrows its bound', () => {
@@ -70,5 +70,48 @@ describe('a cache of two generations', () => {
     cache.set(-1, -1);
     for (let i = 0; i < 10; i++) cache.set(i, i);
     expect(cache.has(-1)).toBe(false);
+  });
+});
+
+describe('a cache of two generations for slots', () => {
+  it('keeps what was set or used within the last half of its bound, as the Map one does', () => {
+    const cache = new SlotGenerationCache<string>(4, 10);
+    cache.set(1, 'a');
+    cache.set(2, 'b');
+    expect(cache.get(1)).toBe('a');
+    cache.set(3, 'c'); // 1 and 2 become old, 3 is young
+    expect(cache.get(1)).toBe('a'); // used: young again, beside 3
+    cache.set(4, 'd'); // 3 and 1 become old, 2 (unused since) is dropped
+    expect(cache.get(2)).toBeUndefined();
+    expect(cache.get(3)).toBe('c');
+    cache.set(5, 'e');
+    cache.set(6, 'f');
+    expect(cache.get(1)).toBeUndefined();
+    expect(cache.get(6)).toBe('f');
+    cache.set(6, 'g'); // a slot set again is replaced, not counted twice
+    expect(cache.get(6)).toBe('g');
+    expect(cache.get(5)).toBe('e');
+  });
+
+  it('holds every slot of a set no larger than half its bound, however it is used', () => {
+    const cache = new SlotGenerationCache<number>(200, 100);
+    for (let round = 0; round < 50; round++) {
+      for (let i = 0; i < 100; i++) {
+        const slot = (i * 37 + round * 11) % 100;
+        if (cache.get(slot) === undefined) {
+          if (round > 0) throw new Error(`slot ${slot} was dropped in round ${round}`);
+          cache.set(slot, slot);
+        }
+      }
+    }
+  });
+
+  it('never holds more than its bound', () => {
+    const cache = new SlotGenerationCache<number>(10, 1000);
+    for (let i = 0; i < 1000; i++) cache.set(i, i);
+    let held = 0;
+    for (let i = 0; i < 1000; i++) if (cache.get(i) !== undefined) held++;
+    expect(held).toBeLessThanOrEqual(10);
+    expect(held).toBeGreaterThanOrEqual(5);
   });
 });

@@ -53,3 +53,41 @@ export class GenerationCache<K, V> {
     this.young.set(key, value);
   }
 }
+
+/**
+ * GenerationCache's rule for small whole-number keys (a snapshot's slots), in arrays: a lookup is an index,
+ * not a hash of a key that is cold in the CPU's caches (24 Map lookups by product id were 3 % of a listing
+ * answered from memory). Each generation is an array as long as the key space, so keys should be dense.
+ */
+export class SlotGenerationCache<V> {
+  private young: Array<V | undefined>;
+  private old: Array<V | undefined> = [];
+  private youngCount = 0;
+
+  constructor(
+    private readonly max: number,
+    private readonly slots: number,
+  ) {
+    this.young = new Array<V | undefined>(slots);
+  }
+
+  get(slot: number): V | undefined {
+    const young = this.young[slot];
+    if (young !== undefined) return young;
+    const old = this.old[slot];
+    if (old !== undefined) this.set(slot, old);
+    return old;
+  }
+
+  set(slot: number, value: V): void {
+    if (this.young[slot] === undefined) {
+      if (this.youngCount >= this.max / 2) {
+        this.old = this.young;
+        this.young = new Array<V | undefined>(this.slots);
+        this.youngCount = 0;
+      }
+      this.youngCount += 1;
+    }
+    this.young[slot] = value;
+  }
+}

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
-import { cardsOf } from './card-cache.js';
+import { cardsOf, cardsOfSlots } from './card-cache.js';
 import { searchProducts } from './catalogue-search.repository.js';
+import { type FacetSnapshot, idOfSlot, loadFacetSnapshot } from './facet-snapshot.js';
 
 const ALL: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false };
 
@@ -50,6 +51,39 @@ describe('product cards kept per storefront revision', () => {
     expect(late).not.toBe(kept);
     expect(late).toEqual(kept);
     expect((await cardsOf(db, '41', ['p1']))[0]).toBe(kept);
+  });
+
+  it('finds cards by the slots of the snapshot that listed them, read once per revision and snapshot', async () => {
+    const db = store.handle.db;
+    const snap = await loadFacetSnapshot(db, 's1');
+    const slotOf = (s: FacetSnapshot, id: string) => {
+      for (let slot = 0; slot < s.alive.length * 32; slot++) if (idOfSlot(s, slot) === id) return slot;
+      throw new Error(`no slot for ${id}`);
+    };
+    const [p1, p2] = [slotOf(snap, 'p1'), slotOf(snap, 'p2')];
+    const first = await cardsOfSlots(db, 's1', snap, [p2, p1]);
+    expect(first.map((c) => c.id)).toEqual(['p2', 'p1']);
+    // The same revision and snapshot: the same cards, by slot, in the order asked.
+    const again = await cardsOfSlots(db, 's1', snap, [p1, p2]);
+    expect(again[0]).toBe(first[1]);
+    expect(again[1]).toBe(first[0]);
+    await db.updateTable('products').set({ title: 'Lawn Shawl, long' }).where('id', '=', 'p2').execute();
+    expect((await cardsOfSlots(db, 's1', snap, [p2]))[0]?.title).not.toBe('Lawn Shawl, long');
+    // A new revision reads them again; a snapshot of the same revision made anew may number them otherwise.
+    expect((await cardsOfSlots(db, 's2', snap, [p2]))[0]?.title).toBe('Lawn Shawl, long');
+    const reloaded = await loadFacetSnapshot(db, 's2');
+    const [kept] = await cardsOfSlots(db, 's2', snap, [p1]);
+    const [fresh] = await cardsOfSlots(db, 's2', reloaded, [slotOf(reloaded, 'p1')]);
+    expect(fresh).not.toBe(kept);
+    expect(fresh).toEqual(kept);
+    // A product gone since the snapshot was made is left out.
+    await db.deleteFrom('products').where('id', '=', 'p2').execute();
+    expect(
+      (await cardsOfSlots(db, '43', reloaded, [slotOf(reloaded, 'p2'), slotOf(reloaded, 'p1')])).map(
+        (c) => c.id,
+      ),
+    ).toEqual(['p1']);
+    await insertProducts(db, [{ id: 'p2', title: 'Lawn Shawl', price_minor: 1500 }]);
   });
 
   it('shows a product, media or price change on the next listing', async () => {

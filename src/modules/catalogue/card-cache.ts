@@ -1,10 +1,11 @@
 import type { CompiledQuery } from 'kysely';
-import { GenerationCache } from '../../core/lru.js';
+import { GenerationCache, SlotGenerationCache } from '../../core/lru.js';
 import { keepJson } from '../../core/prebuilt-json.js';
 import type { DbOrTx } from '../../db/database.js';
 import { engineOf } from '../../db/engine-sql.js';
 import type { ProductCard } from '../../shared/catalogue.js';
 import { type CardRow, cardColumns, toCard } from './catalogue.repository.js';
+import { type FacetSnapshot, idOfSlot } from './facet-snapshot.js';
 
 /**
  * Product cards of one storefront revision, by id. Shoppers' listings seldom repeat, their cards far more
@@ -46,6 +47,57 @@ export async function cardsOf(db: DbOrTx, revision: string, ids: string[]): Prom
     for (const [i, id] of ids.entries()) found[i] ??= read.get(id);
   }
   return found.filter((card) => card !== undefined);
+}
+
+/**
+ * Cards of one revision by the slot of the snapshot that listed them, so a listing answered from the
+ * snapshot looks its page up by index rather than by id (an id is cut from the snapshot's text of ids, a new
+ * string to hash each time, in a Map cold in the CPU's caches). Same bound and rule as the cards by id;
+ * slots stand for the same products for as long as the snapshot object and the revision are the same.
+ */
+const slotCaches = new WeakMap<
+  object,
+  { revision: string; snap: FacetSnapshot; cards: SlotGenerationCache<ProductCard> }
+>();
+
+/** The cards of the snapshot's `slots` whose products exist, in the slots' order. */
+export async function cardsOfSlots(
+  db: DbOrTx,
+  revision: string,
+  snap: FacetSnapshot,
+  slots: number[],
+): Promise<ProductCard[]> {
+  let cache = slotCaches.get(db);
+  const late = cache !== undefined && cache.revision !== revision && isOlder(revision, cache.revision);
+  if (!late && (!cache || cache.revision !== revision || cache.snap !== snap)) {
+    cache = { revision, snap, cards: new SlotGenerationCache(CARDS, slotRoom(snap)) };
+    slotCaches.set(db, cache);
+    // The snapshot answers this revision's listings from now on: cards by id (kept while SQL answered,
+    // before it landed) would only double the bound.
+    caches.delete(db);
+  }
+  const cards = late || !cache ? new SlotGenerationCache<ProductCard>(CARDS, slotRoom(snap)) : cache.cards;
+  const found = slots.map((slot) => cards.get(slot));
+  const missing: number[] = [];
+  for (const [i, card] of found.entries()) if (card === undefined) missing.push(slots[i] ?? 0);
+  if (missing.length > 0) {
+    const slotOf = new Map(missing.map((slot) => [idOfSlot(snap, slot), slot]));
+    const read = new Map<number, ProductCard>();
+    for (const row of await readCards(db, [...slotOf.keys()])) {
+      const slot = slotOf.get(row.id);
+      if (slot === undefined) continue;
+      const card = keepJson(toCard(row));
+      cards.set(slot, card);
+      read.set(slot, card);
+    }
+    for (const [i, slot] of slots.entries()) found[i] ??= read.get(slot);
+  }
+  return found.filter((card) => card !== undefined);
+}
+
+/** Slots in use and room for a few added later in the same revision (an array grows past its length). */
+function slotRoom(snap: FacetSnapshot): number {
+  return snap.alive.length * 32;
 }
 
 /**

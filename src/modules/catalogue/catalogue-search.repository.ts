@@ -9,13 +9,14 @@ import {
   type CatalogueSort,
   COUNT_CAP,
   type FacetOption,
+  type ProductCard,
   type RelatedProducts,
   type SearchPage,
 } from '../../shared/catalogue.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { slugify } from '../../shared/slug.js';
 import { markSoldOut, withSoldOut } from '../stock/stock.repository.js';
-import { cardsOf } from './card-cache.js';
+import { cardsOf, cardsOfSlots } from './card-cache.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
 import { countFacets, type RawFacetCounts } from './facet-snapshot.js';
 import { type SnapshotOptions, snapshotFor, snapshotIfReady } from './facet-snapshots.js';
@@ -212,23 +213,31 @@ export async function searchProducts(
   const revision = opts.revision ?? (await storefrontRevision(db));
   const snap = await snapshotIfReady(db, revision, opts.snapshot);
   const window = opts.rankWindow ?? RANK_WINDOW;
-  const { ids, count, soldOut } =
-    snap?.revision === revision
-      ? await searchSnapshot(db, snap, f, { sort, offset: opts.offset, limit: opts.limit })
-      : { ...(await searchBySql(db, f, { ...opts, sort, rankWindow: window })), soldOut: null };
-
-  const cards = await cardsOf(db, revision, ids);
-  const rows = soldOut ? markSoldOut(cards, (id) => soldOut.get(id)) : await withSoldOut(db, cards);
-  const next = opts.offset + ids.length;
+  let listed: number;
+  let count: number;
+  let rows: ProductCard[];
+  if (snap?.revision === revision) {
+    const page = await searchSnapshot(db, snap, f, { sort, offset: opts.offset, limit: opts.limit });
+    const cards = await cardsOfSlots(db, revision, snap, page.slots);
+    rows = markSoldOut(cards, (id) => page.soldOut.get(id));
+    listed = page.slots.length;
+    count = page.count;
+  } else {
+    const page = await searchBySql(db, f, { ...opts, sort, rankWindow: window });
+    rows = await withSoldOut(db, await cardsOf(db, revision, page.ids));
+    listed = page.ids.length;
+    count = page.count;
+  }
+  const next = opts.offset + listed;
   const capped = count > COUNT_CAP;
   // Past the cap the count no longer says where the end is: a full page means there may be more.
-  const more = capped ? ids.length === opts.limit : next < count;
+  const more = capped ? listed === opts.limit : next < count;
   // The cards' JSON is kept with them (card-cache.ts): an answer over HTTP is put together from it.
   return holdsKeptJson({
     items: holdsKeptJson(rows),
     total: Math.min(count, COUNT_CAP),
     totalCapped: capped,
-    nextOffset: more && ids.length > 0 ? next : null,
+    nextOffset: more && listed > 0 ? next : null,
   });
 }
 

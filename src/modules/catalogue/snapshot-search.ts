@@ -11,14 +11,15 @@ import { relevanceOrder, type TextMatch, textMatch } from './snapshot-text.js';
  * A listing page answered from the facet snapshot (decision 26): the filter is a mask of slots, the page the
  * first of them in a presorted order, the count a popcount. Relevance is an order of the words' matches
  * worked out in memory (decision 27). The database is read only for words the snapshot has not seen yet; the
- * page's sold-out sizes (product id -> sizes, for the cards' marks) come from the snapshot too.
+ * page is of slots (card-cache.ts finds their cards), and its sold-out sizes (product id -> sizes, for the
+ * cards' marks) come from the snapshot too.
  */
 export async function searchSnapshot(
   db: DbOrTx,
   snap: FacetSnapshot,
   f: CatalogueFilter,
   opts: { sort: SlotSort | 'relevance'; offset: number; limit: number },
-): Promise<{ ids: string[]; count: number; soldOut: Map<string, Set<string>> }> {
+): Promise<{ slots: number[]; count: number; soldOut: Map<string, Set<string>> }> {
   const filtered = await filterOver(db, snap, f);
   const { text } = filtered;
   // From here on synchronous: the page and the count are of one revision.
@@ -30,14 +31,13 @@ export async function searchSnapshot(
         : snap.orders.featured
       : snap.orders[opts.sort];
   const slots = pageOf(order, everything, opts.offset, opts.limit);
-  const ids = slots.map((s) => idOfSlot(snap, s));
-  // The page's sold-out sizes, of the same revision as the page, for the cards' marks.
+  // The page's sold-out sizes (by product id), of the same revision as the page, for the cards' marks.
   const soldOut = new Map<string, Set<string>>();
-  for (const [i, slot] of slots.entries()) {
+  for (const slot of slots) {
     const sizes = snap.soldOutSizesOf.get(slot);
-    if (sizes) soldOut.set(ids[i] ?? '', sizes);
+    if (sizes) soldOut.set(idOfSlot(snap, slot), sizes);
   }
-  return { ids, count: countBits(everything), soldOut };
+  return { slots, count: countBits(everything), soldOut };
 }
 
 /** A filter's words and masks over a snapshot, and the revision they are of. */
