@@ -357,27 +357,33 @@ async function storefrontRevision(db: DbOrTx): Promise<string> {
   return row?.value ?? '0';
 }
 
-/** The shape shoppers get: by count (then key), at most 60 per group, chosen options always, sizes in size order. */
+/**
+ * The shape shoppers get: by count (then key), at most 60 per group, chosen options always, sizes in size
+ * order. Sorts `raw`'s lists where they are: each count makes its own.
+ */
 export function assembleFacets(raw: RawFacetCounts, f: CatalogueFilter): CatalogueFacets {
   const result = { manufacturer: [], size: [], color: [], tag: [], price: raw.price } as CatalogueFacets;
   for (const { kind, field } of FACET_GROUPS) {
-    const rows = [...(raw.counted.get(kind) ?? [])].sort(
-      (a, b) => b.count - a.count || a.key.localeCompare(b.key),
-    );
-    const options: FacetOption[] = rows
-      .slice(0, FACET_OPTION_LIMIT)
-      .map((r) => ({ value: r.value, count: r.count }));
-    const seen = new Set(rows.slice(0, FACET_OPTION_LIMIT).map((r) => r.key));
-    for (const value of f[field]) {
-      const key = facetKey(kind, value);
-      if (key === '' || seen.has(key)) continue;
-      const hit = rows.find((r) => r.key === key);
-      options.push({ value: hit?.value ?? value.trim(), count: hit?.count ?? 0 });
-      seen.add(key);
+    const rows = raw.counted.get(kind) ?? [];
+    rows.sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+    const shown = Math.min(rows.length, FACET_OPTION_LIMIT);
+    const options: FacetOption[] = [];
+    for (let i = 0; i < shown; i++) {
+      const r = rows[i] as (typeof rows)[number];
+      options.push({ value: r.value, count: r.count });
     }
-    if (kind === 'size')
-      options.sort((a, b) => sizeRank(a.value) - sizeRank(b.value) || a.value.localeCompare(b.value));
-    result[kind] = options;
+    const chosen = f[field];
+    if (chosen.length > 0) {
+      const seen = new Set(rows.slice(0, shown).map((r) => r.key));
+      for (const value of chosen) {
+        const key = facetKey(kind, value);
+        if (key === '' || seen.has(key)) continue;
+        const hit = rows.find((r) => r.key === key);
+        options.push({ value: hit?.value ?? value.trim(), count: hit?.count ?? 0 });
+        seen.add(key);
+      }
+    }
+    result[kind] = kind === 'size' ? inSizeOrder(options) : options;
   }
   return result;
 }
@@ -386,6 +392,14 @@ const SIZE_ORDER = ['XXS', 'XS', 'S', 'M', 'L', 'XL', 'XXL', 'XXXL'];
 function sizeRank(size: string): number {
   const i = SIZE_ORDER.indexOf(size.toUpperCase());
   return i === -1 ? SIZE_ORDER.length : i;
+}
+
+/** Sizes as a shop lists them (XS before S before M), others after them by name. */
+function inSizeOrder(options: FacetOption[]): FacetOption[] {
+  return options
+    .map((o) => ({ o, rank: sizeRank(o.value) }))
+    .sort((a, b) => a.rank - b.rank || a.o.value.localeCompare(b.o.value))
+    .map(({ o }) => o);
 }
 
 /**

@@ -515,7 +515,8 @@ export function countFacets(
   // revision it has now (the answer cache keeps them under it); `masks` must be of that revision too.
   const { maskFor, unpriced } = masks;
   const counted = new Map<FacetKind, Array<{ key: string; value: string; count: number }>>();
-  const byKey = new Map<string, { key: string; value: string; count: number }>();
+  // Per group, by key: no string made per term and request.
+  const byKey = new Map<FacetKind, Map<string, { key: string; value: string; count: number }>>();
   snap.counter ??= bitCounter(
     [
       ...[...snap.terms.values()].flatMap((t) => ('bits' in t.slots ? [t.slots.bits] : [])),
@@ -536,18 +537,23 @@ export function countFacets(
     const count = countTerm(counter, t, mask, at, unsellable(snap, f, t));
     if (count === 0) continue;
     // Several spellings of one value (Mint, mint) count together and show the lowest, as SQL's min().
-    const id = `${t.kind}${SEPARATOR}${t.key}`;
-    const seen = byKey.get(id);
+    let keys = byKey.get(t.kind);
+    let list = counted.get(t.kind);
+    if (!keys || !list) {
+      keys = new Map();
+      list = [];
+      byKey.set(t.kind, keys);
+      counted.set(t.kind, list);
+    }
+    const seen = keys.get(t.key);
     if (seen) {
       seen.count += count;
       if (t.value < seen.value) seen.value = t.value;
       continue;
     }
     const entry = { key: t.key, value: t.value, count };
-    byKey.set(id, entry);
-    const list = counted.get(t.kind) ?? [];
+    keys.set(t.key, entry);
     list.push(entry);
-    counted.set(t.kind, list);
   }
   return { counted, price: priceRange(snap, unpriced()), revision: snap.revision };
 }
