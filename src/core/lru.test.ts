@@ -65,6 +65,14 @@ describe('a cache of two generations', () => {
     for (let i = 0; i < 100; i++) expect(cache.has(i)).toBe(true);
   });
 
+  it('holds no more than an odd bound', () => {
+    const cache = new GenerationCache<number, number>(5);
+    for (let i = 0; i < 21; i++) cache.set(i, i);
+    let held = 0;
+    for (let i = 0; i < 21; i++) if (cache.has(i)) held++;
+    expect(held).toBeLessThanOrEqual(5);
+  });
+
   it('drops a key unused while more than half its bound of others came', () => {
     const cache = new GenerationCache<number, number>(10);
     cache.set(-1, -1);
@@ -106,12 +114,27 @@ describe('a cache of two generations for slots', () => {
     }
   });
 
+  it('keeps a set of half its bound young: used again and again, it outlasts half the bound of new keys', () => {
+    const cache = new SlotGenerationCache<string>(4, 10);
+    cache.set(1, 'a');
+    cache.set(2, 'b');
+    for (let i = 0; i < 3; i++) expect([cache.get(1), cache.get(2)]).toEqual(['a', 'b']);
+    cache.set(3, 'c');
+    cache.set(4, 'd');
+    for (const slot of [1, 2, 3, 4]) expect(cache.has(slot)).toBe(true);
+  });
+
   it('never holds more than its bound', () => {
     const cache = new SlotGenerationCache<number>(10, 1000);
     for (let i = 0; i < 1000; i++) cache.set(i, i);
     let held = 0;
-    for (let i = 0; i < 1000; i++) if (cache.get(i) !== undefined) held++;
+    for (let i = 0; i < 1000; i++) if (cache.has(i)) held++;
     expect(held).toBeLessThanOrEqual(10);
     expect(held).toBeGreaterThanOrEqual(5);
+    const odd = new SlotGenerationCache<number>(5, 100);
+    for (let i = 0; i < 21; i++) odd.set(i, i);
+    let oddHeld = 0;
+    for (let i = 0; i < 21; i++) if (odd.has(i)) oddHeld++;
+    expect(oddHeld).toBeLessThanOrEqual(5);
   });
 });

@@ -20,9 +20,10 @@ export function lruSet<K, V>(map: Map<K, V>, key: K, value: V, max: number): voi
 /**
  * A bounded cache of what was used lately that moves nothing on a hit: a LRU Map's delete and set per hit
  * cost 3 % of a listing's CPU for its 24 product cards (a cold hash table, holes rehashed). New and used
- * entries go to the young generation; when it is full the old one is dropped whole and the young one
- * becomes old. Holds at most `max` entries; one is kept until at least `max` / 2 other keys have been set
- * or used since it was, and a set of at most `max` / 2 keys is held whole in the young generation.
+ * entries go to the young generation; when a new key would take it past half the bound the old one is
+ * dropped whole and the young one becomes old. Holds at most `max` entries; one is kept until at least
+ * half of `max` other keys have been set or used since it was, and a set of at most half of `max` keys is
+ * held whole in the young generation.
  */
 export class GenerationCache<K, V> {
   private young = new Map<K, V>();
@@ -46,7 +47,7 @@ export class GenerationCache<K, V> {
     // Turned over only for a key that would take young past half the bound, so a set of keys that fits in
     // it stays there: turning over when it was full made a set of exactly half the bound (a 10,000-product
     // catalogue's cards) move every key back from old at each use, a Map insert per card.
-    if (this.young.size >= this.max / 2 && !this.young.has(key)) {
+    if (this.young.size >= Math.floor(this.max / 2) && !this.young.has(key)) {
       this.old = this.young;
       this.young = new Map();
     }
@@ -79,9 +80,14 @@ export class SlotGenerationCache<V> {
     return old;
   }
 
+  /** Whether `slot` is held, without using it (as GenerationCache.has). */
+  has(slot: number): boolean {
+    return this.young[slot] !== undefined || this.old[slot] !== undefined;
+  }
+
   set(slot: number, value: V): void {
     if (this.young[slot] === undefined) {
-      if (this.youngCount >= this.max / 2) {
+      if (this.youngCount >= Math.floor(this.max / 2)) {
         this.old = this.young;
         this.young = new Array<V | undefined>(this.slots);
         this.youngCount = 0;

@@ -6,6 +6,11 @@ import { cardsOf, cardsOfSlots } from './card-cache.js';
 import { searchProducts } from './catalogue-search.repository.js';
 import { type FacetSnapshot, idOfSlot, loadFacetSnapshot } from './facet-snapshot.js';
 
+function slotOfId(snap: FacetSnapshot, id: string): number {
+  for (let slot = 0; slot < snap.alive.length * 32; slot++) if (idOfSlot(snap, slot) === id) return slot;
+  throw new Error(`no slot for ${id}`);
+}
+
 const ALL: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false };
 
 describe('product cards kept per storefront revision', () => {
@@ -56,10 +61,7 @@ describe('product cards kept per storefront revision', () => {
   it('finds cards by the slots of the snapshot that listed them, read once per revision and snapshot', async () => {
     const db = store.handle.db;
     const snap = await loadFacetSnapshot(db, 's1');
-    const slotOf = (s: FacetSnapshot, id: string) => {
-      for (let slot = 0; slot < s.alive.length * 32; slot++) if (idOfSlot(s, slot) === id) return slot;
-      throw new Error(`no slot for ${id}`);
-    };
+    const slotOf = slotOfId;
     const [p1, p2] = [slotOf(snap, 'p1'), slotOf(snap, 'p2')];
     const first = await cardsOfSlots(db, 's1', snap, [p2, p1]);
     expect(first.map((c) => c.id)).toEqual(['p2', 'p1']);
@@ -84,6 +86,32 @@ describe('product cards kept per storefront revision', () => {
       ),
     ).toEqual(['p1']);
     await insertProducts(db, [{ id: 'p2', title: 'Lawn Shawl', price_minor: 1500 }]);
+  });
+
+  it('reads the cards of a late listing as they are now, leaving the newer cards by slot kept', async () => {
+    const db = store.handle.db;
+    const snap = await loadFacetSnapshot(db, '61');
+    const slot = slotOfId(snap, 'p1');
+    const [kept] = await cardsOfSlots(db, '61', snap, [slot]);
+    // Read at 60, answered after 61 was: not from the cache, and not kept in it.
+    const [late] = await cardsOfSlots(db, '60', snap, [slot]);
+    expect(late).not.toBe(kept);
+    expect(late).toEqual(kept);
+    expect((await cardsOfSlots(db, '61', snap, [slot]))[0]).toBe(kept);
+  });
+
+  it('keeps the cards of one way of listing a revision at a time', async () => {
+    const db = store.handle.db;
+    const [byId] = await cardsOf(db, '71', ['p1']);
+    expect((await cardsOf(db, '71', ['p1']))[0]).toBe(byId);
+    // The snapshot lands for 71: its cards by slot replace those by id.
+    const snap = await loadFacetSnapshot(db, '71');
+    await cardsOfSlots(db, '71', snap, [slotOfId(snap, 'p1')]);
+    expect((await cardsOf(db, '71', ['p1']))[0]).not.toBe(byId);
+    // A listing SQL answers for an older revision leaves the newer cards by slot alone.
+    const [bySlot] = await cardsOfSlots(db, '71', snap, [slotOfId(snap, 'p1')]);
+    await cardsOf(db, '70', ['p1']);
+    expect((await cardsOfSlots(db, '71', snap, [slotOfId(snap, 'p1')]))[0]).toBe(bySlot);
   });
 
   it('shows a product, media or price change on the next listing', async () => {

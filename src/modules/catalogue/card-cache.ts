@@ -31,6 +31,8 @@ export async function cardsOf(db: DbOrTx, revision: string, ids: string[]): Prom
   if (!late && (!cache || cache.revision !== revision)) {
     cache = { revision, cards: new GenerationCache(CARDS) };
     caches.set(db, cache);
+    // SQL answers this revision's listings (its snapshot is loading): the cards by slot are of an older one.
+    dropUnlessNewer(slotCaches, db, revision);
   }
   const cards = late || !cache ? new GenerationCache<string, ProductCard>(CARDS) : cache.cards;
   // One lookup per id: on a listing's path the card map's lookups are cold in the CPU's caches.
@@ -53,13 +55,20 @@ export async function cardsOf(db: DbOrTx, revision: string, ids: string[]): Prom
 /**
  * Cards of one revision by the slot of the snapshot that listed them, so a listing answered from the
  * snapshot looks its page up by index rather than by id (an id is cut from the snapshot's text of ids, a new
- * string to hash each time, in a Map cold in the CPU's caches). Same bound and rule as the cards by id;
- * slots stand for the same products for as long as the snapshot object and the revision are the same.
+ * string to hash each time, in a Map cold in the CPU's caches). Same bound and rule as the cards by id. A
+ * slot stands for one product for the snapshot object's whole life (a refresh only adds slots; a changed
+ * product gets a new one), and the revision decides what its card says: the cache is of both.
  */
 const slotCaches = new WeakMap<
   object,
   { revision: string; snap: FacetSnapshot; cards: SlotGenerationCache<ProductCard> }
 >();
+
+/** Drops `db`'s cache in `from` unless it is of a revision newer than `revision`. */
+function dropUnlessNewer(from: WeakMap<object, { revision: string }>, db: DbOrTx, revision: string): void {
+  const held = from.get(db);
+  if (held && !isOlder(revision, held.revision)) from.delete(db);
+}
 
 /** The cards of the snapshot's `slots` whose products exist, in the slots' order. */
 export async function cardsOfSlots(
@@ -69,15 +78,27 @@ export async function cardsOfSlots(
   slots: number[],
 ): Promise<ProductCard[]> {
   let cache = slotCaches.get(db);
-  const late = cache !== undefined && cache.revision !== revision && isOlder(revision, cache.revision);
-  if (!late && (!cache || cache.revision !== revision || cache.snap !== snap)) {
+  // As in cardsOf, a late request reads its cards as they are now and keeps none: a page's worth of reads,
+  // not a cache (whose arrays are as long as the snapshot) made for one page.
+  if (cache !== undefined && cache.revision !== revision && isOlder(revision, cache.revision)) {
+    const read = await readCards(
+      db,
+      slots.map((slot) => idOfSlot(snap, slot)),
+    );
+    const byId = new Map(read.map((row) => [row.id, row]));
+    return slots.flatMap((slot) => {
+      const row = byId.get(idOfSlot(snap, slot));
+      return row ? [keepJson(toCard(row))] : [];
+    });
+  }
+  if (!cache || cache.revision !== revision || cache.snap !== snap) {
     cache = { revision, snap, cards: new SlotGenerationCache(CARDS, slotRoom(snap)) };
     slotCaches.set(db, cache);
     // The snapshot answers this revision's listings from now on: cards by id (kept while SQL answered,
     // before it landed) would only double the bound.
-    caches.delete(db);
+    dropUnlessNewer(caches, db, revision);
   }
-  const cards = late || !cache ? new SlotGenerationCache<ProductCard>(CARDS, slotRoom(snap)) : cache.cards;
+  const cards = cache.cards;
   const found = slots.map((slot) => cards.get(slot));
   const missing: number[] = [];
   for (const [i, card] of found.entries()) if (card === undefined) missing.push(slots[i] ?? 0);
