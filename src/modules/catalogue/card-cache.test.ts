@@ -61,8 +61,7 @@ describe('product cards kept per storefront revision', () => {
   it('finds cards by the slots of the snapshot that listed them, read once per revision and snapshot', async () => {
     const db = store.handle.db;
     const snap = await loadFacetSnapshot(db, 's1');
-    const slotOf = slotOfId;
-    const [p1, p2] = [slotOf(snap, 'p1'), slotOf(snap, 'p2')];
+    const [p1, p2] = [slotOfId(snap, 'p1'), slotOfId(snap, 'p2')];
     const first = await cardsOfSlots(db, 's1', snap, [p2, p1]);
     expect(first.map((c) => c.id)).toEqual(['p2', 'p1']);
     // The same revision and snapshot: the same cards, by slot, in the order asked.
@@ -75,13 +74,13 @@ describe('product cards kept per storefront revision', () => {
     expect((await cardsOfSlots(db, 's2', snap, [p2]))[0]?.title).toBe('Lawn Shawl, long');
     const reloaded = await loadFacetSnapshot(db, 's2');
     const [kept] = await cardsOfSlots(db, 's2', snap, [p1]);
-    const [fresh] = await cardsOfSlots(db, 's2', reloaded, [slotOf(reloaded, 'p1')]);
+    const [fresh] = await cardsOfSlots(db, 's2', reloaded, [slotOfId(reloaded, 'p1')]);
     expect(fresh).not.toBe(kept);
     expect(fresh).toEqual(kept);
     // A product gone since the snapshot was made is left out.
     await db.deleteFrom('products').where('id', '=', 'p2').execute();
     expect(
-      (await cardsOfSlots(db, '43', reloaded, [slotOf(reloaded, 'p2'), slotOf(reloaded, 'p1')])).map(
+      (await cardsOfSlots(db, '43', reloaded, [slotOfId(reloaded, 'p2'), slotOfId(reloaded, 'p1')])).map(
         (c) => c.id,
       ),
     ).toEqual(['p1']);
