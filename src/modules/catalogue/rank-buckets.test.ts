@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WORD_SCORE } from './full-text.js';
-import { RANK_BUCKETS_MAX_WORDS, type RankedWord, rankBuckets } from './rank-buckets.js';
+import { bucketsPay, type RankedWord, rankBuckets } from './rank-buckets.js';
 import { countBits, eachSlotDescending, hasBit } from './slot-sets.js';
 
 /** The order slot by slot, as relevanceOrder scored it: best score first, then the highest slot. */
@@ -27,16 +27,24 @@ const bitset = (length: number) =>
   });
 
 describe('relevance buckets from bit slices', () => {
-  it('orders the mask as scoring slot by slot does, for one to nine words', () => {
+  it('orders the mask as scoring slot by slot does, for one to twelve words', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 12 }).chain((length) =>
           fc.record({
             mask: bitset(length),
-            words: fc.array(fc.record({ title: bitset(length), tags: bitset(length) }), {
-              minLength: 1,
-              maxLength: RANK_BUCKETS_MAX_WORDS,
-            }),
+            // Word masks a little shorter or longer than the search's (a snapshot grown since).
+            words: fc.array(
+              fc.record({
+                title: bitset(Math.max(0, length + 2)).chain((t) =>
+                  fc.integer({ min: -2, max: 2 }).map((d) => t.slice(0, Math.max(0, length + d))),
+                ),
+                tags: bitset(Math.max(0, length + 2)).chain((t) =>
+                  fc.integer({ min: -2, max: 2 }).map((d) => t.slice(0, Math.max(0, length + d))),
+                ),
+              }),
+              { minLength: 1, maxLength: 12 },
+            ),
           }),
         ),
         ({ mask, words }) => {
@@ -47,6 +55,23 @@ describe('relevance buckets from bit slices', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('keeps the highest slot first among counts that give the same score', () => {
+    // Eleven words: in the maker or tags eleven times (9 * 11 + 11) ties with in the title once (99 + 11).
+    const mask = Uint32Array.of(0b11);
+    const tagged = { title: Uint32Array.of(0), tags: Uint32Array.of(0b01) };
+    const words = [{ title: Uint32Array.of(0b10), tags: Uint32Array.of(0b01) }, ...Array(10).fill(tagged)];
+    expect(bySlot(mask, words)).toEqual([1, 0]);
+    expect([...rankBuckets(mask, words, 2)]).toEqual([1, 0]);
+  });
+
+  it('pays for one broad word, not for many words over few matches', () => {
+    // 100,000 products: 3,125 machine words.
+    expect(bucketsPay(1, 3125, 34_648)).toBe(true);
+    expect(bucketsPay(2, 3125, 20_000)).toBe(true);
+    expect(bucketsPay(1, 3125, 2_000)).toBe(false);
+    expect(bucketsPay(9, 3125, 6_250)).toBe(false);
   });
 
   it('puts title matches before tag matches before the rest, and more words found before fewer', () => {

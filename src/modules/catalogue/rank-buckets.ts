@@ -8,15 +8,13 @@ export type RankedWord = { title: Uint32Array; tags: Uint32Array };
  * the sum over the words of WORD_SCORE.title (found in its title), .tags (in its maker or tags but not the
  * title) or .text (elsewhere). The same order as scoring slot by slot, worked out a machine word (32 slots)
  * at a time: each word adds its title and tags bits into two counters kept as bit slices (one bitset per
- * binary digit), and each score's slots are the mask's bits whose counters hold that score's numbers. A
- * broad word (a third of 100,000 products) was scored slot by slot in about a millisecond. For fewer than
- * 10 words (RANK_BUCKETS_MAX_WORDS), where no two (title, tags) counts share a score.
+ * binary digit), and each score's slots are the mask's bits whose counters hold one of its (title, tags)
+ * counts. A broad word (a third of 100,000 products) was scored slot by slot in about a millisecond.
+ * Each score costs a pass over the mask: `bucketsPay` says when that is cheaper than scoring its slots.
  */
-export const RANK_BUCKETS_MAX_WORDS = 9;
-
 export function rankBuckets(mask: Uint32Array, words: readonly RankedWord[], count: number): Uint32Array {
   const k = words.length;
-  const digits = Math.max(1, 32 - Math.clz32(k));
+  const digits = digitsFor(k);
   const inTitle = slices(mask.length, digits);
   const inTags = slices(mask.length, digits);
   for (const w of words) {
@@ -30,11 +28,13 @@ export function rankBuckets(mask: Uint32Array, words: readonly RankedWord[], cou
   }
   const order = new Uint32Array(count);
   let at = 0;
-  for (const [a, b] of scoresBestFirst(k)) {
+  for (const counts of scoresBestFirst(k)) {
     for (let i = mask.length - 1; i >= 0; i--) {
       const m = mask[i] ?? 0;
       if (m === 0) continue;
-      let word = m & equals(inTitle, i, a) & equals(inTags, i, b);
+      let held = 0;
+      for (const [a, b] of counts) held |= equals(inTitle, i, a) & equals(inTags, i, b);
+      let word = m & held;
       while (word !== 0) {
         const bit = 31 - Math.clz32(word);
         word &= ~(1 << bit);
@@ -43,6 +43,20 @@ export function rankBuckets(mask: Uint32Array, words: readonly RankedWord[], cou
     }
   }
   return order;
+}
+
+/**
+ * Whether rankBuckets costs less than scoring `count` matches of `words` words one by one: its passes
+ * (one per score, each reading both counters' digits per machine word) against about four such reads per
+ * word and match. One word pays from about one slot in 21 matching, nine from about one in 3.
+ */
+export function bucketsPay(words: number, maskWords: number, count: number): boolean {
+  const scores = ((words + 1) * (words + 2)) / 2;
+  return scores * maskWords * 2 * digitsFor(words) < count * words * 4;
+}
+
+function digitsFor(k: number): number {
+  return Math.max(1, 32 - Math.clz32(k));
 }
 
 function slices(length: number, digits: number): Uint32Array[] {
@@ -70,11 +84,19 @@ function equals(counter: Uint32Array[], i: number, value: number): number {
   return out;
 }
 
-/** The (title, tags) counts a slot can have with `k` words, best score first. */
-function scoresBestFirst(k: number): Array<[number, number]> {
-  const pairs: Array<[number, number, number]> = [];
-  for (let a = 0; a <= k; a++)
-    for (let b = 0; a + b <= k; b++)
-      pairs.push([a, b, a * WORD_SCORE.title + b * WORD_SCORE.tags + (k - a - b) * WORD_SCORE.text]);
-  return pairs.sort((x, y) => y[2] - x[2]).map(([a, b]) => [a, b]);
+/**
+ * The (title, tags) counts a slot can have with `k` words, grouped by the score they give, best first (no
+ * two share a score with today's weights and up to 9 words; a group keeps the order right if some did).
+ */
+function scoresBestFirst(k: number): Array<Array<[number, number]>> {
+  const byScore = new Map<number, Array<[number, number]>>();
+  for (let a = 0; a <= k; a++) {
+    for (let b = 0; a + b <= k; b++) {
+      const score = a * WORD_SCORE.title + b * WORD_SCORE.tags + (k - a - b) * WORD_SCORE.text;
+      const group = byScore.get(score);
+      if (group) group.push([a, b]);
+      else byScore.set(score, [[a, b]]);
+    }
+  }
+  return [...byScore.entries()].sort((x, y) => y[0] - x[0]).map(([, counts]) => counts);
 }

@@ -2,7 +2,7 @@ import { lruGet, lruSet } from '../../core/lru.js';
 import type { DbOrTx } from '../../db/database.js';
 import { type FacetSnapshot, maskOfRowidList, SEPARATOR } from './facet-snapshot.js';
 import { type IndexWord, indexWords, WORD_SCORE } from './full-text.js';
-import { RANK_BUCKETS_MAX_WORDS, rankBuckets } from './rank-buckets.js';
+import { bucketsPay, rankBuckets } from './rank-buckets.js';
 import { countBits, eachSlot, eachSlotDescending, hasBit, intersect } from './slot-sets.js';
 import { wordRowidLists } from './word-reads.js';
 
@@ -150,9 +150,9 @@ export function relevanceOrder(snap: FacetSnapshot, text: TextMatch): Uint32Arra
     );
     return keep(Uint32Array.from(slots));
   }
-  if (!sparse && inRowidOrder && text.words.length <= RANK_BUCKETS_MAX_WORDS) {
+  if (inRowidOrder && bucketsPay(text.words.length, mask.length, count)) {
     // Newest indexed first is highest slot first: each score's slots read off bitsets (rank-buckets.ts), a
-    // machine word at a time. A few matches are scored one by one below, which costs less than the scans.
+    // machine word at a time, where that costs less than scoring the matches one by one below.
     return keep(rankBuckets(mask, text.words, count));
   }
   // The matches newest indexed first, each into the list of its score; the lists, best score first, are
