@@ -39,17 +39,22 @@ export async function cardsOf(db: DbOrTx, revision: string, ids: string[]): Prom
   const found = ids.map((id) => cards.get(id));
   const missing = ids.filter((_, i) => found[i] === undefined);
   if (missing.length > 0) {
-    const read = new Map<string, ProductCard>();
-    // Read after `revision` was: a change in between makes these newer than it, never older.
-    for (const row of await readCards(db, missing)) {
-      // Its JSON too: a card is sent in many listings (prebuilt-json.ts).
-      const card = keepJson(toCard(row));
-      cards.set(row.id, card);
-      read.set(row.id, card);
-    }
+    const read = await readKeptCards(db, missing);
+    for (const [id, card] of read) cards.set(id, card);
     for (const [i, id] of ids.entries()) found[i] ??= read.get(id);
   }
   return found.filter((card) => card !== undefined);
+}
+
+/**
+ * The cards of `ids` that exist, by id, read now: after the request's revision was read, so a change in
+ * between makes them newer than it, never older. With their JSON (a card is sent in many listings,
+ * prebuilt-json.ts).
+ */
+async function readKeptCards(db: DbOrTx, ids: string[]): Promise<Map<string, ProductCard>> {
+  const read = new Map<string, ProductCard>();
+  for (const row of await readCards(db, ids)) read.set(row.id, keepJson(toCard(row)));
+  return read;
 }
 
 /**
@@ -81,15 +86,9 @@ export async function cardsOfSlots(
   // As in cardsOf, a late request reads its cards as they are now and keeps none: a page's worth of reads,
   // not a cache (whose arrays are as long as the snapshot) made for one page.
   if (cache !== undefined && cache.revision !== revision && isOlder(revision, cache.revision)) {
-    const read = await readCards(
-      db,
-      slots.map((slot) => idOfSlot(snap, slot)),
-    );
-    const byId = new Map(read.map((row) => [row.id, row]));
-    return slots.flatMap((slot) => {
-      const row = byId.get(idOfSlot(snap, slot));
-      return row ? [keepJson(toCard(row))] : [];
-    });
+    const ids = slots.map((slot) => idOfSlot(snap, slot));
+    const read = await readKeptCards(db, ids);
+    return ids.flatMap((id) => read.get(id) ?? []);
   }
   if (!cache || cache.revision !== revision || cache.snap !== snap) {
     cache = { revision, snap, cards: new SlotGenerationCache(CARDS, slotRoom(snap)) };
@@ -103,16 +102,16 @@ export async function cardsOfSlots(
   const missing: number[] = [];
   for (const [i, card] of found.entries()) if (card === undefined) missing.push(slots[i] ?? 0);
   if (missing.length > 0) {
-    const slotOf = new Map(missing.map((slot) => [idOfSlot(snap, slot), slot]));
-    const read = new Map<number, ProductCard>();
-    for (const row of await readCards(db, [...slotOf.keys()])) {
-      const slot = slotOf.get(row.id);
-      if (slot === undefined) continue;
-      const card = keepJson(toCard(row));
+    const ids = missing.map((slot) => idOfSlot(snap, slot));
+    const read = await readKeptCards(db, ids);
+    const bySlot = new Map<number, ProductCard>();
+    for (const [i, slot] of missing.entries()) {
+      const card = read.get(ids[i] ?? '');
+      if (card === undefined) continue;
       cards.set(slot, card);
-      read.set(slot, card);
+      bySlot.set(slot, card);
     }
-    for (const [i, slot] of slots.entries()) found[i] ??= read.get(slot);
+    for (const [i, slot] of slots.entries()) found[i] ??= bySlot.get(slot);
   }
   return found.filter((card) => card !== undefined);
 }

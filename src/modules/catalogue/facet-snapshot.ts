@@ -514,8 +514,7 @@ export function countFacets(
   // Synchronous: a refresh cannot change the snapshot halfway through a count, so the counts are of the
   // revision it has now (the answer cache keeps them under it); `masks` must be of that revision too.
   const { maskFor, unpriced } = masks;
-  const counted = new Map<FacetKind, Array<{ key: string; value: string; count: number }>>();
-  // Per group, by key: no string made per term and request.
+  // Per group, by key (no string made per term and request), in the order the values were first counted.
   const byKey = new Map<FacetKind, Map<string, { key: string; value: string; count: number }>>();
   snap.counter ??= bitCounter(
     [
@@ -538,12 +537,9 @@ export function countFacets(
     if (count === 0) continue;
     // Several spellings of one value (Mint, mint) count together and show the lowest, as SQL's min().
     let keys = byKey.get(t.kind);
-    let list = counted.get(t.kind);
-    if (!keys || !list) {
+    if (!keys) {
       keys = new Map();
-      list = [];
       byKey.set(t.kind, keys);
-      counted.set(t.kind, list);
     }
     const seen = keys.get(t.key);
     if (seen) {
@@ -551,10 +547,9 @@ export function countFacets(
       if (t.value < seen.value) seen.value = t.value;
       continue;
     }
-    const entry = { key: t.key, value: t.value, count };
-    keys.set(t.key, entry);
-    list.push(entry);
+    keys.set(t.key, { key: t.key, value: t.value, count });
   }
+  const counted = new Map([...byKey].map(([kind, keys]) => [kind, [...keys.values()]]));
   return { counted, price: priceRange(snap, unpriced()), revision: snap.revision };
 }
 
