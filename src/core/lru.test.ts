@@ -19,40 +19,53 @@ describe('a Map as an LRU cache', () => {
   });
 });
 
-describe('a cache of two generations', () => {
+/** The two caches' shared rule, asked of both with whole-number keys (slots 1-1000). */
+type Generations = {
+  get(key: number): number | undefined;
+  has(key: number): boolean;
+  set(key: number, value: number): void;
+};
+
+describe.each([
+  ['by key, in Maps', (max: number): Generations => new GenerationCache<number, number>(max)],
+  ['by slot, in arrays', (max: number): Generations => new SlotGenerationCache<number>(max, 1000)],
+])('a cache of two generations %s', (_, cacheOf) => {
   it('keeps what was set or used within the last half of its bound, and never more than its bound', () => {
-    const cache = new GenerationCache<string, number>(4);
-    cache.set('a', 1);
-    cache.set('b', 2); // young is full, and stays young until another key comes
-    expect(cache.get('a')).toBe(1);
-    cache.set('c', 3); // a third key: a and b become old, c is young
-    expect(cache.has('b')).toBe(true);
-    expect(cache.get('a')).toBe(1); // used: young again, beside c
-    cache.set('d', 4); // young was full: c and a become old, b (unused since) is dropped
-    expect(cache.has('b')).toBe(false);
-    expect(cache.get('c')).toBe(3);
-    cache.set('e', 5);
-    cache.set('f', 6);
-    // a was last used before d, c, e and f: more than half the bound ago.
-    expect(cache.has('a')).toBe(false);
-    expect(cache.get('f')).toBe(6);
-    expect(cache.get('missing')).toBeUndefined();
+    const cache = cacheOf(4);
+    cache.set(1, 1);
+    cache.set(2, 2); // young is full, and stays young until another key comes
+    expect(cache.get(1)).toBe(1);
+    cache.set(3, 3); // a third key: 1 and 2 become old, 3 is young
+    expect(cache.has(2)).toBe(true);
+    expect(cache.get(1)).toBe(1); // used: young again, beside 3
+    cache.set(4, 4); // young was full: 3 and 1 become old, 2 (unused since) is dropped
+    expect(cache.has(2)).toBe(false);
+    expect(cache.get(3)).toBe(3);
+    cache.set(5, 5);
+    cache.set(6, 6);
+    // 1 was last used before 4, 3, 5 and 6: more than half the bound ago.
+    expect(cache.has(1)).toBe(false);
+    expect(cache.get(6)).toBe(6);
+    expect(cache.get(999)).toBeUndefined();
+    cache.set(6, 7); // a key set again is replaced, not counted twice
+    expect(cache.get(6)).toBe(7);
+    expect(cache.get(5)).toBe(5);
   });
 
   it('keeps a set of half its bound young: used again and again, it outlasts half the bound of new keys', () => {
     // Turning over when young became full sent such a set to old at once, and every use moved a key back:
     // a 10,000-product catalogue's cards, in a cache of 20,000, paid a Map insert per card.
-    const cache = new GenerationCache<string, number>(4);
-    cache.set('a', 1);
-    cache.set('b', 2);
-    for (let i = 0; i < 3; i++) expect([cache.get('a'), cache.get('b')]).toEqual([1, 2]);
-    cache.set('c', 3);
-    cache.set('d', 4);
-    for (const key of ['a', 'b', 'c', 'd']) expect(cache.has(key)).toBe(true);
+    const cache = cacheOf(4);
+    cache.set(1, 1);
+    cache.set(2, 2);
+    for (let i = 0; i < 3; i++) expect([cache.get(1), cache.get(2)]).toEqual([1, 2]);
+    cache.set(3, 3);
+    cache.set(4, 4);
+    for (const key of [1, 2, 3, 4]) expect(cache.has(key)).toBe(true);
   });
 
   it('holds every key of a set no larger than half its bound, however it is used', () => {
-    const cache = new GenerationCache<number, number>(200);
+    const cache = cacheOf(200);
     for (let round = 0; round < 50; round++) {
       for (let i = 0; i < 100; i++) {
         const key = (i * 37 + round * 11) % 100;
@@ -65,76 +78,25 @@ describe('a cache of two generations', () => {
     for (let i = 0; i < 100; i++) expect(cache.has(i)).toBe(true);
   });
 
-  it('holds no more than an odd bound', () => {
-    const cache = new GenerationCache<number, number>(5);
-    for (let i = 0; i < 21; i++) cache.set(i, i);
-    let held = 0;
-    for (let i = 0; i < 21; i++) if (cache.has(i)) held++;
-    expect(held).toBeLessThanOrEqual(5);
+  it('never holds more than its bound, an odd one too', () => {
+    const held = (cache: Generations, keys: number) => {
+      let n = 0;
+      for (let i = 0; i < keys; i++) if (cache.has(i)) n++;
+      return n;
+    };
+    const even = cacheOf(10);
+    for (let i = 0; i < 1000; i++) even.set(i, i);
+    expect(held(even, 1000)).toBeLessThanOrEqual(10);
+    expect(held(even, 1000)).toBeGreaterThanOrEqual(5);
+    const odd = cacheOf(5);
+    for (let i = 0; i < 21; i++) odd.set(i, i);
+    expect(held(odd, 21)).toBeLessThanOrEqual(5);
   });
 
   it('drops a key unused while more than half its bound of others came', () => {
-    const cache = new GenerationCache<number, number>(10);
-    cache.set(-1, -1);
+    const cache = cacheOf(10);
+    cache.set(100, 100);
     for (let i = 0; i < 10; i++) cache.set(i, i);
-    expect(cache.has(-1)).toBe(false);
-  });
-});
-
-describe('a cache of two generations for slots', () => {
-  it('keeps what was set or used within the last half of its bound, as the Map one does', () => {
-    const cache = new SlotGenerationCache<string>(4, 10);
-    cache.set(1, 'a');
-    cache.set(2, 'b');
-    expect(cache.get(1)).toBe('a');
-    cache.set(3, 'c'); // 1 and 2 become old, 3 is young
-    expect(cache.get(1)).toBe('a'); // used: young again, beside 3
-    cache.set(4, 'd'); // 3 and 1 become old, 2 (unused since) is dropped
-    expect(cache.get(2)).toBeUndefined();
-    expect(cache.get(3)).toBe('c');
-    cache.set(5, 'e');
-    cache.set(6, 'f');
-    expect(cache.get(1)).toBeUndefined();
-    expect(cache.get(6)).toBe('f');
-    cache.set(6, 'g'); // a slot set again is replaced, not counted twice
-    expect(cache.get(6)).toBe('g');
-    expect(cache.get(5)).toBe('e');
-  });
-
-  it('holds every slot of a set no larger than half its bound, however it is used', () => {
-    const cache = new SlotGenerationCache<number>(200, 100);
-    for (let round = 0; round < 50; round++) {
-      for (let i = 0; i < 100; i++) {
-        const slot = (i * 37 + round * 11) % 100;
-        if (cache.get(slot) === undefined) {
-          if (round > 0) throw new Error(`slot ${slot} was dropped in round ${round}`);
-          cache.set(slot, slot);
-        }
-      }
-    }
-  });
-
-  it('keeps a set of half its bound young: used again and again, it outlasts half the bound of new keys', () => {
-    const cache = new SlotGenerationCache<string>(4, 10);
-    cache.set(1, 'a');
-    cache.set(2, 'b');
-    for (let i = 0; i < 3; i++) expect([cache.get(1), cache.get(2)]).toEqual(['a', 'b']);
-    cache.set(3, 'c');
-    cache.set(4, 'd');
-    for (const slot of [1, 2, 3, 4]) expect(cache.has(slot)).toBe(true);
-  });
-
-  it('never holds more than its bound', () => {
-    const cache = new SlotGenerationCache<number>(10, 1000);
-    for (let i = 0; i < 1000; i++) cache.set(i, i);
-    let held = 0;
-    for (let i = 0; i < 1000; i++) if (cache.has(i)) held++;
-    expect(held).toBeLessThanOrEqual(10);
-    expect(held).toBeGreaterThanOrEqual(5);
-    const odd = new SlotGenerationCache<number>(5, 100);
-    for (let i = 0; i < 21; i++) odd.set(i, i);
-    let oddHeld = 0;
-    for (let i = 0; i < 21; i++) if (odd.has(i)) oddHeld++;
-    expect(oddHeld).toBeLessThanOrEqual(5);
+    expect(cache.has(100)).toBe(false);
   });
 });
