@@ -18,11 +18,11 @@ import { slugify } from '../../shared/slug.js';
 import { markSoldOut, withSoldOut } from '../stock/stock.repository.js';
 import { cardsOf, cardsOfSlots } from './card-cache.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
-import { countFacets, type RawFacetCounts } from './facet-snapshot.js';
+import type { RawFacetCounts } from './facet-snapshot.js';
 import { type SnapshotOptions, snapshotFor, snapshotIfReady } from './facet-snapshots.js';
 import { type FullText, fullText } from './full-text.js';
 import { FACET_GROUPS, facetKey, facetKeys, filterKey, searchTerms } from './search-query.js';
-import { filterOver, masksNow, searchSnapshot } from './snapshot-search.js';
+import { countOver, searchSnapshot } from './snapshot-search.js';
 
 type Eb = ExpressionBuilder<Database & { p: ProductsTable }, 'p'>;
 type FilterPart = FacetKind | 'price';
@@ -325,8 +325,7 @@ export async function facetCounts(
   const hit = lruGet(cache, key);
   if (hit && hit.revision === revision) return { facets: hit.value, upToDate: true };
   const snap = await snapshotFor(db, revision, opts);
-  const filtered = await filterOver(db, snap, f);
-  const counted = countFacets(snap, f, filtered.text?.mask ?? null, masksNow(snap, f, filtered));
+  const counted = await countOver(db, snap, f);
   const value = assembleFacets(counted, f);
   // Kept under the revision of the snapshot that counted it, so an older snapshot's answer (given while a
   // newer one loads) is never taken for the current revision's.

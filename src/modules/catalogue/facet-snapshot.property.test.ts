@@ -18,11 +18,13 @@ import {
 } from './facet-snapshot.js';
 import { searchTerms } from './search-query.js';
 import { countBits } from './slot-sets.js';
-import { textMatch } from './snapshot-text.js';
+import { matchesOf, textMatch } from './snapshot-text.js';
 
 /** The snapshot's counts for a filter, its words read as the listing reads them. */
-const countedFacets = async (db: TestStore['handle']['db'], snap: FacetSnapshot, f: CatalogueFilter) =>
-  countFacets(snap, f, (await textMatch(db, snap, f.q))?.mask ?? null);
+const countedFacets = async (db: TestStore['handle']['db'], snap: FacetSnapshot, f: CatalogueFilter) => {
+  const text = await textMatch(db, snap, f.q);
+  return countFacets(snap, f, text && matchesOf(snap, text));
+};
 
 /**
  * The in-memory facet counts against the plain SQL ones, for generated catalogues (spellings that differ
@@ -331,10 +333,10 @@ describe('facet counts from the in-memory snapshot', () => {
       textMatch(store.handle.db, snap, 'SILK'),
     ]);
     expect(forListing?.words[0]).toBe(forFacets?.words[0]);
-    expect(countBits(forListing?.mask ?? new Uint32Array(0))).toBe(2);
+    expect(forListing && countBits(matchesOf(snap, forListing))).toBe(2);
     const pair = await textMatch(store.handle.db, snap, 'shawl silk');
     expect(pair?.words[1]).toBe(forListing?.words[0]);
-    expect(countBits(pair?.mask ?? new Uint32Array(0))).toBe(1);
+    expect(pair && countBits(matchesOf(snap, pair))).toBe(1);
   });
 
   it('asks for a fresh load when the change log no longer reaches back to the snapshot', async () => {

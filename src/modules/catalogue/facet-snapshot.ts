@@ -9,6 +9,7 @@ import {
   soldOutRows,
   toMillis,
 } from './facet-load.js';
+import { freshMask, type TakeMask, withScratchMasks } from './scratch-masks.js';
 import { FACET_GROUPS, facetKey, facetKeys } from './search-query.js';
 import { mergeSlots, SLOT_SORTS, type SlotSort, type SortKeys } from './slot-orders.js';
 import {
@@ -423,29 +424,36 @@ function grow(snap: FacetSnapshot): void {
 
 export type FilterMasks = {
   everything: Uint32Array;
-  maskFor: Map<FacetKind, Uint32Array>;
+  /** A new mask for a chosen group each time it is asked; `everything` for the others. */
+  maskFor: (kind: FacetKind) => Uint32Array;
   unpriced: () => Uint32Array;
 };
 
 /**
- * A filter's masks over the snapshot, never written to once made (they are shared: snapshot-search.ts keeps
- * the last few, and a mask may be the snapshot's own `alive` or a word's). `everything` holds the products
- * it finds (the listing); `maskFor` holds, per facet group, the products found with that group's own choice
- * left out ("what if I picked this too"); `unpriced` the products found without the price condition (for
- * the price range). Synchronous: a refresh cannot change the snapshot halfway.
+ * A filter's masks over the snapshot, never written to once made (a mask may be the snapshot's own `alive`
+ * or a word's). `everything` holds the products it finds (the listing); `maskFor` holds, per facet group,
+ * the products found with that group's own choice left out ("what if I picked this too"); `unpriced` the
+ * products found without the price condition (for the price range). Synchronous: a refresh cannot change
+ * the snapshot halfway. The masks it makes come from `take`: inside a scratch step (scratch-masks.ts) they
+ * are used there and never kept.
  */
-export function filterMasks(snap: FacetSnapshot, f: CatalogueFilter, text: Uint32Array | null): FilterMasks {
+export function filterMasks(
+  snap: FacetSnapshot,
+  f: CatalogueFilter,
+  text: Uint32Array | null,
+  take: TakeMask = freshMask,
+): FilterMasks {
   // Text and price narrow every answer below, so they are folded into one base mask of live slots.
   const base = text ?? snap.alive;
   const priced = f.priceMin !== undefined || f.priceMax !== undefined;
-  const withPrice = priced ? intersect(base, priceMask(snap, f)) : base;
+  const withPrice = priced ? intersect(base, priceMask(snap, f, take), take(base.length)) : base;
 
   // One mask per group with a choice: the products holding any chosen value.
   const chosen = new Map<FacetKind, Uint32Array>();
   for (const { kind, field } of FACET_GROUPS) {
     const keys = new Set(facetKeys(kind, f[field]));
     if (keys.size === 0) continue;
-    const mask = new Uint32Array(base.length);
+    const mask = take(base.length);
     for (const t of snap.terms.values()) {
       if (t.kind !== kind || !keys.has(t.key)) continue;
       const sold = unsellable(snap, f, t);
@@ -453,26 +461,35 @@ export function filterMasks(snap: FacetSnapshot, f: CatalogueFilter, text: Uint3
         union(mask, t.slots);
         continue;
       }
-      const held = new Uint32Array(base.length);
+      const held = take(base.length);
       union(held, t.slots);
-      union(mask, { bits: andNot(held, sold) });
+      union(mask, { bits: andNot(held, sold, held) });
     }
     chosen.set(kind, mask);
   }
   // In stock only with no size chosen: any size that can be bought (or no sizes at all). Counted as the
   // size group's choice, so the size options still say what picking one of them would give.
-  if (f.inStock && !chosen.has('size')) chosen.set('size', andNot(snap.alive, snap.everySizeSoldOut));
+  if (f.inStock && !chosen.has('size')) {
+    chosen.set('size', andNot(snap.alive, snap.everySizeSoldOut, take(snap.alive.length)));
+  }
   const allBut = (start: Uint32Array, except?: FacetKind): Uint32Array => {
     let m = start;
-    for (const [kind, mask] of chosen) if (kind !== except) m = intersect(m, mask);
+    let own: Uint32Array | undefined;
+    for (const [kind, mask] of chosen) {
+      if (kind === except) continue;
+      // One new mask for the whole chain: after the first, each intersection is written over it.
+      own ??= take(start.length);
+      m = intersect(m, mask, own);
+    }
     return m;
   };
-
   const everything = allBut(withPrice);
-  const maskFor = new Map<FacetKind, Uint32Array>();
-  for (const { kind } of FACET_GROUPS)
-    maskFor.set(kind, chosen.has(kind) ? allBut(withPrice, kind) : everything);
-  return { everything, maskFor, unpriced: () => allBut(base) };
+  // Worked out when asked: a listing's page needs only `everything`.
+  return {
+    everything,
+    maskFor: (kind) => (chosen.has(kind) ? allBut(withPrice, kind) : everything),
+    unpriced: () => allBut(base),
+  };
 }
 
 /**
@@ -509,11 +526,17 @@ export function countFacets(
   snap: FacetSnapshot,
   f: CatalogueFilter,
   text: Uint32Array | null,
-  masks: FilterMasks = filterMasks(snap, f, text),
 ): RawFacetCounts & { revision: string } {
   // Synchronous: a refresh cannot change the snapshot halfway through a count, so the counts are of the
-  // revision it has now (the answer cache keeps them under it); `masks` must be of that revision too.
-  const { maskFor, unpriced } = masks;
+  // revision it has now (the answer cache keeps them under it).
+  return withScratchMasks((take) => countWith(snap, f, filterMasks(snap, f, text, take)));
+}
+
+function countWith(
+  snap: FacetSnapshot,
+  f: CatalogueFilter,
+  { maskFor, unpriced }: FilterMasks,
+): RawFacetCounts & { revision: string } {
   // Per group, by key (no string made per term and request), in the order the values were first counted.
   const byKey = new Map<FacetKind, Map<string, { key: string; value: string; count: number }>>();
   snap.counter ??= bitCounter(
@@ -526,11 +549,15 @@ export function countFacets(
   );
   const counter = snap.counter;
   // Each group's mask is placed once and counted against every one of its values.
+  const masks = new Map<FacetKind, Uint32Array>();
   const placed = new Map<Uint32Array, number>();
-  for (const mask of maskFor.values())
+  for (const { kind } of FACET_GROUPS) {
+    const mask = maskFor(kind);
+    masks.set(kind, mask);
     if (!placed.has(mask)) placed.set(mask, counter.put(placed.size, mask));
+  }
   for (const t of snap.terms.values()) {
-    const mask = maskFor.get(t.kind);
+    const mask = masks.get(t.kind);
     const at = mask && placed.get(mask);
     if (!mask || at === undefined) continue;
     const count = countTerm(counter, t, mask, at, unsellable(snap, f, t));
@@ -557,8 +584,8 @@ export function countFacets(
  * The slots priced within the filter's bounds, dead ones too (the caller's base mask drops them): the run of
  * the price order between two binary searches, so a narrow range costs only its own slots.
  */
-function priceMask(snap: FacetSnapshot, f: CatalogueFilter): Uint32Array {
-  const mask = new Uint32Array(snap.alive.length);
+function priceMask(snap: FacetSnapshot, f: CatalogueFilter, take: TakeMask): Uint32Array {
+  const mask = take(snap.alive.length);
   const order = snap.orders['price-asc'];
   const firstFrom = (bound: number, inclusive: boolean) => {
     let lo = 0;

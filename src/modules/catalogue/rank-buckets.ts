@@ -1,22 +1,31 @@
 import { WORD_SCORE } from './full-text.js';
+import { freshMask, type TakeMask } from './scratch-masks.js';
+import { popcount32 } from './slot-sets.js';
 
 /** A word's matches, as ranking reads them: in the title, in the maker or tags (each a bitset of slots). */
 export type RankedWord = { title: Uint32Array; tags: Uint32Array };
 
 /**
- * The slots of `mask`, best score first and the highest slot first within a score, where a slot's score is
- * the sum over the words of WORD_SCORE.title (found in its title), .tags (in its maker or tags but not the
- * title) or .text (elsewhere). The same order as scoring slot by slot, worked out a machine word (32 slots)
- * at a time: each word adds its title and tags bits into two counters kept as bit slices (one bitset per
- * binary digit), and each score's slots are the mask's bits whose counters hold one of its (title, tags)
- * counts. A broad word (a third of 100,000 products) was scored slot by slot in about a millisecond.
- * Each score costs a pass over the mask: `bucketsPay` says when that is cheaper than scoring its slots.
+ * The `limit` slots after the first `offset` of `mask` in rank order: best score first and the highest slot
+ * first within a score, where a slot's score is the sum over the words of WORD_SCORE.title (found in its
+ * title), .tags (in its maker or tags but not the title) or .text (elsewhere). The same order as scoring
+ * slot by slot, worked out a machine word (32 slots) at a time: each word adds its title and tags bits into
+ * two counters kept as bit slices (one bitset per binary digit, from `take`), and each score's slots are the
+ * mask's bits whose counters hold one of its (title, tags) counts; the passes stop once the page is full.
+ * A broad word (a third of 100,000 products) was scored slot by slot in about a millisecond. Each score
+ * costs a pass over the mask: `bucketsPay` says when that is cheaper than scoring its slots.
  */
-export function rankBuckets(mask: Uint32Array, words: readonly RankedWord[], count: number): Uint32Array {
+export function rankBuckets(
+  mask: Uint32Array,
+  words: readonly RankedWord[],
+  offset: number,
+  limit: number,
+  take: TakeMask = freshMask,
+): number[] {
   const k = words.length;
   const digits = digitsFor(k);
-  const inTitle = slices(mask.length, digits);
-  const inTags = slices(mask.length, digits);
+  const inTitle = slices(mask.length, digits, take);
+  const inTags = slices(mask.length, digits, take);
   for (const w of words) {
     for (let i = 0; i < mask.length; i++) {
       const m = mask[i] ?? 0;
@@ -26,23 +35,31 @@ export function rankBuckets(mask: Uint32Array, words: readonly RankedWord[], cou
       addBits(inTags, i, (w.tags[i] ?? 0) & m & ~title);
     }
   }
-  const order = new Uint32Array(count);
-  let at = 0;
+  const page: number[] = [];
+  let skip = offset;
   for (const counts of scoresBestFirst(k)) {
-    for (let i = mask.length - 1; i >= 0; i--) {
+    if (page.length >= limit) break;
+    for (let i = mask.length - 1; i >= 0 && page.length < limit; i--) {
       const m = mask[i] ?? 0;
       if (m === 0) continue;
       let held = 0;
       for (const [a, b] of counts) held |= equals(inTitle, i, a) & equals(inTags, i, b);
       let word = m & held;
-      while (word !== 0) {
+      // A page further on passes over whole machine words.
+      const here = popcount32(word);
+      if (skip >= here) {
+        skip -= here;
+        continue;
+      }
+      while (word !== 0 && page.length < limit) {
         const bit = 31 - Math.clz32(word);
         word &= ~(1 << bit);
-        order[at++] = (i << 5) + bit;
+        if (skip > 0) skip--;
+        else page.push((i << 5) + bit);
       }
     }
   }
-  return order;
+  return page;
 }
 
 /**
@@ -59,8 +76,8 @@ function digitsFor(k: number): number {
   return Math.max(1, 32 - Math.clz32(k));
 }
 
-function slices(length: number, digits: number): Uint32Array[] {
-  return Array.from({ length: digits }, () => new Uint32Array(length));
+function slices(length: number, digits: number, take: TakeMask): Uint32Array[] {
+  return Array.from({ length: digits }, () => take(length));
 }
 
 /** Adds 1 to the counter of every slot set in `bits` (a ripple carry through the slices). */

@@ -49,14 +49,22 @@ export function union(a: Uint32Array, set: SlotSet): void {
   }
 }
 
-export function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
-  const out = new Uint32Array(a.length);
+/** The slots of `a` that `b` holds too, written into `out` (a new bitset unless given). */
+export function intersect(
+  a: Uint32Array,
+  b: Uint32Array,
+  out: Uint32Array = new Uint32Array(a.length),
+): Uint32Array {
   for (let i = 0; i < a.length; i++) out[i] = (a[i] ?? 0) & (b[i] ?? 0);
   return out;
 }
 
-export function andNot(a: Uint32Array, b: Uint32Array): Uint32Array {
-  const out = new Uint32Array(a.length);
+/** The slots of `a` that `b` does not hold, written into `out` (a new bitset unless given). */
+export function andNot(
+  a: Uint32Array,
+  b: Uint32Array,
+  out: Uint32Array = new Uint32Array(a.length),
+): Uint32Array {
   for (let i = 0; i < a.length; i++) out[i] = (a[i] ?? 0) & ~(b[i] ?? 0);
   return out;
 }

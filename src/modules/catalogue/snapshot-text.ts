@@ -3,6 +3,8 @@ import type { DbOrTx } from '../../db/database.js';
 import { type FacetSnapshot, maskOfRowidList, SEPARATOR } from './facet-snapshot.js';
 import { type IndexWord, indexWords, WORD_SCORE } from './full-text.js';
 import { bucketsPay, rankBuckets } from './rank-buckets.js';
+import { freshMask, type TakeMask } from './scratch-masks.js';
+import { pageOf } from './slot-orders.js';
 import { countBits, eachSlot, eachSlotDescending, hasBit, intersect } from './slot-sets.js';
 import { wordRowidLists } from './word-reads.js';
 
@@ -18,10 +20,11 @@ import { wordRowidLists } from './word-reads.js';
 export type WordMasks = { any: Uint32Array; title: Uint32Array; tags: Uint32Array };
 
 /**
- * A search's words over a snapshot: the slots every word matches, each word's masks, and the snapshot's
- * `seq` they are of (what is worked out from them is kept only while the snapshot is still there).
+ * A search's words over a snapshot: each word's masks, and the snapshot's `seq` they are of (what is worked
+ * out from them is kept only while the snapshot is still there). The slots every word matches are
+ * `matchesOf` them, worked out where they are used.
  */
-export type TextMatch = { key: string; mask: Uint32Array; words: WordMasks[]; seq: number };
+export type TextMatch = { key: string; words: WordMasks[]; seq: number };
 
 /**
  * Words kept per snapshot: 3 × 12.5 kB each at 100,000 products (19 MB for 512). Cleared when a refresh
@@ -63,11 +66,24 @@ export async function textMatch(
     at = snap.seq;
     masks = await readAll();
   }
-  // FTS5 and tsquery both find the products every word matches (an FTS5 term that is no word at all
-  // matches nothing, alone or beside others), so the intersection is what the whole query finds.
-  let mask = masks[0]?.any ?? new Uint32Array(snap.alive.length);
-  for (const m of masks.slice(1)) mask = intersect(mask, m.any);
-  return { key: words.map((w) => w.key).join(SEPARATOR), mask, words: masks, seq: at };
+  return { key: words.map((w) => w.key).join(SEPARATOR), words: masks, seq: at };
+}
+
+/**
+ * The slots every word matches: FTS5 and tsquery both find the products every word matches (an FTS5 term
+ * that is no word at all matches nothing, alone or beside others), so the intersection is what the whole
+ * query finds. One word's is its own mask (never written to); several words' is made by `take`.
+ */
+export function matchesOf(snap: FacetSnapshot, text: TextMatch, take: TakeMask = freshMask): Uint32Array {
+  const [first, ...rest] = text.words;
+  if (!first) return take(snap.alive.length);
+  let mask = first.any;
+  let own: Uint32Array | undefined;
+  for (const m of rest) {
+    own ??= take(mask.length);
+    mask = intersect(mask, m.any, own);
+  }
+  return mask;
 }
 
 /**
@@ -109,12 +125,61 @@ async function readWordMasks(
   return masks;
 }
 
+/** A slot's score for the words: the sum of each word's WORD_SCORE for the field it is found in. */
+function scoreOf(words: readonly WordMasks[], slot: number): number {
+  let score = 0;
+  for (const w of words) {
+    score += hasBit(w.title, slot)
+      ? WORD_SCORE.title
+      : hasBit(w.tags, slot)
+        ? WORD_SCORE.tags
+        : WORD_SCORE.text;
+  }
+  return score;
+}
+
 /**
- * Every match of the words in relevance order (decision 27): by the sum of the words' WORD_SCORE (the
- * field each is found in), then newest indexed first. Kept until a product changes, per words; other
- * filters only pick among them, so they never reorder a search.
+ * A page of a search in relevance order (decision 27): the `limit` slots after the first `offset` of
+ * `listed` (the words' `matches` that pass the other filters, `count` of them) by the sum of the words'
+ * WORD_SCORE, then newest indexed first. Other filters only pick among the matches, so they never reorder
+ * a search. In a snapshot whose slots are in rowid order (as loaded, and after additions only) newest
+ * indexed first is highest slot first, and only the listed slots are ranked, with nothing kept; else every
+ * match's order is worked out and kept (relevanceOrder).
  */
-export function relevanceOrder(snap: FacetSnapshot, text: TextMatch): Uint32Array {
+export function relevancePage(
+  snap: FacetSnapshot,
+  text: TextMatch,
+  matches: Uint32Array,
+  listed: { mask: Uint32Array; count: number },
+  page: { offset: number; limit: number },
+  take: TakeMask = freshMask,
+): number[] {
+  if (!isSlotsDescending(snap.orders.indexed)) {
+    return pageOf(relevanceOrder(snap, text, matches), listed.mask, page.offset, page.limit);
+  }
+  if (bucketsPay(text.words.length, listed.mask.length, listed.count)) {
+    // Each score's slots read off bitsets (rank-buckets.ts), a machine word at a time, where that costs
+    // less than scoring the listed slots one by one below.
+    return rankBuckets(listed.mask, text.words, page.offset, page.limit, take);
+  }
+  // The listed slots highest first, each into the list of its score; the lists, best score first, are
+  // the order.
+  const byScore = new Map<number, number[]>();
+  eachSlotDescending(listed.mask, (slot) => {
+    const score = scoreOf(text.words, slot);
+    const list = byScore.get(score);
+    if (list) list.push(slot);
+    else byScore.set(score, [slot]);
+  });
+  const ranked = [...byScore.keys()].sort((a, b) => b - a).flatMap((score) => byScore.get(score) ?? []);
+  return ranked.slice(page.offset, page.offset + page.limit);
+}
+
+/**
+ * Every match of the words in relevance order, in a snapshot whose slots are not in rowid order (a
+ * product changed since it loaded): kept until a product changes, per words.
+ */
+export function relevanceOrder(snap: FacetSnapshot, text: TextMatch, matches: Uint32Array): Uint32Array {
   const key = `${text.seq}${SEPARATOR}${text.key}`;
   const known = lruGet(snap.rankedSlots, key);
   if (known) return known;
@@ -123,26 +188,11 @@ export function relevanceOrder(snap: FacetSnapshot, text: TextMatch): Uint32Arra
     if (text.seq === snap.seq) lruSet(snap.rankedSlots, key, order, RANKED_ORDERS);
     return order;
   };
-  const scoreOf = (slot: number) => {
-    let score = 0;
-    for (const w of text.words) {
-      score += hasBit(w.title, slot)
-        ? WORD_SCORE.title
-        : hasBit(w.tags, slot)
-          ? WORD_SCORE.tags
-          : WORD_SCORE.text;
-    }
-    return score;
-  };
-  const count = countBits(text.mask);
-  const mask = text.mask;
-  const sparse = count * SPARSE < snap.size;
-  const inRowidOrder = isSlotsDescending(snap.orders.indexed);
-  if (sparse && !inRowidOrder) {
+  if (countBits(matches) * SPARSE < snap.size) {
     // Few matches: sorted on their own (live slots have distinct rowids).
     const slots: number[] = [];
-    eachSlot(mask, (slot) => slots.push(slot));
-    const scores = new Map(slots.map((slot) => [slot, scoreOf(slot)]));
+    eachSlot(matches, (slot) => slots.push(slot));
+    const scores = new Map(slots.map((slot) => [slot, scoreOf(text.words, slot)]));
     slots.sort(
       (a, b) =>
         (scores.get(b) ?? 0) - (scores.get(a) ?? 0) ||
@@ -150,29 +200,17 @@ export function relevanceOrder(snap: FacetSnapshot, text: TextMatch): Uint32Arra
     );
     return keep(Uint32Array.from(slots));
   }
-  if (inRowidOrder && bucketsPay(text.words.length, mask.length, count)) {
-    // Newest indexed first is highest slot first: each score's slots read off bitsets (rank-buckets.ts), a
-    // machine word at a time, where that costs less than scoring the matches one by one below.
-    return keep(rankBuckets(mask, text.words, count));
-  }
-  // The matches newest indexed first, each into the list of its score; the lists, best score first, are
-  // the order.
+  // Else the 'indexed' order walked once, every slot of the catalogue, each match into the list of its
+  // score; the lists, best score first, are the order.
   const byScore = new Map<number, number[]>();
-  const add = (slot: number) => {
-    const score = scoreOf(slot);
+  for (const slot of snap.orders.indexed) {
+    if (!hasBit(matches, slot)) continue;
+    const score = scoreOf(text.words, slot);
     const list = byScore.get(score);
     if (list) list.push(slot);
     else byScore.set(score, [slot]);
-  };
-  if (inRowidOrder) {
-    // Slots in rowid order (a snapshot as loaded, and after additions only): newest first is highest slot
-    // first, read off the mask from its top, matches only.
-    eachSlotDescending(mask, add);
-  } else {
-    // Else the 'indexed' order walked once: every slot of the catalogue.
-    for (const slot of snap.orders.indexed) if (hasBit(mask, slot)) add(slot);
   }
-  const order = new Uint32Array(count);
+  const order = new Uint32Array(countBits(matches));
   let at = 0;
   for (const score of [...byScore.keys()].sort((a, b) => b - a)) {
     const list = byScore.get(score) ?? [];

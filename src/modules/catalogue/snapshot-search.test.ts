@@ -3,14 +3,11 @@ import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 import { facetCounts, searchProducts } from './catalogue-search.repository.js';
-import { loadFacetSnapshot, refreshFacetSnapshot } from './facet-snapshot.js';
-import { countBits } from './slot-sets.js';
-import { filterOver, masksNow } from './snapshot-search.js';
 
 const NONE: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false };
 
-/** A filter worked out once over the snapshot for the calls of a listing's batch (snapshot-search.ts). */
-describe("a filter's masks, kept for the calls after it", () => {
+/** A filter's masks over the snapshot, worked out in scratch memory where they are used (snapshot-search.ts). */
+describe("a listing's masks", () => {
   let store: TestStore;
   beforeAll(async () => {
     store = await createTestStore();
@@ -24,14 +21,6 @@ describe("a filter's masks, kept for the calls after it", () => {
       .execute();
   });
   afterAll(() => store.cleanup());
-
-  it('are worked out once for the same filter, whatever the sort or page', async () => {
-    const snap = await loadFacetSnapshot(store.handle.db, 'r1');
-    const f = { ...NONE, q: 'lawn', sizes: ['S'] };
-    const first = await filterOver(store.handle.db, snap, f);
-    expect((await filterOver(store.handle.db, snap, { ...f })).masks).toBe(first.masks);
-    expect((await filterOver(store.handle.db, snap, { ...f, sizes: ['M'] })).masks).not.toBe(first.masks);
-  });
 
   it('are worked out again when a size sells out, which moves the revision and not the words', async () => {
     const db = store.handle.db;
@@ -54,22 +43,26 @@ describe("a filter's masks, kept for the calls after it", () => {
     expect(await sizeS()).toBe(1);
   });
 
-  it('are worked out again when the snapshot moved between filterOver and their use', async () => {
+  it('are worked out afresh for every listing: what one left in scratch memory never reaches the next', async () => {
     const db = store.handle.db;
-    await db
-      .insertInto('size_stock')
-      .values({ product_id: 'shawl', size: 'S', on_hand: 1, reserved: 0 })
-      .execute();
-    const snap = await loadFacetSnapshot(db, 'a');
-    const f = { ...NONE, sizes: ['S'], inStock: true };
-    const filtered = await filterOver(db, snap, f);
-    expect(masksNow(snap, f, filtered)).toBe(filtered.masks);
-    const before = countBits(filtered.masks.everything);
-
-    await db.updateTable('size_stock').set({ on_hand: 0 }).where('product_id', '=', 'shawl').execute();
-    expect(await refreshFacetSnapshot(db, snap, 'b')).toBe(snap);
-    const now = masksNow(snap, f, filtered);
-    expect(now).not.toBe(filtered.masks);
-    expect(countBits(now.everything)).toBe(before - 1);
+    const answers = async () => {
+      const out: string[] = [];
+      for (const f of [
+        { ...NONE, q: 'lawn', sizes: ['S'] },
+        { ...NONE, q: 'shawl lawn' },
+        { ...NONE, sizes: ['M'] },
+        { ...NONE, q: 'kurta', priceMin: 1 },
+      ]) {
+        const page = await searchProducts(db, f, { offset: 0, limit: 24 });
+        const facets = (await facetCounts(db, f)).facets;
+        out.push(JSON.stringify([page.items.map((c) => c.id), page.total, facets.size, facets.price]));
+      }
+      return out;
+    };
+    const first = await answers();
+    expect(first[1]).toContain('"shawl"');
+    expect(first[1]).not.toContain('"kurta"');
+    // In the other order, each answer the same as before.
+    expect((await answers()).reverse()).toEqual([...first].reverse());
   });
 });
