@@ -1,5 +1,7 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { ResponseCache } from './response-cache.js';
+import { cachedPayload, ResponseCache } from './response-cache.js';
 
 const answer = (body: string) => ({ status: 200, contentType: 'application/json', body });
 
@@ -38,5 +40,34 @@ describe('ResponseCache admitting an answer when asked twice', () => {
     const cache = new ResponseCache({ maxEntries: 10, maxBytes: 1 << 20 });
     cache.set('/a', '1', answer('a'));
     expect(cache.get('/a', '1')).toBeDefined();
+  });
+});
+
+describe('a kept answer compressed', () => {
+  it('holds a buffer sized for its body, not zlib 16 kB chunk, and reads back the same', async () => {
+    const body = JSON.stringify(
+      Array.from({ length: 300 }, (_, i) => ({
+        id: `p${i}`,
+        title: `Lawn kurta ${i * 7919}`,
+        price: i * 131,
+      })),
+    );
+    expect(body.length).toBeGreaterThan(8192);
+    const cache = new ResponseCache({ maxEntries: 10, maxBytes: 1 << 20 });
+    const entry = cache.set('/listing', '1', answer(body));
+    const app = Fastify();
+    app.get('/listing', (req, reply) => cachedPayload(req, reply, entry));
+    for (const [encoding, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
+      const res = await app.inject({ url: '/listing', headers: { 'accept-encoding': encoding } });
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(decode(res.rawPayload).toString()).toBe(body);
+      const kept = entry.encoded[encoding]?.body;
+      // What the kept copy holds in memory: at most half the body (from 4 kB), where zlib's default is 16 kB.
+      expect(kept?.buffer.byteLength).toBeLessThanOrEqual(Math.max(4096, Math.ceil(body.length / 2)));
+    }
+    await app.close();
   });
 });

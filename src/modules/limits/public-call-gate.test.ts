@@ -36,19 +36,54 @@ describe('the public query gate', () => {
     };
     expect(await overlap(1)).toEqual({ most: 1, order: [0, 1, 2, 3, 4, 5] });
     expect((await overlap(3)).most).toBe(3);
-    // Refused calls give their place back: the gate keeps going.
+    // Refused calls give their place back: the gate keeps going. Up to `concurrency` calls may start on the
+    // last of a budget; the rest are refused.
     const gate = new PublicCallGate({ ...DEFAULT_GATE_LIMITS, burstMs: 1, concurrency: 2 });
     const answers = await Promise.allSettled(
-      Array.from({ length: 4 }, () => gate.run('198.51.100.9', async () => 'ok')),
+      Array.from({ length: 5 }, () => gate.run('198.51.100.9', async () => 'ok')),
     );
-    expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'rejected']);
+    expect(answers.map((a) => a.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'rejected',
+    ]);
     expect(await gate.run('198.51.100.7', async () => 'next')).toBe('next');
     expect(
       await new PublicCallGate({ ...DEFAULT_GATE_LIMITS, concurrency: 2 }).run('198.51.100.8', async () => 1),
     ).toBe(1);
   });
 
-  it('runs a burst one call per turn of the event loop, so other work gets in between', async () => {
+  it('runs quick calls back to back for a slice of time, then lets the event loop turn', async () => {
+    let t = 0;
+    const gate = new PublicCallGate(
+      { ...DEFAULT_GATE_LIMITS, burstMs: Number.POSITIVE_INFINITY, sliceMs: 2 },
+      () => t,
+    );
+    const order: string[] = [];
+    const calls = Array.from({ length: 10 }, (_, i) =>
+      gate.run('198.51.100.1', async () => {
+        order.push(`call ${i}`);
+        t += 0.5; // each call holds the thread half a millisecond
+      }),
+    );
+    const other = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        order.push('other');
+        resolve();
+      }),
+    );
+    await Promise.all(calls);
+    await other;
+    // Four calls fill the first slice; the fifth waits for the loop, which runs the other work first.
+    expect(order.slice(0, 6)).toEqual(['call 0', 'call 1', 'call 2', 'call 3', 'other', 'call 4']);
+    expect(order.filter((o) => o.startsWith('call'))).toEqual(
+      Array.from({ length: 10 }, (_, i) => `call ${i}`),
+    );
+  });
+
+  it('runs a burst one call per turn of the event loop when each call takes a slice, so other work gets in between', async () => {
     const gate = new PublicCallGate({ ...DEFAULT_GATE_LIMITS, burstMs: Number.POSITIVE_INFINITY });
     const order: string[] = [];
     const calls = Array.from({ length: 5 }, (_, i) =>
