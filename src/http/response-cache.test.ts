@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -53,10 +54,16 @@ describe('a kept answer compressed', () => {
       })),
     );
     expect(body.length).toBeGreaterThan(8192);
+    // A large page (280 kB, compressing to 60-80 kB).
+    const large = JSON.stringify(
+      Array.from({ length: 10_000 }, (_, i) => ({ id: `p${i}`, t: randomBytes(4).toString('hex') })),
+    );
     const cache = new ResponseCache({ maxEntries: 10, maxBytes: 1 << 20 });
-    const entry = cache.set('/listing', '1', answer(body));
+    const listing = cache.set('/listing', '1', answer(body));
+    const page = cache.set('/page', '1', answer(large));
     const app = Fastify();
-    app.get('/listing', (req, reply) => cachedPayload(req, reply, entry));
+    app.get('/listing', (req, reply) => cachedPayload(req, reply, listing));
+    app.get('/page', (req, reply) => cachedPayload(req, reply, page));
     for (const [encoding, decode] of [
       ['br', brotliDecompressSync],
       ['gzip', gunzipSync],
@@ -64,9 +71,15 @@ describe('a kept answer compressed', () => {
       const res = await app.inject({ url: '/listing', headers: { 'accept-encoding': encoding } });
       expect(res.headers['content-encoding']).toBe(encoding);
       expect(decode(res.rawPayload).toString()).toBe(body);
-      const kept = entry.encoded[encoding]?.body;
+      const kept = listing.encoded[encoding]?.body;
       // What the kept copy holds in memory: at most half the body (from 4 kB), where zlib's default is 16 kB.
       expect(kept?.buffer.byteLength).toBeLessThanOrEqual(Math.max(4096, Math.ceil(body.length / 2)));
+
+      // The large page: a buffer of its own size, or at most zlib's 16 kB, never half of 280 kB.
+      const big = await app.inject({ url: '/page', headers: { 'accept-encoding': encoding } });
+      expect(decode(big.rawPayload).toString()).toBe(large);
+      const held = page.encoded[encoding]?.body;
+      expect(held?.buffer.byteLength).toBeLessThanOrEqual(Math.max(held?.length ?? 0, 16_384));
     }
     await app.close();
   });

@@ -201,14 +201,17 @@ function fnv1a(key: string): number {
 }
 
 /**
- * The compressed answer is written into one buffer of `chunkSize`, and the answer is a view of it: zlib's
- * 16 kB default made every answer hold 16 kB outside V8's heap (a listing compresses to 2-4 kB), which
- * counts toward V8's next full collection. Half the body holds any answer worth compressing (one that
- * does not fit is written on in a second buffer and joined); from 4 kB, so that it is a buffer of its
- * own and not a slice of Node's shared pool, which a kept answer would hold whole.
+ * Compressed output that fits in one buffer of `chunkSize` comes back as a view of it: zlib's 16 kB
+ * default made every answer hold 16 kB outside V8's heap (a listing compresses to 2-4 kB), which counts
+ * toward V8's next full collection. Half the body holds any answer worth compressing (one that does not
+ * fit is written on in more buffers and joined into one of its exact size); from 4 kB, so that it is a
+ * buffer of its own and not a slice of Node's shared pool, which a kept answer would hold whole; at most
+ * zlib's 16 kB, so that a large page holds no more than it did.
  */
+const CHUNK_BYTES = { least: 4096, most: 16_384 };
+
 function compress(body: Buffer, encoding: 'br' | 'gzip', smallest: boolean): Buffer {
-  const chunkSize = Math.max(4096, Math.ceil(body.length / 2));
+  const chunkSize = Math.min(CHUNK_BYTES.most, Math.max(CHUNK_BYTES.least, Math.ceil(body.length / 2)));
   return encoding === 'br'
     ? brotliCompressSync(body, {
         chunkSize,

@@ -70,8 +70,8 @@ const t = initTRPC
 
 export const router = t.router;
 /**
- * Public queries take their turn at the gate (modules/limits/public-call-gate.ts): one at a time with the
- * event loop free in between, a time budget per address, and a bounded wait. Mutations have limits of their
+ * Public queries take their turn at the gate (modules/limits/public-call-gate.ts): one at a time, with the
+ * event loop let in at least every slice of the thread (2 ms), a time budget per address, and a bounded wait. Mutations have limits of their
  * own (sign-in throttle, checkout sessions per address); admins are not budgeted.
  */
 const publicQueryGate = t.middleware(async ({ ctx, type, next }) => {

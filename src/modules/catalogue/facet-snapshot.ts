@@ -454,6 +454,8 @@ export function filterMasks(
     const keys = new Set(facetKeys(kind, f[field]));
     if (keys.size === 0) continue;
     const mask = take(base.length);
+    // A value's holders less its sold-out ones, worked out in one mask taken once for the group.
+    let held: Uint32Array | undefined;
     for (const t of snap.terms.values()) {
       if (t.kind !== kind || !keys.has(t.key)) continue;
       const sold = unsellable(snap, f, t);
@@ -461,7 +463,7 @@ export function filterMasks(
         union(mask, t.slots);
         continue;
       }
-      const held = take(base.length);
+      held = held ? held.fill(0) : take(base.length);
       union(held, t.slots);
       union(mask, { bits: andNot(held, sold, held) });
     }

@@ -5,7 +5,7 @@ import { bucketsPay, type RankedWord, rankBuckets } from './rank-buckets.js';
 import { withScratchMasks } from './scratch-masks.js';
 import { countBits, eachSlotDescending, hasBit } from './slot-sets.js';
 
-/** The order slot by slot, as relevanceOrder scored it: best score first, then the highest slot. */
+/** The order slot by slot, as a listing's slots are scored one by one: best score first, then the highest slot. */
 function bySlot(mask: Uint32Array, words: RankedWord[]): number[] {
   const scored: Array<[number, number]> = [];
   eachSlotDescending(mask, (slot) => {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { insertProducts } from '../../test-support/fixtures.js';
@@ -45,24 +46,39 @@ describe("a listing's masks", () => {
 
   it('are worked out afresh for every listing: what one left in scratch memory never reaches the next', async () => {
     const db = store.handle.db;
-    const answers = async () => {
-      const out: string[] = [];
-      for (const f of [
-        { ...NONE, q: 'lawn', sizes: ['S'] },
-        { ...NONE, q: 'shawl lawn' },
-        { ...NONE, sizes: ['M'] },
-        { ...NONE, q: 'kurta', priceMin: 1 },
-      ]) {
-        const page = await searchProducts(db, f, { offset: 0, limit: 24 });
-        const facets = (await facetCounts(db, f)).facets;
-        out.push(JSON.stringify([page.items.map((c) => c.id), page.total, facets.size, facets.price]));
-      }
-      return out;
+    // Enough products, spread over words and sizes, that one filter's masks differ from another's.
+    await insertProducts(
+      db,
+      Array.from({ length: 60 }, (_, i) => ({
+        id: `more${i}`,
+        title: `${['Lawn', 'Silk', 'Khaddar'][i % 3]} ${['Kurta', 'Shawl'][i % 2]} ${i}`,
+        sizes: JSON.stringify([['S'], ['M'], ['S', 'M'], []][i % 4]),
+        price_minor: 1000 + i * 10,
+        page_order: 10 + i,
+      })),
+    );
+    const filters: CatalogueFilter[] = [
+      { ...NONE, q: 'lawn', sizes: ['S'] },
+      { ...NONE, q: 'shawl lawn' },
+      { ...NONE, sizes: ['M'] },
+      { ...NONE, q: 'kurta', priceMin: 1 },
+    ];
+    const answer = async (f: CatalogueFilter) => {
+      const page = await searchProducts(db, f, { offset: 0, limit: 24 });
+      const facets = (await facetCounts(db, f)).facets;
+      return JSON.stringify([page.items.map((c) => c.id), page.total, facets.size, facets.price]);
     };
-    const first = await answers();
+    const first: string[] = [];
+    for (const f of filters) first.push(await answer(f));
     expect(first[1]).toContain('"shawl"');
     expect(first[1]).not.toContain('"kurta"');
-    // In the other order, each answer the same as before.
-    expect((await answers()).reverse()).toEqual([...first].reverse());
+    // A new revision (no product changed): the facet counts are not taken from their cache but counted
+    // again, now in the other order, each after a different listing than the first time.
+    await sql`UPDATE app_meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'storefront_revision'`.execute(
+      db,
+    );
+    const again: string[] = [];
+    for (const f of [...filters].reverse()) again.push(await answer(f));
+    expect(again.reverse()).toEqual(first);
   });
 });
