@@ -5,6 +5,11 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchServer, type ServerOptions } from '../scripts/launcher/server.js';
 import { applyStartDefaults } from '../scripts/start-defaults.mjs';
+import { databaseFile, openDatabase } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+import { insertAdmin } from './modules/auth/admins.repository.js';
+import { loadSessionKeys } from './modules/auth/session-keys.js';
+import { SecretBox } from './modules/auth/two-factor/secret-box.js';
 import { createThrowawayDatabase } from './test-support/postgres.js';
 
 /** The real entry point (src/main.ts through tsx, as `npm run dev` does) in its own process. */
@@ -82,6 +87,40 @@ describe('main', () => {
     // SQLite removes the WAL file when the last connection closes cleanly.
     expect(existsSync(path.join(dataDir, 'store.db-wal'))).toBe(false);
   });
+
+  it('at start, seals two-factor secrets sealed with a previous session key with the current one', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'store-main-'));
+    dirs.push(dataDir);
+    const [current, previous] = ['c'.repeat(40), 'p'.repeat(40)];
+    const keysOf = (secret: string) => loadSessionKeys({ secret, previousSecrets: [], dataDir });
+    const handle = openDatabase(databaseFile(dataDir));
+    await migrateToLatest(handle.db);
+    const id = await insertAdmin(handle.db, 'totp@shop.example', 'scrypt$unused', new Date());
+    await handle.db
+      .updateTable('admins')
+      .set({ totp_secret: new SecretBox(keysOf(previous)).seal(Buffer.from('the phone secret')) })
+      .where('id', '=', id)
+      .execute();
+    await handle.close();
+
+    const env = { DEMO_CATALOGUE: 'false', SESSION_SECRET: current, SESSION_SECRET_PREVIOUS: previous };
+    const run = await runMain({ dataDir, env });
+    await run.waitForOutput(/Store is running at/, 20_000);
+    expect((await run.stop()).code).toBe(0);
+
+    const after = openDatabase(databaseFile(dataDir));
+    try {
+      const row = await after.db
+        .selectFrom('admins')
+        .select('totp_secret')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      // Opens with the current key alone: SESSION_SECRET_PREVIOUS can go.
+      expect(new SecretBox(keysOf(current)).open(row.totp_secret ?? '')?.toString()).toBe('the phone secret');
+    } finally {
+      await after.close();
+    }
+  }, 60_000);
 
   it('on a fresh demo install, tells the person at the terminal how to sign in, with a password made now', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'store-main-'));

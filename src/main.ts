@@ -4,6 +4,9 @@ import { ConfigError, loadConfig } from './config.js';
 import { systemClock } from './core/clock.js';
 import { openStoreDatabase } from './db/store-database.js';
 import { ensureFirstAdmin } from './modules/auth/first-admin.js';
+import { loadSessionKeys } from './modules/auth/session-keys.js';
+import { SecretBox } from './modules/auth/two-factor/secret-box.js';
+import { resealWithCurrentKey } from './modules/auth/two-factor/two-factor.service.js';
 import { loadDemoCatalogueIfEmpty } from './modules/demo/demo-loader.js';
 import { LogService } from './modules/logs/log-service.js';
 import { snapshotUploads } from './modules/media/orphan-sweep.js';
@@ -56,6 +59,25 @@ async function main(): Promise<void> {
     clientDir: clientDistDir,
     logService,
   });
+
+  // Sealed with the current session key, so an older one can be dropped without locking an admin out of
+  // their second factor. Worth a warning when it fails, not a refusal to start: a sign-in reseals too.
+  try {
+    const keys = loadSessionKeys({
+      secret: config.session.secret,
+      previousSecrets: config.session.previousSecrets,
+      dataDir: config.dataDir,
+    });
+    const resealed = await resealWithCurrentKey(handle.db, new SecretBox(keys));
+    if (resealed > 0) {
+      app.log.info(
+        { event: 'auth.totp_resealed', count: resealed },
+        'two-factor secrets sealed with the current key',
+      );
+    }
+  } catch (err) {
+    app.log.warn({ err, event: 'auth.totp_reseal_failed' }, 'two-factor secrets could not be sealed again');
+  }
 
   // Background work is started here, not by buildApp: an app built by a test or a tool runs no timers.
   const stopMaintenance = startMaintenance({

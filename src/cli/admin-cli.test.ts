@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAdminById, listAdmins } from '../modules/auth/admins.repository.js';
 import { acceptInvite } from '../modules/auth/invites/invites.js';
+import { readSessionKeyFile } from '../modules/auth/session-keys.js';
+import { SecretBox } from '../modules/auth/two-factor/secret-box.js';
 import { adminCommand } from '../test-support/admin-command.js';
 import { createTestStore, type TestStore } from '../test-support/test-store.js';
 
@@ -84,4 +86,52 @@ describe('npm run admin (the command)', () => {
     expect([after?.twoFactor, after?.sessionEpoch]).toEqual([false, 5]);
     expect(await admin(store, ['reset-2fa', 'nobody@shop.example'])).toMatchObject({ code: 2 });
   }, 60_000);
+
+  // The key file is the embedded database's way; on PostgreSQL the keys come from SESSION_SECRET.
+  it.skipIf(process.env.TEST_DATABASE === 'postgres')(
+    'rotates the session key without stranding a two-factor secret sealed with the key it drops',
+    async () => {
+      const db = store.handle.db;
+      const invited = await admin(store, ['invite', 'totp@shop.example', '--role', 'staff']);
+      const token = /\/admin\/invite#([A-Za-z0-9_-]{43})$/m.exec(invited.out)?.[1];
+      await acceptInvite(db, { token: token ?? '', passwordHash: 'scrypt$unused', now: new Date() });
+      expect((await admin(store, ['rotate-session-key'])).code).toBe(0);
+      const sealedBy = (keys: Buffer[]) => new SecretBox(keys).seal(Buffer.from('the phone secret'));
+      // Turned on under the first key, and the admin does not sign in for two rotations.
+      await db
+        .updateTable('admins')
+        .set({
+          totp_secret: sealedBy(readSessionKeyFile(store.dir)),
+          totp_enabled_at: new Date().toISOString(),
+        })
+        .where('email', '=', 'totp@shop.example')
+        .execute();
+      const opens = async () => {
+        const row = await db
+          .selectFrom('admins')
+          .select('totp_secret')
+          .where('email', '=', 'totp@shop.example')
+          .executeTakeFirstOrThrow();
+        return new SecretBox(readSessionKeyFile(store.dir)).open(row.totp_secret ?? '')?.toString() ?? null;
+      };
+      expect((await admin(store, ['rotate-session-key'])).code).toBe(0);
+      expect(await opens()).toBe('the phone secret');
+      // This rotation drops the key the secret was sealed with: it is sealed again with the one that stays.
+      const second = await admin(store, ['rotate-session-key']);
+      expect(second.out).toContain('1 two-factor secret(s) sealed with the dropped key were sealed again');
+      expect(readSessionKeyFile(store.dir)).toHaveLength(2);
+      expect(await opens()).toBe('the phone secret');
+
+      // Sealed with the current key (as a sign-in does): left as it is.
+      await db
+        .updateTable('admins')
+        .set({ totp_secret: sealedBy(readSessionKeyFile(store.dir)) })
+        .where('email', '=', 'totp@shop.example')
+        .execute();
+      const third = await admin(store, ['rotate-session-key']);
+      expect(third.out).not.toContain('sealed again');
+      expect(await opens()).toBe('the phone secret');
+    },
+    60_000,
+  );
 });

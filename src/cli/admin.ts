@@ -18,8 +18,9 @@ import {
 } from '../modules/auth/admins.repository.js';
 import { createInvite, inviteLink } from '../modules/auth/invites/invites.js';
 import { hashPassword, passwordProblem } from '../modules/auth/password.js';
-import { rotateSessionKeyFile } from '../modules/auth/session-keys.js';
-import { resetTwoFactor } from '../modules/auth/two-factor/two-factor.service.js';
+import { readSessionKeyFile, rotateSessionKeyFile } from '../modules/auth/session-keys.js';
+import { SecretBox } from '../modules/auth/two-factor/secret-box.js';
+import { resealWithCurrentKey, resetTwoFactor } from '../modules/auth/two-factor/two-factor.service.js';
 import { reconcilePendingOrders } from '../modules/orders/reconcile.js';
 import { createPayments } from '../modules/payments/payments.js';
 import { ADMIN_ROLES, type AdminRole } from '../shared/auth.js';
@@ -43,11 +44,22 @@ Usage: npm run admin -- <command> [options]
   remove EMAIL                      delete an account (never the last owner)
   reconcile-orders                  ask Stripe about every order still waiting for payment (missed webhooks)
   rotate-session-key                put a new session key first in DATA_DIR/session.key (the old one still opens
-                                    existing sessions until the next rotation)
+                                    existing sessions until the next rotation; two-factor secrets sealed with
+                                    the key it drops are sealed again with the current one)
 
 The database is the server's: DATABASE_URL when set, else the SQLite file in DATA_DIR (default ./data).`;
 
 class UsageError extends Error {}
+
+/** Before a rotation, which keeps only the current key after the new one. */
+async function resealWithCurrentKeyIn(config: ReturnType<typeof loadConfig>, keys: Buffer[]) {
+  const handle = await openStoreDatabase(config);
+  try {
+    return await resealWithCurrentKey(handle.db, new SecretBox(keys));
+  } finally {
+    await handle.close();
+  }
+}
 
 async function readAllStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -112,8 +124,16 @@ async function run(argv: string[]): Promise<number> {
   if (command === 'rotate-session-key') {
     if (config.session.secret)
       throw new UsageError('SESSION_SECRET is set: rotate it with SESSION_SECRET_PREVIOUS instead');
+    const keys = readSessionKeyFile(config.dataDir);
+    // Two-factor secrets sealed with the key this rotation drops are sealed again with the current one first.
+    const resealed = keys.length > 1 ? await resealWithCurrentKeyIn(config, keys) : 0;
     rotateSessionKeyFile(config.dataDir);
     console.log('New session key written. Restart the store to use it; current sessions stay valid.');
+    if (resealed > 0) {
+      console.log(
+        `${resealed} two-factor secret(s) sealed with the dropped key were sealed again with the current one.`,
+      );
+    }
     return 0;
   }
 

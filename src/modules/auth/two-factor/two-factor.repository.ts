@@ -136,3 +136,34 @@ export async function clearTwoFactor(db: DbOrTx, adminId: number, now: Date): Pr
     .execute();
   await db.deleteFrom('admin_recovery_codes').where('admin_id', '=', adminId).execute();
 }
+
+type SealedColumn = 'totp_secret' | 'totp_pending_secret';
+
+/** Every two-factor secret still sealed in the database, turned on or waiting for its first code. */
+export async function sealedSecrets(db: DbOrTx): Promise<Array<{ column: SealedColumn; sealed: string }>> {
+  const rows = await db
+    .selectFrom('admins')
+    .select(['totp_secret', 'totp_pending_secret'])
+    .where((eb) => eb.or([eb('totp_secret', 'is not', null), eb('totp_pending_secret', 'is not', null)]))
+    .execute();
+  return rows.flatMap((r) => [
+    ...(r.totp_secret === null ? [] : [{ column: 'totp_secret' as const, sealed: r.totp_secret }]),
+    ...(r.totp_pending_secret === null
+      ? []
+      : [{ column: 'totp_pending_secret' as const, sealed: r.totp_pending_secret }]),
+  ]);
+}
+
+/** A sealed secret replaced by the same secret sealed again, unless it changed meanwhile. */
+export async function replaceSealed(
+  db: DbOrTx,
+  column: SealedColumn,
+  was: string,
+  sealed: string,
+): Promise<void> {
+  await db
+    .updateTable('admins')
+    .set({ [column]: sealed })
+    .where(column, '=', was)
+    .execute();
+}

@@ -22,7 +22,9 @@ import {
   enableTwoFactor,
   readTwoFactor,
   replaceRecoveryCodes,
+  replaceSealed,
   resealSecret,
+  sealedSecrets,
   setPendingSecret,
   spendRecoveryCode,
   unusedRecoveryCodes,
@@ -340,4 +342,22 @@ export async function admitProof(
     });
   }
   return admission;
+}
+
+/**
+ * Every two-factor secret sealed with one of `box`'s older keys sealed again with its current one: at start
+ * and before a rotation, so that dropping an older key (SESSION_SECRET_PREVIOUS removed, the next rotation)
+ * never leaves an admin who has not signed in since (a sign-in seals it again too) with a secret that no
+ * longer opens. Returns how many were sealed again.
+ */
+export async function resealWithCurrentKey(db: Db, box: SecretBox): Promise<number> {
+  let resealed = 0;
+  for (const { column, sealed } of await sealedSecrets(db)) {
+    const index = box.keyIndexOf(sealed);
+    const plain = index !== null && index > 0 ? box.open(sealed) : null;
+    if (!plain) continue;
+    await replaceSealed(db, column, sealed, box.seal(plain));
+    resealed += 1;
+  }
+  return resealed;
 }
