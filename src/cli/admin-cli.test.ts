@@ -119,17 +119,25 @@ describe('npm run admin (the command)', () => {
       // This rotation drops the key the secret was sealed with: it is sealed again with the one that stays.
       const second = await admin(store, ['rotate-session-key']);
       expect(second.out).toContain('1 two-factor secret(s) sealed with the dropped key were sealed again');
+      expect(second.out).toContain('the store has not been restarted since the last rotation');
       expect(readSessionKeyFile(store.dir)).toHaveLength(2);
       expect(await opens()).toBe('the phone secret');
 
       // Sealed with the current key (as a sign-in does): left as it is.
+      const current = sealedBy(readSessionKeyFile(store.dir));
       await db
         .updateTable('admins')
-        .set({ totp_secret: sealedBy(readSessionKeyFile(store.dir)) })
+        .set({ totp_secret: current })
         .where('email', '=', 'totp@shop.example')
         .execute();
       const third = await admin(store, ['rotate-session-key']);
       expect(third.out).not.toContain('sealed again');
+      const kept = await db
+        .selectFrom('admins')
+        .select('totp_secret')
+        .where('email', '=', 'totp@shop.example')
+        .executeTakeFirstOrThrow();
+      expect(kept.totp_secret).toBe(current);
       expect(await opens()).toBe('the phone secret');
     },
     60_000,

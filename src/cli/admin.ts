@@ -126,12 +126,20 @@ async function run(argv: string[]): Promise<number> {
       throw new UsageError('SESSION_SECRET is set: rotate it with SESSION_SECRET_PREVIOUS instead');
     const keys = readSessionKeyFile(config.dataDir);
     // Two-factor secrets sealed with the key this rotation drops are sealed again with the current one first.
-    const resealed = keys.length > 1 ? await resealWithCurrentKeyIn(config, keys) : 0;
+    // The store seals them all with its current key when it starts, so any found here mean it has not been
+    // restarted since the last rotation (or a leaked key is being rotated out twice, as the guide says).
+    let resealed = 0;
+    try {
+      resealed = keys.length > 1 ? await resealWithCurrentKeyIn(config, keys) : 0;
+    } catch (error) {
+      // A rotation is also what to do in a hurry (a leaked key): it goes ahead, saying what it could not do.
+      console.error(`Two-factor secrets could not be sealed again (${messageOf(error)}).`);
+    }
     rotateSessionKeyFile(config.dataDir);
     console.log('New session key written. Restart the store to use it; current sessions stay valid.');
     if (resealed > 0) {
       console.log(
-        `${resealed} two-factor secret(s) sealed with the dropped key were sealed again with the current one.`,
+        `${resealed} two-factor secret(s) sealed with the dropped key were sealed again with the current one: the store has not been restarted since the last rotation. Restart it now; until then those admins cannot pass two-factor sign-in.`,
       );
     }
     return 0;

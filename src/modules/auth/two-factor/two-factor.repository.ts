@@ -154,16 +154,17 @@ export async function sealedSecrets(db: DbOrTx): Promise<Array<{ column: SealedC
   ]);
 }
 
-/** A sealed secret replaced by the same secret sealed again, unless it changed meanwhile. */
+/** A sealed secret replaced by the same secret sealed again, unless it changed meanwhile: whether it was. */
 export async function replaceSealed(
   db: DbOrTx,
   column: SealedColumn,
   was: string,
   sealed: string,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('admins')
     .set({ [column]: sealed })
     .where(column, '=', was)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

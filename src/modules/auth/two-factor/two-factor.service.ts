@@ -356,8 +356,8 @@ export async function resealWithCurrentKey(db: Db, box: SecretBox): Promise<numb
     const index = box.keyIndexOf(sealed);
     const plain = index !== null && index > 0 ? box.open(sealed) : null;
     if (!plain) continue;
-    await replaceSealed(db, column, sealed, box.seal(plain));
-    resealed += 1;
+    // Another process (or a sign-in) may have sealed it again meanwhile: counted only when this did.
+    if (await replaceSealed(db, column, sealed, box.seal(plain))) resealed += 1;
   }
   return resealed;
 }
