@@ -139,6 +139,21 @@ function scoreOf(words: readonly WordMasks[], slot: number): number {
 }
 
 /**
+ * The slots `visit` hands over, best score first and in the order they were handed over within a score:
+ * each goes into the list of its score, and the lists, best score first, are the order.
+ */
+function bestScoreFirst(words: readonly WordMasks[], visit: (add: (slot: number) => void) => void): number[] {
+  const byScore = new Map<number, number[]>();
+  visit((slot) => {
+    const score = scoreOf(words, slot);
+    const list = byScore.get(score);
+    if (list) list.push(slot);
+    else byScore.set(score, [slot]);
+  });
+  return [...byScore.keys()].sort((a, b) => b - a).flatMap((score) => byScore.get(score) ?? []);
+}
+
+/**
  * A page of a search in relevance order (decision 27): the `limit` slots after the first `offset` of
  * `listed` (the words' `matches` that pass the other filters, `count` of them) by the sum of the words'
  * WORD_SCORE, then newest indexed first. Other filters only pick among the matches, so they never reorder
@@ -162,16 +177,8 @@ export function relevancePage(
     // less than scoring the listed slots one by one below.
     return rankBuckets(listed.mask, text.words, page.offset, page.limit, take);
   }
-  // The listed slots highest first, each into the list of its score; the lists, best score first, are
-  // the order.
-  const byScore = new Map<number, number[]>();
-  eachSlotDescending(listed.mask, (slot) => {
-    const score = scoreOf(text.words, slot);
-    const list = byScore.get(score);
-    if (list) list.push(slot);
-    else byScore.set(score, [slot]);
-  });
-  const ranked = [...byScore.keys()].sort((a, b) => b - a).flatMap((score) => byScore.get(score) ?? []);
+  // The listed slots scored one by one, highest first.
+  const ranked = bestScoreFirst(text.words, (add) => eachSlotDescending(listed.mask, add));
   return ranked.slice(page.offset, page.offset + page.limit);
 }
 
@@ -200,22 +207,9 @@ export function relevanceOrder(snap: FacetSnapshot, text: TextMatch, matches: Ui
     );
     return keep(Uint32Array.from(slots));
   }
-  // Else the 'indexed' order walked once, every slot of the catalogue, each match into the list of its
-  // score; the lists, best score first, are the order.
-  const byScore = new Map<number, number[]>();
-  for (const slot of snap.orders.indexed) {
-    if (!hasBit(matches, slot)) continue;
-    const score = scoreOf(text.words, slot);
-    const list = byScore.get(score);
-    if (list) list.push(slot);
-    else byScore.set(score, [slot]);
-  }
-  const order = new Uint32Array(countBits(matches));
-  let at = 0;
-  for (const score of [...byScore.keys()].sort((a, b) => b - a)) {
-    const list = byScore.get(score) ?? [];
-    order.set(list, at);
-    at += list.length;
-  }
-  return keep(order);
+  // Else the matches in the 'indexed' order, walked once over every slot of the catalogue.
+  const order = bestScoreFirst(text.words, (add) => {
+    for (const slot of snap.orders.indexed) if (hasBit(matches, slot)) add(slot);
+  });
+  return keep(Uint32Array.from(order));
 }

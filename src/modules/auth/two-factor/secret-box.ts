@@ -30,24 +30,14 @@ export class SecretBox {
 
   /** As open, and whether an older key sealed it (then it is worth sealing again with the current one). */
   openTelling(sealed: string): { plain: Buffer; byOlderKey: boolean } | null {
-    const opened = this.openWithKey(sealed);
-    return opened && { plain: opened.plain, byOlderKey: opened.keyIndex > 0 };
-  }
-
-  /** Which of the keys (0: the current one) opens it; null when none does. */
-  keyIndexOf(sealed: string): number | null {
-    return this.openWithKey(sealed)?.keyIndex ?? null;
-  }
-
-  private openWithKey(sealed: string): { plain: Buffer; keyIndex: number } | null {
     const [version, iv, body, tag] = sealed.split('.');
     if (version !== VERSION || !iv || !body || !tag) return null;
-    for (const [keyIndex, key] of this.keys.entries()) {
+    for (const [index, key] of this.keys.entries()) {
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
         decipher.setAuthTag(Buffer.from(tag, 'base64url'));
         const plain = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
-        return { plain, keyIndex };
+        return { plain, byOlderKey: index > 0 };
       } catch {
         // another key sealed it, or nobody did
       }

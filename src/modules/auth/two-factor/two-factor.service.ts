@@ -353,11 +353,10 @@ export async function admitProof(
 export async function resealWithCurrentKey(db: Db, box: SecretBox): Promise<number> {
   let resealed = 0;
   for (const { column, sealed } of await sealedSecrets(db)) {
-    const index = box.keyIndexOf(sealed);
-    const plain = index !== null && index > 0 ? box.open(sealed) : null;
-    if (!plain) continue;
+    const opened = box.openTelling(sealed);
+    if (!opened?.byOlderKey) continue;
     // Another process (or a sign-in) may have sealed it again meanwhile: counted only when this did.
-    if (await replaceSealed(db, column, sealed, box.seal(plain))) resealed += 1;
+    if (await replaceSealed(db, column, sealed, box.seal(opened.plain))) resealed += 1;
   }
   return resealed;
 }
