@@ -58,7 +58,7 @@ describe('main with S3 storage', () => {
     const run = await launchServer({ entry: 'source', env: { ...s3.env('no-such-bucket'), ...credentials } });
     expect((await run.exited).code).toBe(1);
     expect(run.output()).toMatch(
-      /Failed to start: Cannot use the S3 bucket no-such-bucket at http:\/\/127\.0\.0\.1:\d+: NotFound \(HTTP 404\)/,
+      /Failed to start: The S3 bucket no-such-bucket does not exist at http:\/\/127\.0\.0\.1:\d+: create it \(aws s3 mb s3:\/\/no-such-bucket/,
     );
   });
 });

@@ -32,6 +32,12 @@ describe('doctor: the file storage', () => {
 
     const [missing] = await checkStorage(loadConfig(s3.env('no-such-bucket')));
     expect(missing).toMatchObject({ level: 'FAIL', check: 'storage' });
-    expect(missing?.message).toMatch(/no-such-bucket.*404.*Fix: check S3_BUCKET/);
+    expect(missing?.message).toMatch(
+      /^The S3 bucket no-such-bucket does not exist at http:\/\/127\.0\.0\.1:\d+: create it \(aws s3 mb s3:\/\/no-such-bucket/,
+    );
+
+    vi.stubEnv('AWS_ACCESS_KEY_ID', 'NOT-A-KEY');
+    const [refused] = await checkStorage(loadConfig(s3.env(name)));
+    expect(refused?.message).toMatch(/403.*Fix: check S3_BUCKET/);
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
-import { S3FileStorage } from '../storage/s3-file-storage.js';
+import { BucketMissing, S3FileStorage } from '../storage/s3-file-storage.js';
 import { type CheckResult, fail, ok } from './doctor-settings.js';
 
 function messageOf(error: unknown): string {
@@ -23,6 +23,8 @@ export async function checkStorage(config: Pick<Config, 'storage'>): Promise<Che
     await storage.remove(probe);
     return [ok('storage', `${storage.description}: files can be written, read and deleted`)];
   } catch (error) {
+    // Its message already names the bucket and how to create it.
+    if (error instanceof BucketMissing) return [fail('storage', error.message)];
     return [
       fail(
         'storage',

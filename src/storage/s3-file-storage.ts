@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
 import {
+  type BucketLocationConstraint,
+  CreateBucketCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   type GetObjectCommandOutput,
@@ -67,8 +69,33 @@ function exactRange(body: Readable, range: ByteRange, contentRange: string | und
   );
 }
 
+/** What went wrong, without the SDK's long messages (which may quote the request). */
+function detailOf(error: unknown): string {
+  return error instanceof S3ServiceException
+    ? `${error.name} (HTTP ${error.$metadata.httpStatusCode ?? '?'})`
+    : error instanceof Error
+      ? error.message
+      : String(error);
+}
+
 export class StorageUnreachable extends Error {
   override name = 'StorageUnreachable';
+}
+
+/**
+ * The server answered that there is no such bucket: a bucket is never created by the store's start, only by
+ * the operator or `npm run move-to-postgres -- --create-bucket`, so a typo in S3_BUCKET cannot make one.
+ */
+export class BucketMissing extends StorageUnreachable {
+  override name = 'BucketMissing';
+  constructor(
+    readonly bucket: string,
+    where: string,
+  ) {
+    super(
+      `The S3 bucket ${bucket} does not exist${where}: create it (aws s3 mb s3://${bucket}, mc mb ALIAS/${bucket} or your provider's console) or check S3_BUCKET and S3_ENDPOINT.`,
+    );
+  }
 }
 
 /**
@@ -81,10 +108,14 @@ export class S3FileStorage implements FileStorage {
   readonly description: string;
   private readonly client: S3Client;
   private readonly bucket: string;
+  private readonly endpoint: string | null;
+  private readonly region: string;
   private readonly listPageSize: number | undefined;
 
   constructor(options: S3StorageOptions) {
     this.bucket = options.bucket;
+    this.endpoint = options.endpoint;
+    this.region = options.region;
     this.listPageSize = options.listPageSize;
     this.description = `S3 bucket ${options.bucket}${options.endpoint ? ` at ${options.endpoint}` : ''}`;
     this.client = new S3Client({
@@ -112,13 +143,32 @@ export class S3FileStorage implements FileStorage {
     try {
       await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
     } catch (error) {
-      const detail =
-        error instanceof S3ServiceException
-          ? `${error.name} (HTTP ${error.$metadata.httpStatusCode ?? '?'})`
-          : error instanceof Error
-            ? error.message
-            : String(error);
-      throw new StorageUnreachable(`Cannot use the ${this.description}: ${detail}`);
+      if (isNotFound(error))
+        throw new BucketMissing(
+          this.bucket,
+          this.endpoint ? ` at ${this.endpoint}` : ` in the AWS region ${this.region}`,
+        );
+      throw new StorageUnreachable(`Cannot use the ${this.description}: ${detailOf(error)}`);
+    }
+  }
+
+  /**
+   * Creates the bucket, private as S3 makes new buckets. Outside us-east-1, AWS wants the region named in the
+   * request (and refuses it in us-east-1); S3-compatible servers accept either, and have region names of
+   * their own that the SDK's list of AWS regions does not hold, hence the cast.
+   */
+  async createBucket(): Promise<void> {
+    try {
+      await this.client.send(
+        new CreateBucketCommand({
+          Bucket: this.bucket,
+          ...(this.region === 'us-east-1'
+            ? {}
+            : { CreateBucketConfiguration: { LocationConstraint: this.region as BucketLocationConstraint } }),
+        }),
+      );
+    } catch (error) {
+      throw new StorageUnreachable(`Cannot create the ${this.description}: ${detailOf(error)}`);
     }
   }
 
