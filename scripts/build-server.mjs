@@ -9,6 +9,8 @@ await build({
     backup: 'src/cli/backup.ts',
     restore: 'src/cli/restore.ts',
     doctor: 'src/cli/doctor.ts',
+    // The guide's move to PostgreSQL and S3 must run where `npm prune --omit=dev` took tsx away.
+    'move-to-postgres': 'src/cli/move-store.ts',
     // Worker threads get entries of their own: catalog-parse.ts and facet-snapshots.ts start them next to the
     // bundle that imports those (core/worker-thread.ts's workerEntry).
     'catalog-parse-worker': 'src/modules/catalog-versions/catalog-parse-worker.ts',
