@@ -280,7 +280,21 @@ export async function moveStore(deps: {
       // Counted again on both sides, independently of the copy loop.
       for (const { table } of tables) {
         const counted = source.prepare(`SELECT count(*) AS n FROM ${quoted(table)}`).get() as { n: number };
-        const result = await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(trx);
+        // A preset table also holds what PostgreSQL's schema put there and the source never had (the
+        // storefront revision of a store whose storefront never changed): only the source's keys count.
+        const key = PRESET_TABLES.has(table) ? UPSERT_KEYS[table] : undefined;
+        const keys = key
+          ? (source
+              .prepare(`SELECT ${quoted(key)} FROM ${quoted(table)}`)
+              .pluck()
+              .all() as unknown[])
+          : [];
+        const result = key
+          ? await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}
+              WHERE ${sql.ref(key)} IN (${keys.length > 0 ? sql.join(keys.map((k) => sql.val(k))) : sql`NULL`})`.execute(
+              trx,
+            )
+          : await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(trx);
         const copied = Number(result.rows[0]?.n ?? -1);
         if (copied !== counted.n)
           throw new MoveCheckFailed(
