@@ -1,0 +1,184 @@
+/**
+ * The one place that knows which parts of a request are secrets (issue 37): an order page's `token`, a
+ * checkout's `session_id`, an invitation or reset link, a two-factor `code`. Every log sink (standard output,
+ * the application log table, the audit table) redacts with it before a line is written, so a link that
+ * opens a customer's order never sits in a log. A new one-time link needs only its parameter's name here,
+ * and most names (anything with "token", "secret", "key" or "code" in it) are covered already.
+ *
+ * The rule fails safe: a name is a secret when it *contains* one of the words below, in any case, with `_`,
+ * `-` or `.` where a space is (`session_id`, `sessionId`), so `access_token`, `checkoutSessionId` and
+ * `recoveryCode` are all secrets. The path and every other parameter stay, so a line still says which page
+ * and which order it was about.
+ */
+export const REDACTED = '[redacted]';
+
+/** Secrets wherever they are named: in a query string, a procedure's input, or a log line's own fields. */
+const SECRET_WORDS = [
+  'token',
+  'session id',
+  'secret',
+  'pass word',
+  'passwd',
+  'pass phrase',
+  'pass code',
+  'api key',
+  'cookie',
+  'authori zation',
+  'authori sation',
+  'signature',
+] as const;
+
+/**
+ * Secrets only in what a client sends (a query parameter, a procedure input): the shorter words that a log
+ * line's own fields use for other things (an error's `code`, a storage `key`).
+ */
+const REQUEST_SECRET_WORDS = ['code', 'key', 'otp', 'invite', 'reset', 'session', 'nonce'] as const;
+
+const pattern = (words: readonly string[]) =>
+  new RegExp(
+    words
+      .map((word) => word.replace(/ /g, '[_.-]?'))
+      // A response's statusCode is in every access line: no secret, and not worth a closer look.
+      .map((word) => (word === 'code' ? '(?<!status[_.-]?)code' : word))
+      .join('|'),
+    'i',
+  );
+const anywhere = pattern(SECRET_WORDS);
+const inRequests = pattern([...SECRET_WORDS, ...REQUEST_SECRET_WORDS]);
+
+/**
+ * Whether a parameter or field name holds a secret. `request` (the default) is for what a client sent:
+ * query parameters and procedure inputs; `log` for the fields a log line is made of.
+ */
+export function isSecretName(name: string, where: 'request' | 'log' = 'request'): boolean {
+  return (where === 'log' ? anywhere : inRequests).test(name);
+}
+
+const MAX_DEPTH = 8;
+
+/** A procedure's input (or any request data) with the value of every secret name replaced, at any depth. */
+export function redactInput(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  // Deeper than any input of this store: nothing is kept that was not looked at.
+  if (depth >= MAX_DEPTH) return REDACTED;
+  if (Array.isArray(value)) return value.map((v) => redactInput(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    out[key] = isSecretName(key) ? REDACTED : redactInput(v, depth + 1);
+  }
+  return out;
+}
+
+function decoded(text: string): string | null {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * tRPC's GET calls carry their input as JSON in the `input` parameter (`?batch=1&input={"0":{...}}`): its
+ * secret fields are redacted and the rest is kept, readable; an input that is not JSON is dropped whole.
+ */
+function redactedInputParameter(value: string): string {
+  const text = decoded(value);
+  if (text === null) return REDACTED;
+  try {
+    return JSON.stringify(redactInput(JSON.parse(text) as unknown));
+  } catch {
+    return REDACTED;
+  }
+}
+
+/**
+ * A request URL as a log may show it: the path as it was, each secret query parameter's value replaced,
+ * tRPC's `input` parameter with its secret fields replaced, and any fragment dropped.
+ */
+export function redactUrl(url: string): string {
+  const hash = url.indexOf('#');
+  const bare = hash === -1 ? url : `${url.slice(0, hash)}#${REDACTED}`;
+  const q = bare.indexOf('?');
+  if (q === -1) return bare;
+  const end = hash === -1 ? bare.length : bare.indexOf('#');
+  const query = bare
+    .slice(q + 1, end)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      if (eq === -1) return part;
+      const rawName = part.slice(0, eq);
+      // An undecodable name may be hiding one: not worth the risk.
+      const name = decoded(rawName);
+      if (name === null || isSecretName(name)) return `${rawName}=${REDACTED}`;
+      if (name === 'input') return `${rawName}=${redactedInputParameter(part.slice(eq + 1))}`;
+      return part;
+    })
+    .join('&');
+  // A URL inside a parameter (`?next=%2Forder%2F…%3Ftoken%3D…`) is left to the text rule.
+  return redactText(`${bare.slice(0, q)}?${query}${bare.slice(end)}`);
+}
+
+/*
+ * The last line of defence, run over every log line as text: whatever code logged a URL, an input or an
+ * error message that quotes one, a secret named in it is replaced. Three shapes:
+ * - a query parameter, plain or URL-encoded: `token=…`, `&session_id=…`, `%26token%3D…`;
+ * - a JSON field, plain, escaped inside a string, or URL-encoded: `"token":"…"`, `\"token\":\"…\"`,
+ *   `%22token%22%3A%22…%22`; a plain one is one of the line's own fields and is judged as such ('log');
+ * - a fragment that looks like a token (`/admin/invite#…`), which is how one-time links are made here.
+ * A plain string value is matched only without escapes in it: a field that is no secret (a logged URL, a
+ * message) may hold escaped JSON, and its pairs must still be looked at one by one.
+ */
+const QUERY_PARAMETER =
+  /(?:(?<=%26|%3[Ff])|(?<![\w.[\]%-]))([A-Za-z_][\w.[\]-]{0,99})(=|%3[Dd])((?:(?!%26|%23)[^&#\s"\\])*)/g;
+const JSON_FIELD =
+  /(\\"|"|%22)([A-Za-z_][\w.-]{0,99})\1((?:\s|%20)*(?::|%3[Aa])(?:\s|%20)*)(\\"(?:[^"\\]|\\\\)*\\"|"[^"\\]*"|%22(?:(?!%22)[^"\\&\s])*%22|-?\d[\d.eE+-]*)/g;
+const TOKEN_FRAGMENT = /#[A-Za-z0-9_-]{20,}/g;
+
+/**
+ * Replaces the value of each secret pair `pattern` finds. Its groups are (name, separator, value) after any
+ * leading group `lead`; the value of a pair that is no secret is searched again, so a secret inside it (a
+ * URL inside another URL's parameter, JSON inside a logged URL) is still found.
+ */
+function replaceSecretPairs(
+  text: string,
+  pattern: RegExp,
+  redacted: (groups: string[]) => string | null,
+): string {
+  let out = '';
+  let from = 0;
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    const groups = m.slice(1).map((g) => g ?? '');
+    const value = groups[groups.length - 1] ?? '';
+    const valueStart = m.index + m[0].length - value.length;
+    const replacement = redacted(groups);
+    if (replacement === null) {
+      // Look inside the value too (an empty one: step on, or the same empty match comes back).
+      pattern.lastIndex = value ? valueStart : Math.max(valueStart, m.index + 1);
+      continue;
+    }
+    out += text.slice(from, valueStart) + replacement;
+    from = m.index + m[0].length;
+  }
+  return out + text.slice(from);
+}
+
+export function redactText(text: string): string {
+  // Most lines name no secret: a name the rules below would judge a secret has a word of the list in it,
+  // so a text with none of them holds none (a fragment aside).
+  const fragmentFree = !text.includes('#');
+  if (fragmentFree && !inRequests.test(text)) return text;
+  const params = replaceSecretPairs(text, QUERY_PARAMETER, ([name = '', equals = '', value = '']) => {
+    if (!value || value === REDACTED) return null;
+    // An encoded `%3D` says the pair sits inside another URL's parameter: its name is encoded too.
+    const plainName = equals === '=' ? name : (decoded(name) ?? name);
+    return isSecretName(plainName) ? REDACTED : null;
+  });
+  const fields = replaceSecretPairs(params, JSON_FIELD, ([quote = '', name = '', , value = '']) => {
+    if (!isSecretName(name, quote === '"' ? 'log' : 'request')) return null;
+    const replacement = `${quote}${REDACTED}${quote}`;
+    return value === replacement ? null : replacement;
+  });
+  return fragmentFree ? fields : fields.replace(TOKEN_FRAGMENT, `#${REDACTED}`);
+}
