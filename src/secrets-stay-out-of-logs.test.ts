@@ -157,6 +157,10 @@ describe(`secrets stay out of every log (${testEngine})`, () => {
     });
     expect(vitals.statusCode).toBe(204);
 
+    // Demo payment mode prints the emails it cannot send: the order confirmation holds the order's link.
+    const mail = await shop.mailWorker.runOnce();
+    expect(mail.unsendable).toBeGreaterThan(0);
+
     await shop.close();
     app = undefined;
     await logs.flush();
@@ -185,5 +189,6 @@ describe(`secrets stay out of every log (${testEngine})`, () => {
     expect(sinks.logs).toContain('could not answer /api/test-boom?token=[redacted]');
     expect(sinks.logs).toContain('new@shop.example');
     expect(sinks.audit).toContain('admin.team.invite');
+    expect(sinks.logs).toContain(`View your order: https://shop.example/order/${orderId}?token=[redacted]`);
   });
 });

@@ -16,6 +16,8 @@ const REDACT_PATHS = [
   'req.headers.cookie',
   'req.headers.authorization',
   'res.headers["set-cookie"]',
+  // Node's clientError carries the request's raw bytes (its URL, its cookies), logged at trace level.
+  'err.rawPacket',
   'password',
   '*.password',
   'cookie',
