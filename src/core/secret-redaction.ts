@@ -126,59 +126,92 @@ export function redactUrl(url: string): string {
  * - a JSON field, plain, escaped inside a string, or URL-encoded: `"token":"…"`, `\"token\":\"…\"`,
  *   `%22token%22%3A%22…%22`; a plain one is one of the line's own fields and is judged as such ('log');
  * - a fragment that looks like a token (`/admin/invite#…`), which is how one-time links are made here.
- * A plain string value is matched only without escapes in it: a field that is no secret (a logged URL, a
- * message) may hold escaped JSON, and its pairs must still be looked at one by one.
+ * Each pair is found from its separator (`=`, `:`) and its name read backwards, so the work grows with the
+ * text's length only, whatever a caller put in a URL; a value that is no secret is searched in turn (a URL
+ * inside another's parameter, JSON inside a logged URL).
  */
-const QUERY_PARAMETER =
-  /(?:(?<=%26|%3[Ff])|(?<![\w.[\]%-]))([A-Za-z_][\w.[\]-]{0,99})(=|%3[Dd])((?:(?!%26|%23)[^&#\s"\\])*)/g;
-const JSON_FIELD =
-  /(\\"|"|%22)([A-Za-z_][\w.-]{0,99})\1((?:\s|%20)*(?::|%3[Aa])(?:\s|%20)*)(\\"(?:[^"\\]|\\\\)*\\"|"[^"\\]*"|%22(?:(?!%22)[^"\\&\s])*%22|-?\d[\d.eE+-]*)/g;
+const MAX_NAME = 100;
+const PARAMETER_SEPARATOR = /=|%3[Dd]/g;
+const PLAIN_VALUE = /[^&#\s"\\]*/y;
+const ENCODED_VALUE = /(?:(?!%26|%23)[^&#\s"\\])*/y;
+const FIELD_SEPARATOR = /(\\"|"|%22)(?:\s|%20)*(?::|%3[Aa])(?:\s|%20)*/g;
+const FIELD_VALUE = /\\"(?:[^"\\]|\\\\)*\\"|"[^"\\]*"|%22(?:(?!%22)[^"\\&\s])*%22|-?\d[\d.eE+-]*/y;
 const TOKEN_FRAGMENT = /#[A-Za-z0-9_-]{20,}/g;
 
-/**
- * Replaces the value of each secret pair `pattern` finds. Its groups are (name, separator, value) after any
- * leading group `lead`; the value of a pair that is no secret is searched again, so a secret inside it (a
- * URL inside another URL's parameter, JSON inside a logged URL) is still found.
- */
-function replaceSecretPairs(
-  text: string,
-  pattern: RegExp,
-  redacted: (groups: string[]) => string | null,
-): string {
+/** Letters, digits and `_ . - [ ]`: what a parameter's or a field's name is made of. */
+function isNameChar(c: number): boolean {
+  return (
+    (c >= 97 && c <= 122) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 48 && c <= 57) ||
+    c === 95 ||
+    c === 46 ||
+    c === 45 ||
+    c === 91 ||
+    c === 93
+  );
+}
+
+/** Where the name that ends at `end` starts (`end` itself when there is none). */
+function nameStart(text: string, end: number): number {
+  let start = end;
+  while (start > 0 && end - start < MAX_NAME && isNameChar(text.charCodeAt(start - 1))) start--;
+  return start;
+}
+
+/** The match of a sticky pattern at `at`, or ''. */
+function valueAt(pattern: RegExp, text: string, at: number): string {
+  pattern.lastIndex = at;
+  return pattern.exec(text)?.[0] ?? '';
+}
+
+function redactParameters(text: string): string {
   let out = '';
   let from = 0;
-  pattern.lastIndex = 0;
-  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-    const groups = m.slice(1).map((g) => g ?? '');
-    const value = groups[groups.length - 1] ?? '';
-    const valueStart = m.index + m[0].length - value.length;
-    const replacement = redacted(groups);
-    if (replacement === null) {
-      // Look inside the value too (an empty one: step on, or the same empty match comes back).
-      pattern.lastIndex = value ? valueStart : Math.max(valueStart, m.index + 1);
-      continue;
-    }
-    out += text.slice(from, valueStart) + replacement;
-    from = m.index + m[0].length;
+  PARAMETER_SEPARATOR.lastIndex = 0;
+  for (let m = PARAMETER_SEPARATOR.exec(text); m !== null; m = PARAMETER_SEPARATOR.exec(text)) {
+    const sep = m.index;
+    const name = text.slice(nameStart(text, sep), sep);
+    const valueFrom = sep + m[0].length;
+    if (!name || !isSecretName(name)) continue;
+    // A `%3D` says the pair sits inside another URL's parameter, where an encoded `&` (%26) ends it.
+    const value = valueAt(m[0] === '=' ? PLAIN_VALUE : ENCODED_VALUE, text, valueFrom);
+    if (!value || value === REDACTED) continue;
+    out += text.slice(from, valueFrom) + REDACTED;
+    from = valueFrom + value.length;
+    PARAMETER_SEPARATOR.lastIndex = from;
+  }
+  return out + text.slice(from);
+}
+
+function redactFields(text: string): string {
+  let out = '';
+  let from = 0;
+  FIELD_SEPARATOR.lastIndex = 0;
+  for (let m = FIELD_SEPARATOR.exec(text); m !== null; m = FIELD_SEPARATOR.exec(text)) {
+    const quote = m[1] ?? '"';
+    // The name runs back to an opening quote of the same kind (`%22` reads as name characters "22").
+    let start = nameStart(text, m.index);
+    if (quote === '%22' && text.startsWith('%22', start - 1)) start += 2;
+    else if (!text.startsWith(quote, start - quote.length)) continue;
+    const name = text.slice(start, m.index);
+    if (!name || !isSecretName(name, quote === '"' ? 'log' : 'request')) continue;
+    const valueFrom = m.index + m[0].length;
+    const value = valueAt(FIELD_VALUE, text, valueFrom);
+    const replacement = `${quote}${REDACTED}${quote}`;
+    if (!value || value === replacement) continue;
+    out += text.slice(from, valueFrom) + replacement;
+    from = valueFrom + value.length;
+    FIELD_SEPARATOR.lastIndex = from;
   }
   return out + text.slice(from);
 }
 
 export function redactText(text: string): string {
-  // Most lines name no secret: a name the rules below would judge a secret has a word of the list in it,
+  // Most lines name no secret: a name the rules above would judge a secret has a word of the list in it,
   // so a text with none of them holds none (a fragment aside).
   const fragmentFree = !text.includes('#');
   if (fragmentFree && !inRequests.test(text)) return text;
-  const params = replaceSecretPairs(text, QUERY_PARAMETER, ([name = '', equals = '', value = '']) => {
-    if (!value || value === REDACTED) return null;
-    // An encoded `%3D` says the pair sits inside another URL's parameter: its name is encoded too.
-    const plainName = equals === '=' ? name : (decoded(name) ?? name);
-    return isSecretName(plainName) ? REDACTED : null;
-  });
-  const fields = replaceSecretPairs(params, JSON_FIELD, ([quote = '', name = '', , value = '']) => {
-    if (!isSecretName(name, quote === '"' ? 'log' : 'request')) return null;
-    const replacement = `${quote}${REDACTED}${quote}`;
-    return value === replacement ? null : replacement;
-  });
-  return fragmentFree ? fields : fields.replace(TOKEN_FRAGMENT, `#${REDACTED}`);
+  const clean = redactFields(redactParameters(text));
+  return fragmentFree ? clean : clean.replace(TOKEN_FRAGMENT, `#${REDACTED}`);
 }
