@@ -93,7 +93,7 @@ function redactedInputParameter(value: string): string {
 
 /**
  * A request URL as a log may show it: the path as it was, each secret query parameter's value replaced,
- * tRPC's `input` parameter with its secret fields replaced, and any fragment dropped.
+ * tRPC's `input` parameter with its secret fields replaced, and any fragment replaced whole.
  */
 export function redactUrl(url: string): string {
   const hash = url.indexOf('#');
