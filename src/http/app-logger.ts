@@ -1,4 +1,5 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import { redactUrl } from '../core/secret-redaction.js';
 import type { LogService } from '../modules/logs/log-service.js';
 import {
   createLogStream,
@@ -15,6 +16,8 @@ const REDACT_PATHS = [
   'req.headers.cookie',
   'req.headers.authorization',
   'res.headers["set-cookie"]',
+  // Node's clientError carries the request's raw bytes (its URL, its cookies), logged at trace level.
+  'err.rawPacket',
   'password',
   '*.password',
   'cookie',
@@ -24,6 +27,20 @@ const REDACT_PATHS = [
   'secret',
   '*.secret',
 ];
+
+/**
+ * Fastify's request serializer (its error lines log `req`), with the URL's secrets redacted. The stream
+ * redacts every line again as text (log-stream.ts): this keeps the URL readable where it is logged whole.
+ */
+function requestForLog(req: FastifyRequest) {
+  return {
+    method: req.method,
+    url: redactUrl(req.url),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
 
 /**
  * One logger feeds standard output and the application log table (modules/logs/log-stream.ts). `output`
@@ -46,6 +63,7 @@ export function appLoggerOptions(opts: {
       level: opts.output === false ? 'info' : loggerLevel(outputLevel),
       stream,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      serializers: { req: requestForLog },
     },
     logController: new AccessLog(opts.output !== false && levelNumber(outputLevel) <= PINO_LEVELS.info),
   };

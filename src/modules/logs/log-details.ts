@@ -1,3 +1,4 @@
+import { isSecretName, REDACTED, redactText } from '../../core/secret-redaction.js';
 import type { LogLevel } from '../../db/database.js';
 
 /** Keys whose values never reach the log table (matched anywhere in the key, any case). */
@@ -12,10 +13,10 @@ const MAX_STRING = 1000;
 const MAX_ITEMS = 50;
 const MAX_DEPTH = 5;
 
-export const REDACTED = '[redacted]';
+export { REDACTED };
 
 function redactString(value: string, max = MAX_STRING): string {
-  const clean = value.replace(SECRET_VALUE, REDACTED);
+  const clean = redactText(value).replace(SECRET_VALUE, REDACTED);
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }
 
@@ -35,7 +36,7 @@ function sanitize(value: unknown, depth: number): unknown {
     let count = 0;
     for (const [key, v] of Object.entries(value)) {
       if (count++ >= MAX_ITEMS) break;
-      out[key] = SECRET_KEY.test(key) ? REDACTED : sanitize(v, depth + 1);
+      out[key] = SECRET_KEY.test(key) || isSecretName(key, 'log') ? REDACTED : sanitize(v, depth + 1);
     }
     return out;
   }

@@ -1,3 +1,4 @@
+import { redactText } from '../../core/secret-redaction.js';
 import { levelOf, MAX_MESSAGE_LENGTH, sourceOfEvent } from './log-details.js';
 import type { LogService } from './log-service.js';
 import { type NotRecorded, SECURITY_EVENT_PREFIX, SecurityGate } from './security-gate.js';
@@ -41,6 +42,8 @@ function notRecordedEntry(summary: NotRecorded, message: string) {
  * output's level, and every line with an `event` field, or at level error and above, also goes to the
  * application log table. One log call feeds both; nothing is logged twice by hand. It never throws.
  * `security.*` events pass a SecurityGate on their way to the table, so a flood of them stays a few rows.
+ * Every line is first redacted as text (core/secret-redaction.ts): whatever logged a URL, an input or a
+ * message quoting one, no order token, checkout session id or invitation link reaches either sink.
  */
 export function createLogStream(opts: {
   service: LogService;
@@ -55,7 +58,8 @@ export function createLogStream(opts: {
   // The message of each gated event, for its summary when that comes with some other line.
   const gatedMessages = new Map<string, string>();
   return {
-    write(line: string) {
+    write(raw: string) {
+      const line = redactText(raw);
       const level = Number(/^\{"level":(\d+)/.exec(line)?.[1] ?? PINO_LEVELS.info);
       if (opts.output && level >= outputMin) opts.output.write(line);
       try {
