@@ -129,8 +129,11 @@ export const accountRouter = router({
       return (await findAdminById(tx, admin.id))?.sessionEpoch ?? admin.sessionEpoch + 1;
     });
     if (sessionId) ctx.session.write({ sessionId: renamed });
-    // Device cookies of the old epoch stop counting as known; this browser has just given the password.
-    ctx.session.device.write(ctx.loginThrottle.deviceCookies.issue(admin.id, epoch, now));
+    // Device cookies of the old epoch stop counting as known; this browser has just given the password (and,
+    // signed in on an account with two-factor, its code).
+    ctx.session.device.write(
+      ctx.loginThrottle.deviceCookies.issue(admin.id, epoch, now, { codeGiven: ctx.admin.twoFactor }),
+    );
     ctx.log.info({ event: 'admin.password.changed', account: admin.email }, 'admin changed password');
     return { ok: true as const };
   }),
