@@ -15,12 +15,13 @@ import {
 
 /**
  * What needs a confirmation from the last 10 minutes (issue 19, decision 0032): refunds, publishing a
- * catalogue (making a version live, importing a file), deleting products, managing admins, new recovery
+ * catalogue (making a version live, importing a file), deleting a stored catalogue version, deleting products, managing admins, new recovery
  * codes, and setting up two-factor (else a stolen cookie could put its own phone on the account). Found from the procedures' own meta, so a procedure marked or unmarked by mistake fails here.
  */
 const NEEDS_FRESH_PROOF = [
   'admin.orders.refund',
   'admin.catalog.setActive',
+  'admin.catalog.remove',
   'admin.products.remove',
   'admin.team.setRole',
   'admin.team.remove',

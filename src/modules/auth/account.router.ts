@@ -9,7 +9,13 @@ import {
   sessionHandleInput,
 } from '../../shared/auth.js';
 import { adminProcedure, router } from '../../trpc/init.js';
-import { carrySessionToCurrentEpoch, liveSessionsOf, revokeSession } from './admin-sessions.repository.js';
+import {
+  carrySessionToCurrentEpoch,
+  liveSessionsOf,
+  newSessionId,
+  renameSession,
+  revokeSession,
+} from './admin-sessions.repository.js';
 import { adminWithPassword, bumpSessionEpoch, findAdminById, setAdminPassword } from './admins.repository.js';
 import { hashPassword, passwordProblem } from './password.js';
 import { currentSessionId, sessionPolicyOf } from './session.js';
@@ -111,14 +117,23 @@ export const accountRouter = router({
     const now = ctx.clock.now();
     const newHash = await hashPassword(input.newPassword);
     const sessionId = currentSessionId(ctx.session);
-    // The epoch bump ends every other session; this browser's session moves into the new epoch with it.
+    // The epoch bump ends every other session; this browser's session moves into the new epoch under a new
+    // id, so a copy of its cookie taken before the change (the reason to change a password) is worth nothing.
+    const renamed = newSessionId();
     const epoch = await ctx.db.transaction().execute(async (tx) => {
       await setAdminPassword(tx, admin.id, newHash, now);
-      if (sessionId) await carrySessionToCurrentEpoch(tx, sessionId, admin.id);
+      if (sessionId) {
+        await carrySessionToCurrentEpoch(tx, sessionId, admin.id);
+        await renameSession(tx, sessionId, renamed);
+      }
       return (await findAdminById(tx, admin.id))?.sessionEpoch ?? admin.sessionEpoch + 1;
     });
-    // Device cookies of the old epoch stop counting as known; this browser has just given the password.
-    ctx.session.device.write(ctx.loginThrottle.deviceCookies.issue(admin.id, epoch, now));
+    if (sessionId) ctx.session.write({ sessionId: renamed });
+    // Device cookies of the old epoch stop counting as known; this browser has just given the password (and,
+    // signed in on an account with two-factor, its code).
+    ctx.session.device.write(
+      ctx.loginThrottle.deviceCookies.issue(admin.id, epoch, now, { codeGiven: ctx.admin.twoFactor }),
+    );
     ctx.log.info({ event: 'admin.password.changed', account: admin.email }, 'admin changed password');
     return { ok: true as const };
   }),

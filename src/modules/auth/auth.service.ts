@@ -147,8 +147,17 @@ export async function openSession(
     if (!admin.twoFactor) await recordLogin(tx, admin.id, now);
   });
   ctx.session.write({ sessionId });
-  // A fresh cookie on every sign-in: it restarts the 180 days and moves the device off a locked id.
-  ctx.session.device.write(ctx.loginThrottle.deviceCookies.issue(admin.id, admin.sessionEpoch, now));
+  // A fresh cookie on every sign-in: it restarts the 180 days and moves the device off a locked id. A browser
+  // that gave this account's two-factor code before keeps saying so (its own budget of codes: decision 0032).
+  const before = ctx.loginThrottle.deviceCookies.verify(ctx.session.device.read(), now);
+  const codeGiven =
+    admin.twoFactor &&
+    before?.codeGiven === true &&
+    before.adminId === admin.id &&
+    before.epoch === admin.sessionEpoch;
+  ctx.session.device.write(
+    ctx.loginThrottle.deviceCookies.issue(admin.id, admin.sessionEpoch, now, { codeGiven }),
+  );
   return { next: admin.twoFactor ? 'code' : policy.requireTwoFactor ? 'enrol' : null };
 }
 

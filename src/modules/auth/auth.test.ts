@@ -180,8 +180,10 @@ describe('admin sign-in over HTTP', () => {
     expect((await change(PASSWORD, 'short')).statusCode).toBe(400);
     const ok = await change(PASSWORD, 'a brand new password');
     expect(ok.statusCode).toBe(200);
-    // The same cookie goes on: its session moved into the new epoch on the server.
-    expect((await profile(mine)).statusCode).toBe(200);
+    // This browser goes on with the cookie the answer set (its session moved into the new epoch under a new
+    // id); the cookie it had before opens nothing, as the others' do not.
+    expect((await profile(sessionCookieFrom(ok.headers['set-cookie']))).statusCode).toBe(200);
+    expect((await profile(mine)).statusCode).toBe(401);
     expect((await profile(other)).statusCode).toBe(401);
     expect((await login(EMAIL, PASSWORD)).statusCode).toBe(401);
     expect((await login(EMAIL, 'a brand new password')).statusCode).toBe(200);

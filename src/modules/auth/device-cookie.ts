@@ -20,6 +20,8 @@ const claimSchema = z
     e: z.number().int().min(0),
     n: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
     t: z.number().int().positive(),
+    // The browser gave a two-factor code for the account (not only its password): see codeGiven.
+    c: z.literal(1).optional(),
   })
   .strict();
 
@@ -27,7 +29,18 @@ const claimSchema = z
  * A verified device cookie: the admin it was issued to and that admin's session epoch then, its own id
  * (per-device failures) and its age.
  */
-export type DeviceClaim = { adminId: number; epoch: number; deviceId: string; issuedAt: number };
+export type DeviceClaim = {
+  adminId: number;
+  epoch: number;
+  deviceId: string;
+  issuedAt: number;
+  /**
+   * This browser has given the account's two-factor code (a sign-in completed, an enrolment confirmed), not
+   * only its password: it then has its own budget of wrong codes (decision 0032). A password alone must not
+   * earn one, or whoever has the password could mint a fresh budget per cookie.
+   */
+  codeGiven: boolean;
+};
 
 // Longer than any token issue() writes; anything longer is refused before any work.
 const MAX_TOKEN_LENGTH = 256;
@@ -46,8 +59,14 @@ export class DeviceCookieSigner {
     this.keys = sessionKeys.map((k) => createHmac('sha256', k).update('store device cookie v1').digest());
   }
 
-  issue(adminId: number, epoch: number, now: Date): string {
-    const claim = { a: adminId, e: epoch, n: randomBytes(16).toString('base64url'), t: now.getTime() };
+  issue(adminId: number, epoch: number, now: Date, opts: { codeGiven?: boolean } = {}): string {
+    const claim = {
+      a: adminId,
+      e: epoch,
+      n: randomBytes(16).toString('base64url'),
+      t: now.getTime(),
+      ...(opts.codeGiven ? { c: 1 } : {}),
+    };
     const payload = Buffer.from(JSON.stringify(claim), 'utf8').toString('base64url');
     return `${payload}.${mac(this.keys[0] as Buffer, payload)}`;
   }
@@ -73,8 +92,8 @@ export class DeviceCookieSigner {
     if (!parsed.success) return null;
     const age = now.getTime() - parsed.data.t;
     if (age > DEVICE_COOKIE_MAX_AGE_MS || age < -CLOCK_SKEW_MS) return null;
-    const { a, e, n, t } = parsed.data;
-    return { adminId: a, epoch: e, deviceId: n, issuedAt: t };
+    const { a, e, n, t, c } = parsed.data;
+    return { adminId: a, epoch: e, deviceId: n, issuedAt: t, codeGiven: c === 1 };
   }
 }
 

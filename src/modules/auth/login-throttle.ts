@@ -21,7 +21,14 @@ export type ThrottleLimits = { perIp: number; perAccount: number; windowMs: numb
 
 export const DEFAULT_LOGIN_LIMITS: ThrottleLimits = { perIp: 20, perAccount: 10, windowMs: 15 * 60_000 };
 /** Wrong two-factor codes an account may have in a day, whatever the window's limit. */
-const CODES_PER_DAY = 50;
+export const CODES_PER_DAY = 50;
+/**
+ * Wrong recovery codes an account may have in a day, on a counter of their own that wrong app codes do not
+ * touch: someone with the password who spends the day's app codes does not take the recovery codes with
+ * them. Small, as a right one is spent (about 79 random bits each: guessing is hopeless anyway).
+ */
+export const RECOVERY_CODES_PER_DAY = 10;
+const DAY_MS = 24 * 3600_000;
 /** The wait for unknown browsers after the account's perAccount-th failure; it doubles with each further one. */
 const FIRST_UNKNOWN_BROWSER_DELAY_MS = 30_000;
 
@@ -153,13 +160,48 @@ export class LoginThrottle {
    * that a steady trickle of guesses under the window's limit still gets nowhere (three codes are right
    * at any moment: 50 guesses a day find one about once in 18 years). Counted before the check and given
    * back when the code was right, as sign-ins are. Throws when the counters cannot be reached.
+   *
+   * So that someone with the password cannot spend the owner's day (issue 37), as with sign-ins: a browser
+   * that has given this account's code before (`codeDevice`, from its device cookie) has the same two
+   * limits of its own and meets the account's only once it has spent them; a recovery code is counted on
+   * its own strict daily counter (RECOVERY_CODES_PER_DAY), which wrong app codes never touch.
    */
-  async admitCode(adminId: number): Promise<CodeAdmission> {
+  async admitCode(
+    adminId: number,
+    opts: { kind?: 'code' | 'recovery'; codeDevice?: string | null } = {},
+  ): Promise<CodeAdmission> {
     const t = this.now();
-    const steps: Array<{ key: string; rule: TakeRule }> = [
-      { key: keys.code(adminId), rule: { limit: this.limits.perAccount, windowMs: this.limits.windowMs } },
-      { key: keys.codeDay(adminId), rule: { limit: CODES_PER_DAY, windowMs: 24 * 3600_000 } },
-    ];
+    const window = { limit: this.limits.perAccount, windowMs: this.limits.windowMs };
+    if (opts.kind === 'recovery') {
+      return this.admitSteps(
+        [{ key: keys.recovery(adminId), rule: { limit: RECOVERY_CODES_PER_DAY, windowMs: DAY_MS } }],
+        t,
+      );
+    }
+    if (opts.codeDevice) {
+      const device = await this.admitSteps(
+        [
+          { key: keys.codeDevice(opts.codeDevice), rule: window },
+          { key: keys.codeDeviceDay(opts.codeDevice), rule: { limit: CODES_PER_DAY, windowMs: DAY_MS } },
+        ],
+        t,
+      );
+      // A known device past its own limits is judged by the account's, like any other browser.
+      if (device.allowed) return device;
+    }
+    return this.admitSteps(
+      [
+        { key: keys.code(adminId), rule: window },
+        { key: keys.codeDay(adminId), rule: { limit: CODES_PER_DAY, windowMs: DAY_MS } },
+      ],
+      t,
+    );
+  }
+
+  private async admitSteps(
+    steps: ReadonlyArray<{ key: string; rule: TakeRule }>,
+    t: number,
+  ): Promise<CodeAdmission> {
     const taken = await this.takeAll(steps, t);
     if ('refusedBy' in taken) {
       return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((taken.until - t) / 1000)) };
@@ -207,6 +249,9 @@ const keys = {
   device: (deviceId: string) => `login:device:${deviceId}`,
   code: (adminId: number) => `login:code:${adminId}`,
   codeDay: (adminId: number) => `login:code-day:${adminId}`,
+  codeDevice: (deviceId: string) => `login:code-device:${deviceId}`,
+  codeDeviceDay: (deviceId: string) => `login:code-device-day:${deviceId}`,
+  recovery: (adminId: number) => `login:recovery-day:${adminId}`,
 };
 
 function refused(until: number, t: number, reason: ThrottleReason): Admission {

@@ -6,6 +6,7 @@ import {
   createTestStore,
   loginCookie,
   manualClock,
+  sessionCookieFrom,
   type TestStore,
 } from '../../test-support/test-store.js';
 import { SESSION_COOKIE } from './session.js';
@@ -80,19 +81,28 @@ describe('each sign-in is a session the server can end on its own (admin_session
     expect(await profile(await loginCookie(app, EMAIL, PASSWORD))).toBe(200);
   });
 
-  it('a password change ends the other sessions and keeps the one that made it', async () => {
+  it('a password change ends the other sessions and keeps this browser signed in under a new session id: a copy of its cookie from before gets 401', async () => {
     await setup();
     const other = await loginCookie(app, EMAIL, PASSWORD);
-    const mine = await loginCookie(app, EMAIL, PASSWORD);
-    const change = await post('admin.account.changePassword', mine, {
+    const before = await loginCookie(app, EMAIL, PASSWORD);
+    const idsBefore = (await sessionRows()).map((r) => r.id);
+    const change = await post('admin.account.changePassword', before, {
       currentPassword: PASSWORD,
       newPassword: 'a brand new password',
     });
     expect(change.statusCode).toBe(200);
+    const after = sessionCookieFrom(change.headers['set-cookie']);
+    expect(after).not.toBe(before);
     expect(await profile(other)).toBe(401);
     expect(await logExport(other)).toBe(401);
-    expect(await profile(mine)).toBe(200);
-    expect(await logExport(mine)).toBe(200);
+    // The copy taken before the change (someone else's hands are why passwords change) opens nothing.
+    expect(await profile(before)).toBe(401);
+    expect(await logExport(before)).toBe(401);
+    expect(await profile(after)).toBe(200);
+    expect(await logExport(after)).toBe(200);
+    const idsAfter = (await sessionRows()).map((r) => r.id);
+    // `other`'s row stays (ended by the epoch); this browser's row now has an id nobody held before.
+    expect(idsAfter.filter((id) => idsBefore.includes(id))).toHaveLength(1);
   });
 
   it('treats a genuine cookie from before session ids (adminId, epoch, times) as signed out, and clears it', async () => {

@@ -71,14 +71,21 @@ export const adminCatalogRouter = router({
       }),
     ),
 
-  remove: ownerProcedure.input(catalogVersionIdInput).mutation(({ ctx, input }) =>
-    mapped(async () => {
-      await deleteVersion(deps(ctx), input.id);
-      ctx.log.info(
-        { event: 'catalog.version_deleted', version: input.id, account: ctx.admin.email },
-        `catalog version deleted: ${input.id}`,
-      );
-      return { ok: true as const };
-    }),
-  ),
+  /**
+   * A fresh confirmation, as publishing needs: a stored version is what the owner goes back to after a bad
+   * import, so a stolen cookie must not be able to throw the way back away.
+   */
+  remove: ownerProcedure
+    .meta({ freshCode: true })
+    .input(catalogVersionIdInput)
+    .mutation(({ ctx, input }) =>
+      mapped(async () => {
+        await deleteVersion(deps(ctx), input.id);
+        ctx.log.info(
+          { event: 'catalog.version_deleted', version: input.id, account: ctx.admin.email },
+          `catalog version deleted: ${input.id}`,
+        );
+        return { ok: true as const };
+      }),
+    ),
 });

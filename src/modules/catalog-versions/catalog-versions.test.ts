@@ -185,4 +185,15 @@ metadata:
     await caller.admin.catalog.remove({ id: v.id });
     expect(await caller.admin.catalog.versions()).toEqual([]);
   });
+
+  it('deletes a version only after a fresh confirmation, as publishing one', async () => {
+    const v = await caller.admin.catalog.export({});
+    const stale = store.caller({ admin: { ...admin, confirmedAt: '2026-11-22T09:45:00.000Z' } });
+    await expect(stale.admin.catalog.remove({ id: v.id })).rejects.toMatchObject({
+      code: 'PRECONDITION_FAILED',
+    });
+    expect((await caller.admin.catalog.versions()).map((x) => x.id)).toEqual([v.id]);
+    await caller.admin.catalog.remove({ id: v.id }); // confirmed at the clock's now
+    expect(await caller.admin.catalog.versions()).toEqual([]);
+  });
 });

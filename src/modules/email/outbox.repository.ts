@@ -180,7 +180,14 @@ export type OutboxListItem = OutboxEntry & { orderId: string | null; orderNumber
 /** The admin's list: newest first, optionally of one order or one status; paged by offset. */
 export async function listEmails(
   db: DbOrTx,
-  q: { orderId?: string | undefined; status?: EmailStatus | undefined; offset: number; limit: number },
+  q: {
+    orderId?: string | undefined;
+    status?: EmailStatus | undefined;
+    /** Kinds this admin may not see (team invitations, for staff). */
+    hiddenKinds?: readonly EmailKind[];
+    offset: number;
+    limit: number;
+  },
 ): Promise<{ items: OutboxListItem[]; nextCursor: number | null }> {
   let query = db
     .selectFrom('email_outbox')
@@ -188,6 +195,7 @@ export async function listEmails(
     .select([...ENTRY_COLUMNS, 'email_outbox.order_id', 'orders.number as order_number']);
   if (q.orderId) query = query.where('email_outbox.order_id', '=', q.orderId);
   if (q.status) query = query.where('email_outbox.status', '=', q.status);
+  if (q.hiddenKinds?.length) query = query.where('email_outbox.kind', 'not in', [...q.hiddenKinds]);
   const rows = await query
     .orderBy('email_outbox.created_at', 'desc')
     .orderBy('email_outbox.id', 'desc')
@@ -351,9 +359,11 @@ export async function requeueEmail(
   db: DbOrTx,
   id: string,
   now: Date,
+  /** Kinds this admin may not send again (team invitations, for staff): refused as 'forbidden'. */
+  hiddenKinds: readonly EmailKind[] = [],
 ): Promise<
   | { ok: true; kind: EmailKind; orderId: string | null; was: EmailStatus }
-  | { ok: false; reason: 'not_found' | 'sending' }
+  | { ok: false; reason: 'not_found' | 'sending' | 'forbidden' }
 > {
   const nowIso = now.toISOString();
   const before = await db
@@ -362,6 +372,7 @@ export async function requeueEmail(
     .where('id', '=', id)
     .executeTakeFirst();
   if (!before) return { ok: false, reason: 'not_found' };
+  if (hiddenKinds.includes(before.kind)) return { ok: false, reason: 'forbidden' };
   const result = await db
     .updateTable('email_outbox')
     .set({

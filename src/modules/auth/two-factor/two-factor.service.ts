@@ -38,7 +38,17 @@ export type TwoFactorDeps = {
   loginThrottle: LoginThrottle;
   log: FastifyBaseLogger;
   ip: string;
+  /** The browser's device cookie: one that has given this account's code has its own budget of codes. */
+  session: Pick<SessionPort, 'device'>;
 };
+
+/**
+ * What an admin sees when this process cannot open the account's two-factor key: another process runs with
+ * a newer session key and sealed it again (a rolling restart half done). Not the admin's mistake, so not
+ * "that code is not right", and not counted as a wrong code.
+ */
+export const TWO_FACTOR_KEY_UNAVAILABLE =
+  'Two-factor sign-in is unavailable on this server until it restarts with the current session key; try again shortly (a recovery code works meanwhile).';
 
 type Account = Pick<AdminIdentity, 'id' | 'email'>;
 
@@ -127,6 +137,7 @@ export async function confirmEnrolment(
     });
   }
   await admission.succeeded();
+  await markDeviceCodeGiven(deps, account.id, now);
   deps.log.info(
     { event: 'admin.2fa.enabled', account: account.email, ip: deps.ip },
     'admin turned two-factor sign-in on',
@@ -143,34 +154,31 @@ export async function checkSecondFactor(
   account: Account,
   code: string,
 ): Promise<'app' | 'recovery'> {
-  const admission = await admitProof(deps, account);
   const row = await readTwoFactor(deps.db, account.id);
   if (!row?.enabledAt || row.secret === null) {
     throw new TRPCError({ code: 'BAD_REQUEST', message: 'Two-factor sign-in is not on for this account' });
   }
   const given = code.trim();
+  const appCode = /^\d{6}$/.test(given);
+  const recoveryCode = !appCode && RECOVERY_CODE_PATTERN.test(given);
+  const opened = appCode ? deps.secrets.openTelling(row.secret) : null;
+  if (appCode && opened === null) throw keyUnavailable(deps, account);
+  // Recovery codes have their own strict counter, which wrong app codes do not spend (decision 0032).
+  const admission = await admitProof(deps, account, recoveryCode ? 'recovery' : 'code');
   const now = deps.clock.now();
   let kind: 'app' | 'recovery' | null = null;
   let replayed = false;
-  if (/^\d{6}$/.test(given)) {
-    const opened = deps.secrets.openTelling(row.secret);
-    const secret = opened?.plain ?? null;
+  if (opened) {
     // Sealed with a session key that is being rotated out: sealed again with the current one, so the
     // account keeps working once the old key is dropped.
-    if (opened?.byOlderKey)
+    if (opened.byOlderKey)
       await resealSecret(deps.db, account.id, row.secret, deps.secrets.seal(opened.plain));
-    if (secret === null) {
-      deps.log.error(
-        { event: 'admin.2fa.secret-unreadable', account: account.email },
-        "the account's two-factor key cannot be opened with the session keys: use a recovery code, or reset two-factor",
-      );
-    }
-    const step = secret === null ? null : matchingStep(secret, given, now.getTime());
+    const step = matchingStep(opened.plain, given, now.getTime());
     if (step !== null) {
       if (await claimStep(deps.db, account.id, step)) kind = 'app';
       else replayed = true;
     }
-  } else if (RECOVERY_CODE_PATTERN.test(given)) {
+  } else if (recoveryCode) {
     if (await spendRecoveryCode(deps.db, account.id, recoveryCodeHash(given), now)) kind = 'recovery';
   }
   if (kind === null) {
@@ -192,6 +200,46 @@ export async function checkSecondFactor(
 }
 
 /**
+ * The account's key was sealed with a session key this process does not hold: the operator's log says so
+ * and what to do; the admin is told to try again shortly. Nothing was guessed, so nothing is counted.
+ */
+function keyUnavailable(deps: TwoFactorDeps, account: Account): TRPCError {
+  deps.log.error(
+    { event: 'admin.2fa.secret-unreadable', account: account.email },
+    "the account's two-factor key was sealed with a session key this process does not hold: another process " +
+      'runs with a newer SESSION_SECRET. Restart this one with the current SESSION_SECRET (and the old key in ' +
+      'SESSION_SECRET_PREVIOUS); if no process holds that key any more, the admin needs a recovery code or reset-2fa',
+  );
+  return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: TWO_FACTOR_KEY_UNAVAILABLE });
+}
+
+/**
+ * This browser has given the account's code: its device cookie says so from now on, so it keeps a budget of
+ * codes of its own when someone with the password spends the account's (decision 0032).
+ */
+async function markDeviceCodeGiven(deps: TwoFactorDeps, adminId: number, now: Date): Promise<void> {
+  const admin = await findAdminById(deps.db, adminId);
+  if (!admin) return;
+  deps.session.device.write(
+    deps.loginThrottle.deviceCookies.issue(adminId, admin.sessionEpoch, now, { codeGiven: true }),
+  );
+}
+
+/**
+ * The browser's device id when its cookie says it gave this account's code before, in the account's current
+ * epoch ("sign out everywhere" and a new password end that too); null otherwise.
+ */
+async function codeDeviceOf(
+  deps: Pick<TwoFactorDeps, 'db' | 'clock' | 'loginThrottle' | 'session'>,
+  adminId: number,
+): Promise<string | null> {
+  const claim = deps.loginThrottle.deviceCookies.verify(deps.session.device.read(), deps.clock.now());
+  if (!claim?.codeGiven || claim.adminId !== adminId) return null;
+  const admin = await findAdminById(deps.db, adminId);
+  return admin && admin.sessionEpoch === claim.epoch ? claim.deviceId : null;
+}
+
+/**
  * The sign-in's second step: the code completes the session the password started, under a new id (the
  * half-signed-in cookie is worth nothing afterwards), and the sign-in counts as the account's last.
  */
@@ -209,6 +257,7 @@ export async function completeSignIn(
     await recordLogin(tx, pending.id, now);
   });
   deps.session.write({ sessionId });
+  await markDeviceCodeGiven(deps, pending.id, now);
   deps.log.info(
     { event: 'admin.login.2fa', account: pending.email, ip: deps.ip, kind },
     'admin gave the two-factor code and is signed in',
@@ -313,12 +362,14 @@ export async function resetTwoFactor(db: Db, adminId: number, now: Date): Promis
  * or when the counters cannot be reached (503).
  */
 export async function admitProof(
-  deps: Pick<TwoFactorDeps, 'loginThrottle' | 'log' | 'ip'>,
+  deps: Pick<TwoFactorDeps, 'db' | 'clock' | 'loginThrottle' | 'log' | 'ip' | 'session'>,
   account: Account,
+  kind: 'code' | 'recovery' = 'code',
 ): Promise<{ succeeded(): Promise<void> }> {
   let admission: Awaited<ReturnType<LoginThrottle['admitCode']>>;
   try {
-    admission = await deps.loginThrottle.admitCode(account.id);
+    const codeDevice = kind === 'code' ? await codeDeviceOf(deps, account.id) : null;
+    admission = await deps.loginThrottle.admitCode(account.id, { kind, codeDevice });
   } catch (error) {
     deps.log.error(
       { err: error, event: 'admin.2fa.throttle-unavailable' },

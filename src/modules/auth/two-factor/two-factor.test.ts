@@ -1,18 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import * as OTPAuth from 'otpauth';
+import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../config.js';
 import {
   buildTestApp,
   createAdmin,
   createTestStore,
+  fixedClock,
   manualClock,
   sessionCookieFrom,
   type TestStore,
 } from '../../../test-support/test-store.js';
+import { DatabaseCounterStore } from '../../limits/database-counter-store.js';
+import { MemoryCounterStore } from '../../limits/memory-counter-store.js';
+import { LoginThrottle } from '../login-throttle.js';
 import { SecretBox } from './secret-box.js';
-import { checkSecondFactor } from './two-factor.service.js';
+import { checkSecondFactor, TWO_FACTOR_KEY_UNAVAILABLE } from './two-factor.service.js';
 
 const PASSWORD = 'correct horse battery';
 const OWNER = 'owner@shop.example';
@@ -83,6 +88,27 @@ describe('two-factor sign-in', () => {
     return { totp, key, recoveryCodes: (confirmed.data as { recoveryCodes: string[] }).recoveryCodes };
   }
   const codeNow = (totp: OTPAuth.TOTP) => totp.generate({ timestamp: clock.now().getTime() });
+
+  /** A browser's cookies (the session's and the device's), kept from every answer as a browser keeps them. */
+  type Browser = Map<string, string>;
+  async function callIn(b: Browser, path: string, input?: unknown, method: 'GET' | 'POST' = 'POST') {
+    const cookie = [...b].map(([name, value]) => `${name}=${value}`).join('; ');
+    const res = await app.inject({
+      method,
+      url: `/api/trpc/${path}`,
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      ...(method === 'POST' ? { payload: JSON.stringify(input ?? {}) } : {}),
+    });
+    for (const header of [res.headers['set-cookie'] ?? []].flat()) {
+      const pair = header.split(';')[0] ?? '';
+      const at = pair.indexOf('=');
+      const [name, value] = [pair.slice(0, at), pair.slice(at + 1)];
+      if (value === '') b.delete(name);
+      else b.set(name, value);
+    }
+    const body = res.json() as { result?: { data: unknown } };
+    return { status: res.statusCode, data: body.result?.data, retryAfter: res.headers['retry-after'] };
+  }
 
   it('enrols with a QR address and a key, confirmed by a code, and gives ten recovery codes kept as hashes', async () => {
     const { cookie } = await signIn();
@@ -294,7 +320,66 @@ describe('two-factor sign-in', () => {
     }
     clock.advance(16 * 60_000);
     const { cookie } = await signIn();
-    expect((await call('auth.verifyCode', { cookie, input: { code: codeNow(totp) } })).status).toBe(429);
+    const refused = await call('auth.verifyCode', { cookie, input: { code: codeNow(totp) } });
+    expect(refused.status).toBe(429);
+    // About a day: it runs from the first code counted, the enrolment's (given back), 96 minutes ago.
+    expect(Number(refused.retryAfter)).toBe(24 * 3600 - 96 * 60);
+  });
+
+  it('lets the owner in while someone with the password spends the day’s codes: a browser that gave a code before, and a recovery code on its own strict counter', async () => {
+    // Counted in the database of the engine under test, as a store of several processes does.
+    await app.close();
+    app = await buildTestApp(store, { clock, counters: new DatabaseCounterStore(store.handle.db) });
+    const signInAndCode = async (b: Browser, code: string) => {
+      expect((await callIn(b, 'auth.login', { email: OWNER, password: PASSWORD })).status).toBe(200);
+      return callIn(b, 'auth.verifyCode', { code });
+    };
+
+    // The owner set two-factor up in this browser, and signed out: the device cookie stays.
+    const owner: Browser = new Map();
+    expect((await callIn(owner, 'auth.login', { email: OWNER, password: PASSWORD })).status).toBe(200);
+    const begun = await callIn(owner, 'admin.account.twoFactor.begin');
+    const totp = OTPAuth.URI.parse((begun.data as { uri: string }).uri) as OTPAuth.TOTP;
+    const confirmed = await callIn(owner, 'admin.account.twoFactor.confirm', { code: codeNow(totp) });
+    const [recovery, secondRecovery] = (confirmed.data as { recoveryCodes: string[] }).recoveryCodes as [
+      string,
+      string,
+    ];
+    expect((await callIn(owner, 'auth.logout')).status).toBe(200);
+
+    // Someone with the password spends the account's 50 wrong codes, from browsers of their own.
+    for (let window = 0; window < 5; window++) {
+      clock.advance(16 * 60_000);
+      const attacker: Browser = new Map();
+      expect((await callIn(attacker, 'auth.login', { email: OWNER, password: PASSWORD })).status).toBe(200);
+      for (let i = 0; i < 10; i++) {
+        expect((await callIn(attacker, 'auth.verifyCode', { code: '000000' })).status).toBe(400);
+      }
+    }
+    clock.advance(16 * 60_000);
+    const shut = await signInAndCode(new Map(), codeNow(totp));
+    expect(shut.status).toBe(429);
+    expect(Number(shut.retryAfter)).toBeGreaterThan(22 * 3600);
+
+    // The owner's own browser has a budget of its own: the right code signs in, and confirms an action.
+    expect((await signInAndCode(owner, codeNow(totp))).status).toBe(200);
+    expect((await callIn(owner, 'admin.account.profile', undefined, 'GET')).status).toBe(200);
+    clock.advance(11 * 60_000);
+    expect((await callIn(owner, 'admin.account.confirmIdentity', { code: codeNow(totp) })).status).toBe(200);
+
+    // From a browser the account does not know, a recovery code still works: the wrong app codes are
+    // not counted against it.
+    expect((await signInAndCode(new Map(), recovery)).status).toBe(200);
+
+    // The recovery codes' own counter is strict: ten wrong ones a day, then even a right one waits.
+    const guesser: Browser = new Map();
+    expect((await callIn(guesser, 'auth.login', { email: OWNER, password: PASSWORD })).status).toBe(200);
+    for (let i = 0; i < 10; i++) {
+      expect((await callIn(guesser, 'auth.verifyCode', { code: 'aaaa-aaaa-aaaa-aaaa' })).status).toBe(400);
+    }
+    const capped = await callIn(guesser, 'auth.verifyCode', { code: secondRecovery });
+    expect(capped.status).toBe(429);
+    expect(Number(capped.retryAfter)).toBe(24 * 3600);
   });
 
   it("an owner's reset turns another account's two-factor off and ends its sessions", async () => {
@@ -385,6 +470,47 @@ describe('with ADMIN_REQUIRE_2FA', () => {
     expect(off.json()).toMatchObject({
       error: { message: 'This shop requires two-factor sign-in for every admin' },
     });
+  });
+});
+
+describe('a two-factor key sealed with a session key this process does not hold', () => {
+  it('says what is wrong, and does not count the code as a wrong one', async () => {
+    const store = await createTestStore();
+    try {
+      const id = await createAdmin(store, OWNER, PASSWORD);
+      const [newerKey, ownKey, secret] = [randomBytes(32), randomBytes(32), randomBytes(20)];
+      await store.handle.db
+        .updateTable('admins')
+        .set({
+          totp_secret: new SecretBox([newerKey, ownKey]).seal(secret),
+          totp_enabled_at: '2026-11-01T00:00:00.000Z',
+        })
+        .where('id', '=', id)
+        .execute();
+      const counters = new MemoryCounterStore();
+      const loginThrottle = new LoginThrottle({ counters, now: () => fixedClock.now().getTime() });
+      const lines: string[] = [];
+      const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+      const stale = store.context({ secrets: new SecretBox([ownKey]), loginThrottle, log });
+      const app = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromHex(secret.toString('hex')) });
+      const code = app.generate({ timestamp: fixedClock.now().getTime() });
+      // More tries than the window allows wrong codes: none of them is counted.
+      for (let i = 0; i < 12; i++) {
+        await expect(checkSecondFactor(stale, { id, email: OWNER }, code)).rejects.toMatchObject({
+          code: 'SERVICE_UNAVAILABLE',
+          message: TWO_FACTOR_KEY_UNAVAILABLE,
+        });
+      }
+      for (const key of [`login:code:${id}`, `login:code-day:${id}`]) {
+        expect(await counters.peek(key, fixedClock.now().getTime())).toBeNull();
+      }
+      expect(lines.join('\n')).toMatch(/sealed with a session key this process does not hold/);
+      // Restarted with the current key, the same code is right.
+      const restarted = store.context({ secrets: new SecretBox([newerKey, ownKey]), loginThrottle });
+      expect(await checkSecondFactor(restarted, { id, email: OWNER }, code)).toBe('app');
+    } finally {
+      await store.cleanup();
+    }
   });
 });
 

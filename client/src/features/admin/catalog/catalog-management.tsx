@@ -132,6 +132,7 @@ export function CatalogManagement() {
                     <Button
                       variant="ghost"
                       className="px-3 py-1.5 text-red-800"
+                      disabled={remove.isPending}
                       onClick={() => {
                         if (window.confirm('Are you sure you want to delete this catalog version?'))
                           remove.mutate({ id: v.id });

@@ -62,8 +62,10 @@ export function useRemoveVersion() {
       toast.success('Catalog version deleted successfully');
       void utils.admin.catalog.versions.invalidate();
     },
-    onError() {
-      toast.error('Failed to delete catalog version');
+    // Deleting needs a fresh confirmation, as publishing does (the tRPC link asks for it): a cancelled
+    // confirmation says so with the server's message.
+    onError(err) {
+      toast.error(err.message || 'Failed to delete catalog version');
     },
   });
 }
