@@ -14,6 +14,20 @@ export const TOO_MANY_REQUESTS_MESSAGE =
 /** How long a shopper refused because the database is busy or away is asked to wait (Retry-After). */
 export const DATABASE_BUSY_RETRY_AFTER_SECONDS = 2;
 
+/** Retry-After of a 429 whose limit did not say when it lets the asker in again. */
+export const RATE_LIMITED_RETRY_AFTER_SECONDS = 60;
+
+/**
+ * The cause of a refusal that knows when to come back (a limit's window ends): every 503 and 429 carries
+ * Retry-After, and the API's responseMeta (trpc/retry-after.ts) reads the time from here.
+ */
+export class RetryLater extends Error {
+  override name = 'RetryLater';
+  constructor(readonly retryAfterSeconds: number) {
+    super(`retry after ${retryAfterSeconds} s`);
+  }
+}
+
 /**
  * SQLITE_BUSY (and its extended codes) after the lock wait: another connection (the admin CLI, a backup, a
  * second process) held the write lock. On PostgreSQL: a lock not granted within the lock wait, a
