@@ -112,6 +112,7 @@ export function writeReport(report: Report): string {
     '- `--shoppers N`, `--duration S`, `--products N`, `--checkout-rate F`, `--only load,sigterm,…`, `--no-doc`, `--keep` (keep the data folder), `--simulate-full-disk`, `--allow-simulated-disk-full`.',
     '- The full-disk step mounts a tmpfs (or a loop-mounted ext4 image) and so needs root (CI runs as root). Without it the step runs a simulation (RLIMIT_FSIZE on the server process, labelled SIMULATED) and FAILS as not proven, unless the run accepts the simulation with `--allow-simulated-disk-full` (or asks for it with `--simulate-full-disk`).',
     '- The locked-database step holds the write lock from another process twice: for less than the lock budget (writes must wait and succeed after the release) and for longer (writes must answer 503 once the budget is spent, not before); reads and /healthz must answer quickly throughout.',
+    "- The PostgreSQL step starts a store process of its own on a throwaway database of the machine's PostgreSQL server (TEST_DATABASE_URL's server, else 127.0.0.1:5432) with the demo catalogue, and ends every connection of the store three times (pg_terminate_backend) while shoppers create and pay orders: the process must live, the requests met by the fault answer 503 with Retry-After (or succeed), /readyz and every later request succeed with no restart, and no order is lost or doubled. Without a PostgreSQL server it is skipped, which fails the run.",
     '- Exit code 1 when any step fails or is skipped.',
     '',
   ];
