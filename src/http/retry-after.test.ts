@@ -194,6 +194,8 @@ describe('Retry-After on every 503 and 429', () => {
     socket.write('GET /readyz HTTP/1.1\r\nHost: shop\r\n\r\n');
     await held;
     const closing = app.close();
+    // Fastify stops listening after its preClose hooks: from then on it is closing.
+    while (app.server.listening) await new Promise((r) => setTimeout(r, 5));
     socket.write('GET /healthz HTTP/1.1\r\nHost: shop\r\n\r\n');
     release();
     await closing;
