@@ -5,6 +5,7 @@
  *   npm run soak -- --ci                       50 shoppers for 10 s, smaller data; no doc (CI, under 90 s)
  *   npm run soak -- --shoppers 100 --duration 30 --products 5000
  *   npm run soak -- --only load,sigterm       some steps only (no doc)
+ *   (pg-terminate runs a store of its own on a throwaway PostgreSQL database, the others on SQLite)
  *   npm run soak -- --simulate-full-disk      RLIMIT_FSIZE instead of mounting a small disk (no root)
  *   npm run soak -- --allow-simulated-disk-full  mount if possible, else accept the RLIMIT_FSIZE simulation
  *
@@ -27,6 +28,7 @@ import { importKillStep } from './steps/import-kill.js';
 import { type LoadFigures, loadStep } from './steps/load.js';
 import { lockedDbStep } from './steps/locked-db.js';
 import { orderKillStep } from './steps/order-kill.js';
+import { pgTerminateStep } from './steps/pg-terminate.js';
 import { sigtermStep } from './steps/sigterm.js';
 import { uploadKillStep } from './steps/upload-kill.js';
 import { catalogueState, withDb } from './store-checks.js';
@@ -52,7 +54,16 @@ const durationS = Number(args.duration ?? (ci ? 10 : 60));
 const productCount = Number(args.products ?? (ci ? 2000 : 10_000));
 const checkoutRate = Number(args['checkout-rate']);
 const only = args.only ? new Set(args.only.split(',').map((s) => s.trim())) : null;
-const STEP_IDS = ['load', 'order-kill', 'import-kill', 'upload-kill', 'sigterm', 'locked-db', 'disk-full'];
+const STEP_IDS = [
+  'load',
+  'order-kill',
+  'import-kill',
+  'upload-kill',
+  'sigterm',
+  'locked-db',
+  'pg-terminate',
+  'disk-full',
+];
 if (only) {
   const unknown = [...only].filter((s) => !STEP_IDS.includes(s));
   if (unknown.length > 0)
@@ -110,6 +121,8 @@ async function main(): Promise<number> {
     ['upload-kill', () => uploadKillStep(soak)],
     ['sigterm', () => sigtermStep(soak)],
     ['locked-db', () => lockedDbStep(soak)],
+    // On a PostgreSQL database of its own, with a store process of its own.
+    ['pg-terminate', () => pgTerminateStep(soak)],
     [
       'disk-full',
       () =>

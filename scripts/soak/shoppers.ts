@@ -46,6 +46,10 @@ export type LoadStats = {
   paidSessions: string[];
   /** Order numbers created, whether paid or not. */
   ordersCreated: number;
+  /** Answers other than the expected one, by HTTP status. */
+  statuses: Record<number, number>;
+  /** 503 and 429 answers without Retry-After (every one should say when to come back). */
+  withoutRetryAfter: number;
   elapsedMs: number;
 };
 
@@ -89,6 +93,8 @@ export function emptyStats(): LoadStats {
     checkoutsStarted: 0,
     paidSessions: [],
     ordersCreated: 0,
+    statuses: {},
+    withoutRetryAfter: 0,
     elapsedMs: 0,
   };
 }
@@ -126,6 +132,9 @@ export async function runShoppers(opts: LoadOptions): Promise<LoadStats> {
         stats.latencies.get(kind)?.push(reply.ms);
         return reply;
       }
+      stats.statuses[reply.status] = (stats.statuses[reply.status] ?? 0) + 1;
+      if ((reply.status === 503 || reply.status === 429) && reply.headers['retry-after'] === undefined)
+        stats.withoutRetryAfter += 1;
       const what = `${req.method ?? 'GET'} ${req.path.split('?')[0]} → ${reply.status} ${reply.body.slice(0, 160)}`;
       record(kind, what, reply.status >= 500 ? 'server5xx' : reply.status >= 400 ? 'unexpected4xx' : 'other');
       return null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDatabaseBusy, isStorageFull } from './failures.js';
+import { isDatabaseBusy, isDatabaseConnectionLost, isStorageFull } from './failures.js';
 
 const failure = (code: string, wrapped = false): Error => {
   const error = Object.assign(new Error(`failed with ${code}`), { code });
@@ -20,6 +20,22 @@ describe('failures that are not the request fault', () => {
       expect(isStorageFull(failure(code)), code).toBe(true);
       expect(isDatabaseBusy(failure(code)), code).toBe(false);
     }
+  });
+
+  it('counts a connection the server ended or refused as lost, and so busy: a 503 to retry', () => {
+    for (const code of ['57P01', '57P02', '57P03', '08000', '08003', '08006', 'ECONNRESET', 'ECONNREFUSED']) {
+      expect(isDatabaseConnectionLost(failure(code, true)), code).toBe(true);
+      expect(isDatabaseBusy(failure(code)), code).toBe(true);
+    }
+    // What the pg driver throws without a code: the end of the socket, and a later query on that client.
+    for (const message of [
+      'Connection terminated unexpectedly',
+      'Client has encountered a connection error and is not queryable',
+    ]) {
+      expect(isDatabaseBusy(new Error(message)), message).toBe(true);
+      expect(isDatabaseBusy(new Error('wrapped', { cause: new Error(message) })), message).toBe(true);
+    }
+    expect(isDatabaseConnectionLost(failure('55P03'))).toBe(false);
   });
 
   it('leaves every other failure alone: a missing table, a unique violation, a plain error', () => {

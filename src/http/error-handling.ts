@@ -1,9 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   DATABASE_BUSY_MESSAGE,
+  DATABASE_BUSY_RETRY_AFTER_SECONDS,
   GENERIC_ERROR_MESSAGE,
   isDatabaseBusy,
   isStorageFull,
+  RATE_LIMITED_RETRY_AFTER_SECONDS,
   STORAGE_FULL_MESSAGE,
 } from '../core/failures.js';
 
@@ -53,7 +55,7 @@ export function registerErrorHandling(app: FastifyInstance, opts: { production: 
   app.setErrorHandler((error: FastifyError, req, reply) => {
     if (isDatabaseBusy(error)) {
       req.log.warn({ err: error }, 'database busy');
-      return reply.code(503).header('retry-after', '2').send({
+      return reply.code(503).header('retry-after', String(DATABASE_BUSY_RETRY_AFTER_SECONDS)).send({
         error: 'Service Unavailable',
         message: DATABASE_BUSY_MESSAGE,
         requestId: req.id,
@@ -83,4 +85,29 @@ export function registerErrorHandling(app: FastifyInstance, opts: { production: 
     reply.header(REQUEST_ID_HEADER, req.id);
     done();
   });
+
+  // Every 503 and 429 says when to come back. The routes that know give their own time; this covers any
+  // other (a plugin's, a route added later) with the usual waits.
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    const status = reply.statusCode;
+    if ((status === 503 || status === 429) && !reply.hasHeader('retry-after')) {
+      const seconds = status === 503 ? DATABASE_BUSY_RETRY_AFTER_SECONDS : RATE_LIMITED_RETRY_AFTER_SECONDS;
+      reply.header('retry-after', String(seconds));
+    }
+    done(null, payload);
+  });
+
+  // While the server closes, Fastify answers new requests on open connections with a 503 of its own, before
+  // any hook (return503OnClosing): the header is set on the response before Fastify sees the request.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.server.prependListener('request', (_req, res) => {
+    if (closing) res.setHeader('retry-after', String(CLOSING_RETRY_AFTER_SECONDS));
+  });
 }
+
+/** A process that is shutting down is restarted or replaced within seconds (a deploy, a supervisor). */
+const CLOSING_RETRY_AFTER_SECONDS = 5;

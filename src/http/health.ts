@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { DATABASE_BUSY_RETRY_AFTER_SECONDS } from '../core/failures.js';
 import type { Db } from '../db/database.js';
 import { checkReadiness } from '../ops/readiness.js';
 
@@ -18,6 +19,9 @@ export function registerHealth(app: FastifyInstance, opts: { db: Db; dataDir: st
     reply.header('cache-control', 'no-store');
     if (result.ready) return reply.send({ status: 'ok' });
     app.log.warn({ event: 'readyz.failed', check: result.check, detail: result.detail }, 'not ready');
-    return reply.code(503).send({ status: 'error', failed: result.check, detail: result.detail });
+    return reply
+      .code(503)
+      .header('retry-after', String(DATABASE_BUSY_RETRY_AFTER_SECONDS))
+      .send({ status: 'error', failed: result.check, detail: result.detail });
   });
 }

@@ -28,7 +28,11 @@ export async function registerStripeWebhook(
         typeof signature === 'string' ? signature : null,
       );
       if (!verified.ok && verified.reason === 'unconfigured') {
-        return reply.code(503).send({ error: 'Stripe webhooks are not configured on this store' });
+        // Stripe retries on its own schedule; an hour is as soon as an operator is likely to have set it up.
+        return reply
+          .code(503)
+          .header('retry-after', '3600')
+          .send({ error: 'Stripe webhooks are not configured on this store' });
       }
       if (!verified.ok && verified.reason === 'unsigned') {
         req.log.warn({ event: 'stripe.webhook.unsigned' }, 'webhook without a signature refused');

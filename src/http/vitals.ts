@@ -30,8 +30,12 @@ export async function registerVitals(
     );
 
     scope.post('/api/vitals', async (req, reply) => {
-      if (!(await opts.limiter.take(req.ip))) {
-        return reply.code(429).send({ error: 'Too Many Requests', message: 'Too many reports' });
+      const admission = await opts.limiter.admit(req.ip);
+      if (!admission.taken) {
+        return reply
+          .code(429)
+          .header('retry-after', String(admission.retryAfterSeconds))
+          .send({ error: 'Too Many Requests', message: 'Too many reports' });
       }
       const parsed = vitalsReportInput.safeParse(req.body);
       if (!parsed.success) {

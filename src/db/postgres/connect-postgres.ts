@@ -87,6 +87,13 @@ export function openPostgres(
   // An idle connection the server drops (a restart, a failover, the database dropped) must not take the
   // process down: the pool discards it and opens another for the next query, which reports its own error.
   pool.on('error', () => undefined);
+  // Nor one that is checked out (a transaction between statements, or a statement running): the pool
+  // listens only to idle clients, and a client with no listener throws its 'error' event, which ends the
+  // process. The statement running, or the next one, fails with the connection's error (a 503 to retry,
+  // core/failures.ts); the client, no longer queryable, is discarded when it goes back to the pool.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [textWithoutNul, writes],

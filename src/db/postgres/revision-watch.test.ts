@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../../test-support/postgres.js';
 import { migrateToLatest } from '../migrate.js';
@@ -61,4 +62,53 @@ describe('the revision watch', () => {
     await watch.read.settle?.();
     expect(Number(watch.read())).toBe(Number(before) + 1);
   });
+
+  it('listens again after the server ended its connection, also when it could not reconnect at once', async () => {
+    // From another database: a database cannot shut its own doors.
+    const adminUrl = new URL(database.url);
+    adminUrl.pathname = '/postgres';
+    const admin = new pg.Client({ connectionString: adminUrl.toString() });
+    await admin.connect();
+    const listening = async () =>
+      Number(
+        (
+          await admin.query<{ n: string }>(
+            `SELECT count(*) AS n FROM pg_stat_activity
+              WHERE datname = $1 AND query = 'LISTEN storefront_revision'`,
+            [database.name],
+          )
+        ).rows[0]?.n ?? 0,
+      );
+    try {
+      expect(await listening()).toBe(1);
+      // As during a restart: the connection is ended, and for a while no new one is let in.
+      await admin.query(`ALTER DATABASE ${database.name} ALLOW_CONNECTIONS false`);
+      await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = $1 AND query = 'LISTEN storefront_revision'`,
+        [database.name],
+      );
+      await until(async () => (await listening()) === 0, 5000);
+      // Long enough for more than one attempt to be refused.
+      await new Promise((r) => setTimeout(r, 2500));
+      await admin.query(`ALTER DATABASE ${database.name} ALLOW_CONNECTIONS true`);
+      await until(async () => (await listening()) === 1, 10_000);
+    } finally {
+      await admin.query(`ALTER DATABASE ${database.name} ALLOW_CONNECTIONS true`).catch(() => undefined);
+      await admin.end();
+    }
+    // The poll is off in this test: only a notification can bring the change.
+    const before = watch.read();
+    await bumpFromAnotherProcess(true);
+    await until(async () => watch.read() !== before, 5000);
+    expect(Number(watch.read())).toBe(Number(before) + 1);
+  });
 });
+
+async function until(check: () => Promise<boolean>, withinMs: number): Promise<void> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > withinMs) throw new Error(`not seen within ${withinMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -48,21 +48,43 @@ export async function watchRevision(
   await refresh();
 
   let listener: pg.Client | null = null;
-  const listen = async () => {
+  let retry: NodeJS.Timeout | null = null;
+  // Listens on a connection of its own. When the server ends it (a restart, a failover,
+  // pg_terminate_backend) or it cannot be opened, it tries again every second until it can, and reads the
+  // revision once it listens, for what was announced meanwhile; the poll keeps the value right until then.
+  const listen = async (attempt: { first: boolean }): Promise<void> => {
     const client = new pg.Client({ connectionString: opts.url, application_name: STORE_APPLICATION_NAME });
+    let lost = false;
+    const again = () => {
+      // The driver may report one loss twice (the server's message, then the socket's end).
+      if (lost) return;
+      lost = true;
+      const wasListening = listener === client;
+      if (wasListening) listener = null;
+      void client.end().catch(() => undefined);
+      // A first attempt that fails is the caller's to report (the store does not start).
+      if (stopped || (!wasListening && attempt.first)) return;
+      retry = setTimeout(() => void listen({ first: false }).catch(() => undefined), 1000).unref();
+    };
     client.on('notification', (message) => {
       if (message.channel === 'storefront_revision' && message.payload) take(message.payload, ++counter);
     });
-    client.on('error', () => {
-      // The poll keeps the value right; listen again shortly.
-      listener = null;
-      if (!stopped) setTimeout(() => void listen().catch(() => undefined), 1000).unref();
-    });
-    await client.connect();
-    await client.query('LISTEN storefront_revision');
+    client.on('error', again);
+    try {
+      await client.connect();
+      await client.query('LISTEN storefront_revision');
+    } catch (error) {
+      again();
+      throw error;
+    }
+    if (stopped || lost) {
+      await client.end().catch(() => undefined);
+      return;
+    }
     listener = client;
+    if (!attempt.first) await refresh().catch(() => undefined);
   };
-  await listen();
+  await listen({ first: true });
 
   const timer = setInterval(() => void refresh().catch(() => undefined), opts.pollMs ?? 500);
   timer.unref();
@@ -81,6 +103,7 @@ export async function watchRevision(
     async stop() {
       stopped = true;
       clearInterval(timer);
+      if (retry) clearTimeout(retry);
       await listener?.end().catch(() => undefined);
     },
   };

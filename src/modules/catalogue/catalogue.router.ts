@@ -1,4 +1,5 @@
 import { TRPCError } from '@trpc/server';
+import { RetryLater } from '../../core/failures.js';
 import {
   catalogueFilterInput,
   catalogueSearchInput,
@@ -66,10 +67,12 @@ export const catalogueRouter = router({
 
   /** Leaves an address to be told once when a sold-out size is back (limited per address). */
   notifyWhenBack: publicProcedure.input(stockAlertInput).mutation(async ({ ctx, input }) => {
-    if (!(await ctx.limits.stockAlerts.take(ctx.ip))) {
+    const admission = await ctx.limits.stockAlerts.admit(ctx.ip);
+    if (!admission.taken) {
       throw new TRPCError({
         code: 'TOO_MANY_REQUESTS',
         message: 'Too many requests from your address. Please try again later.',
+        cause: new RetryLater(admission.retryAfterSeconds),
       });
     }
     await addStockAlert(ctx.db, { ...input, now: ctx.clock.now() });

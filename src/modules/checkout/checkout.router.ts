@@ -1,4 +1,5 @@
 import { TRPCError } from '@trpc/server';
+import { RetryLater } from '../../core/failures.js';
 import { durableTransaction } from '../../db/durable.js';
 import { cartInput, sessionIdInput, testPaymentInput } from '../../shared/checkout-input.js';
 import { publicProcedure, router } from '../../trpc/init.js';
@@ -21,11 +22,13 @@ export const checkoutRouter = router({
   /** Creates the pending order and its payment session; returns the URL to send the shopper to. */
   createSession: publicProcedure.input(cartInput).mutation(async ({ ctx, input }) => {
     // Each session is a pending order and a payment provider session: an address may open only a few.
-    if (!(await ctx.limits.checkoutSessions.take(ctx.ip))) {
+    const admission = await ctx.limits.checkoutSessions.admit(ctx.ip);
+    if (!admission.taken) {
       ctx.log.warn({ event: 'security.checkout_rate_limited', ip: ctx.ip }, 'too many checkout sessions');
       throw new TRPCError({
         code: 'TOO_MANY_REQUESTS',
         message: 'Too many checkouts from your address. Please wait a few minutes and try again.',
+        cause: new RetryLater(admission.retryAfterSeconds),
       });
     }
     return startCheckout(ctx, input.lines);

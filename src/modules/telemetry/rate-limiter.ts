@@ -1,4 +1,4 @@
-import type { CounterStore } from '../limits/counter-store.js';
+import type { CounterStore, TakeResult } from '../limits/counter-store.js';
 import { MemoryCounterStore } from '../limits/memory-counter-store.js';
 
 /** A shared counter store under a name of its own, and whom to tell when it fails. */
@@ -35,18 +35,29 @@ export class FixedWindowLimiter {
 
   /** Counts a hit for `key`; false when the key is over its limit in this window. */
   async take(key: string): Promise<boolean> {
+    return (await this.admit(key)).taken;
+  }
+
+  /** As take, and when refused, the seconds until the key's window ends (for Retry-After). */
+  async admit(key: string): Promise<{ taken: true } | { taken: false; retryAfterSeconds: number }> {
     const now = this.opts.now?.() ?? Date.now();
+    const result = await this.count(key, now);
+    if (result.taken) return { taken: true };
+    return { taken: false, retryAfterSeconds: Math.max(1, Math.ceil((result.counter.resetAt - now) / 1000)) };
+  }
+
+  private async count(key: string, now: number): Promise<TakeResult> {
     const rule = { limit: this.opts.limit, windowMs: this.opts.windowMs };
     const shared = this.opts.shared;
-    if (!shared) return (await this.local.take(key, rule, now)).taken;
+    if (!shared) return this.local.take(key, rule, now);
     try {
-      return (await shared.store.take(`${shared.name}:${key}`, rule, now)).taken;
+      return await shared.store.take(`${shared.name}:${key}`, rule, now);
     } catch (error) {
       if (now - this.lastReport >= ERROR_REPORT_INTERVAL_MS) {
         this.lastReport = now;
         shared.onError?.(error);
       }
-      return (await this.local.take(key, rule, now)).taken;
+      return this.local.take(key, rule, now);
     }
   }
 }

@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
+import { RetryLater } from '../../core/failures.js';
 import { clientErrorReportInput } from '../../shared/telemetry.js';
 import { ownerProcedure, publicProcedure, router } from '../../trpc/init.js';
 import { vitalSamplesSince } from './vitals.repository.js';
@@ -11,8 +12,13 @@ export const telemetryRouter = router({
    * Public, so it is limited per IP and by size; the text is stored as data, never interpreted.
    */
   reportError: publicProcedure.input(clientErrorReportInput).mutation(async ({ ctx, input }) => {
-    if (!(await ctx.telemetry.errorReports.take(ctx.ip))) {
-      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'Too many error reports' });
+    const admission = await ctx.telemetry.errorReports.admit(ctx.ip);
+    if (!admission.taken) {
+      throw new TRPCError({
+        code: 'TOO_MANY_REQUESTS',
+        message: 'Too many error reports',
+        cause: new RetryLater(admission.retryAfterSeconds),
+      });
     }
     const route = input.route.split(/[?#]/)[0] ?? '';
     ctx.log.error(

@@ -13,6 +13,9 @@ export async function withOpsClient<T>(url: string, work: (client: pg.Client) =>
     application_name: OPS_APPLICATION_NAME,
     connectionTimeoutMillis: 10_000,
   });
+  // A connection the server ends (a restart) fails the query in flight or the next one; without a
+  // listener the client's 'error' event would end the process, the store's own when a scheduled backup runs.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     return await work(client);
