@@ -75,4 +75,22 @@ describe('background maintenance across processes', () => {
     const kept = await handle.db.selectFrom('admin_audit').select('at').execute();
     expect(kept.map((r) => r.at)).toEqual([lastMonth]);
   });
+
+  it('is taken over within about a minute when its holder is killed without giving the lease up', async () => {
+    const t0 = new Date('2026-11-25T10:00:00.000Z').getTime();
+    const deps = (ms: number) => ({
+      db: handle.db,
+      clock: { now: () => new Date(t0 + ms) },
+      logs: new LogService({ db: handle.db, limits: { maxEntries: 1000, retentionDays: 30 } }),
+      log: Fastify({ logger: false }).log,
+      payments: new DemoGateway(),
+      publicUrl: 'https://shop.example',
+      auditRetentionDays: 90,
+    });
+    expect(await runMaintenance(deps(0), 'process A')).toBe(true);
+    // Process A is killed here (kill -9): no release. The restarted store runs the housekeeping a minute on,
+    // not once a 15-minute lease has run out.
+    expect(await runMaintenance(deps(30_000), 'process B')).toBe(false);
+    expect(await runMaintenance(deps(61_000), 'process B')).toBe(true);
+  });
 });
