@@ -96,7 +96,7 @@ async function openOwnCounters(app: FastifyInstance, deps: AppDeps): Promise<Cou
     counters = await openCounterStore({
       config: deps.config,
       db: deps.db,
-      onRedisError: (err) => app.log.warn({ err, event: 'limits.redis-error' }, 'Redis connection error'),
+      redisLog: app.log,
     });
   } catch (error) {
     // The URL may carry a password: named by its variable only.
