@@ -83,7 +83,7 @@ describe.each(engines)('job leases on $name', (engine) => {
   });
 
   it('among many processes asking at the same moment, gives the lease to exactly one', async () => {
-    const job = { name: 'reconcile', ttlMs: 60_000, now: at(0) };
+    const job = { name: 'reconcile', ttlMs: 60_000, clock: { now: () => at(0) } };
     const runs: string[] = [];
     const holders = Array.from({ length: 8 }, (_, i) => `P${i}`);
     const results = await Promise.all(
