@@ -23,6 +23,7 @@ import * as soldOutIndex from './2026-11-25T0021-sold-out-index.js';
 import * as adminRoles from './2026-11-26T0022-admin-roles.js';
 import * as adminAudit from './2026-11-26T0023-admin-audit.js';
 import * as twoFactor from './2026-11-26T0024-two-factor.js';
+import * as stockAlertEmails from './2026-11-27T0025-stock-alert-emails.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T0022-admin-roles': adminRoles,
   '2026-11-26T0023-admin-audit': adminAudit,
   '2026-11-26T0024-two-factor': twoFactor,
+  '2026-11-27T0025-stock-alert-emails': stockAlertEmails,
 };

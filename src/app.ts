@@ -32,6 +32,7 @@ import { logWordReads, stopWordReads } from './modules/catalogue/word-reads.js';
 import { createMailWorker, type MailWorker } from './modules/email/mail-worker.js';
 import type { CounterStore } from './modules/limits/counter-store.js';
 import { openCounterStore } from './modules/limits/open-counter-store.js';
+import { RedisCounterStore } from './modules/limits/redis-counter-store.js';
 import { createRequestLimits, type RequestLimits } from './modules/limits/request-limits.js';
 import { LogService } from './modules/logs/log-service.js';
 import type { LineSink, LogLevelName } from './modules/logs/log-stream.js';
@@ -96,7 +97,7 @@ async function openOwnCounters(app: FastifyInstance, deps: AppDeps): Promise<Cou
     counters = await openCounterStore({
       config: deps.config,
       db: deps.db,
-      onRedisError: (err) => app.log.warn({ err, event: 'limits.redis-error' }, 'Redis connection error'),
+      redisLog: app.log,
     });
   } catch (error) {
     // The URL may carry a password: named by its variable only.
@@ -177,7 +178,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   logWordReads(deps.db, app.log);
   app.addHook('onClose', () => stopWordReads(deps.db));
 
-  registerHealth(app, { db: deps.db, dataDir: config.dataDir });
+  registerHealth(app, {
+    db: deps.db,
+    dataDir: config.dataDir,
+    redisAvailable: counters instanceof RedisCounterStore ? () => counters.available() : undefined,
+  });
   registerMetrics(app, { token: config.metricsToken });
   await registerVitals(app, { db: deps.db, clock: deps.clock, limiter: telemetry.vitals });
   registerLogsExport(app, { db: deps.db, clock: deps.clock, policy: sessionPolicy, logs: logService });

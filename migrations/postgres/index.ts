@@ -12,6 +12,7 @@ import * as twoLetterWords from './2026-11-25T0010-two-letter-words.js';
 import * as adminRoles from './2026-11-26T0011-admin-roles.js';
 import * as adminAudit from './2026-11-26T0012-admin-audit.js';
 import * as twoFactor from './2026-11-26T0013-two-factor.js';
+import * as stockAlertEmails from './2026-11-27T0014-stock-alert-emails.js';
 
 /** Every PostgreSQL migration, listed by hand so that the bundled server carries them. */
 export const postgresMigrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const postgresMigrations: Record<string, Migration> = {
   '2026-11-26T0011-admin-roles': adminRoles,
   '2026-11-26T0012-admin-audit': adminAudit,
   '2026-11-26T0013-two-factor': twoFactor,
+  '2026-11-27T0014-stock-alert-emails': stockAlertEmails,
 };

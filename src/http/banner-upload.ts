@@ -3,6 +3,7 @@ import { SIZE_LIMITS } from '../modules/media/file-type.js';
 import { UploadError } from '../modules/media/upload-receive.js';
 import { saveBannerImage } from '../modules/media/upload-store.js';
 import type { FileStorage } from '../storage/file-storage.js';
+import { isClientAbort } from './client-aborted.js';
 
 export const BANNER_UPLOAD_ROUTE = '/api/admin/settings/banner-image';
 
@@ -21,7 +22,9 @@ export function registerBannerUpload(
     let data: Buffer;
     try {
       data = await file.toBuffer();
-    } catch {
+    } catch (error) {
+      // A browser that went away is not a file too large: the error handler logs it as such.
+      if (isClientAbort(error, req)) throw error;
       throw new UploadError(413, 'The banner image is larger than 15 MB');
     }
     const saved = await saveBannerImage(deps.storage, data);

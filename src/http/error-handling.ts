@@ -8,6 +8,7 @@ import {
   RATE_LIMITED_RETRY_AFTER_SECONDS,
   STORAGE_FULL_MESSAGE,
 } from '../core/failures.js';
+import { isClientAbort } from './client-aborted.js';
 
 /** The response header that carries the request id (the same id as the log lines and error bodies). */
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -66,6 +67,16 @@ export function registerErrorHandling(app: FastifyInstance, opts: { production: 
       return reply
         .code(507)
         .send({ error: 'Insufficient Storage', message: STORAGE_FULL_MESSAGE, requestId: req.id });
+    }
+    if (isClientAbort(error, req)) {
+      // Nobody reads the answer; the store did nothing wrong, so no error and no stack in the log.
+      req.log.info(
+        { event: 'request.aborted', reason: (error as { code?: string }).code ?? error.message },
+        'the client closed the connection before its request finished',
+      );
+      return reply
+        .code(400)
+        .send({ error: 'Bad Request', message: 'The request was interrupted.', requestId: req.id });
     }
     const status =
       error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;

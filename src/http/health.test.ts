@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LogService } from '../modules/logs/log-service.js';
 import { knownMigrationNames } from '../ops/schema.js';
+import { openTestRedisStore, testRedisPrefix } from '../test-support/redis.js';
 import { buildTestApp, createTestStore, type TestStore } from '../test-support/test-store.js';
 
 describe('/healthz and /readyz', () => {
@@ -28,6 +29,22 @@ describe('/healthz and /readyz', () => {
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ status: 'ok' });
     expect(ready.headers['cache-control']).toBe('no-store');
+  });
+
+  it('/readyz stays 200 with REDIS_URL and says whether Redis is up or down, for a monitor to alert on', async () => {
+    const keys = testRedisPrefix('readyz');
+    store = await createTestStore();
+    const counters = await openTestRedisStore(keys.prefix);
+    app = await buildTestApp(store, { counters });
+    const up = await app.inject('/readyz');
+    expect(up.statusCode).toBe(200);
+    expect(up.json()).toEqual({ status: 'ok', redis: 'up' });
+    // Redis goes away (the connection closed, as a stopped server looks to the client).
+    await counters.close();
+    const down = await app.inject('/readyz');
+    expect(down.statusCode).toBe(200);
+    expect(down.json()).toEqual({ status: 'ok', redis: 'down' });
+    await keys.flush();
   });
 
   it('/readyz is 503 naming the migrations when one is missing, while /healthz stays 200', async () => {

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { databaseFile } from '../db/connect.js';
 import { dataDirInUse } from './data-lock.js';
+import { checkRedis } from './doctor-redis.js';
 import {
   type CheckResult,
   checkAddresses,
@@ -235,6 +236,7 @@ export async function runDoctor(
     ...checkAddresses(config, env),
   );
   results.push(...(await checkStorage(config)));
+  results.push(...(await checkRedis(config)));
   results.push(await checkBackups(config));
   if (folder.usable) results.push(...(await checkRunState(config)));
   return results;

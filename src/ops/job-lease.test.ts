@@ -7,7 +7,14 @@ import type { Db } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { openPostgres } from '../db/postgres/connect-postgres.js';
 import { createThrowawayDatabase } from '../test-support/postgres.js';
-import { releaseLease, takeLease, whileHoldingLease } from './job-lease.js';
+import {
+  keepLease,
+  LEASE_RENEW_MS,
+  LEASE_TTL_MS,
+  releaseLease,
+  takeLease,
+  whileHoldingLease,
+} from './job-lease.js';
 
 type Engine = { name: string; open(): Promise<{ db: Db; close(): Promise<void> }> };
 
@@ -76,7 +83,7 @@ describe.each(engines)('job leases on $name', (engine) => {
   });
 
   it('among many processes asking at the same moment, gives the lease to exactly one', async () => {
-    const job = { name: 'reconcile', ttlMs: 60_000, now: at(0) };
+    const job = { name: 'reconcile', ttlMs: 60_000, clock: { now: () => at(0) } };
     const runs: string[] = [];
     const holders = Array.from({ length: 8 }, (_, i) => `P${i}`);
     const results = await Promise.all(
@@ -86,5 +93,114 @@ describe.each(engines)('job leases on $name', (engine) => {
     );
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(runs).toHaveLength(1);
+  });
+
+  /** A clock the test moves by hand. */
+  const manualClock = (start: number) => {
+    let t = start;
+    return {
+      now: () => at(t),
+      set: (ms: number) => {
+        t = ms;
+      },
+      get: () => t,
+    };
+  };
+  const expiresAt = async (name: string) =>
+    (await store.db.selectFrom('job_leases').select('expires_at').where('name', '=', name).executeTakeFirst())
+      ?.expires_at;
+
+  it('keeps the lease while its holder renews it, past the old 15-minute bound; a killed holder loses it within a minute', async () => {
+    const clock = manualClock(0);
+    const a = keepLease(store.db, { name: 'maintenance-kept', holder: 'A', clock });
+    expect(await a.renew()).toBe(true);
+    // Renewed every 20 s for 20 minutes: nobody else gets it meanwhile.
+    for (let t = LEASE_RENEW_MS; t <= 20 * 60_000; t += LEASE_RENEW_MS) {
+      clock.set(t);
+      expect(await a.renew()).toBe(true);
+      expect(
+        await takeLease(store.db, {
+          name: 'maintenance-kept',
+          holder: 'B',
+          ttlMs: LEASE_TTL_MS,
+          now: at(t + 1),
+        }),
+      ).toBe(false);
+      expect(a.held()).toBe(true);
+    }
+    // A is killed (kill -9): no renewal, no release. Another process asking every 20 s takes over within a minute
+    // and 20 s of A's last renewal.
+    const lastRenewal = clock.get();
+    const b = keepLease(store.db, { name: 'maintenance-kept', holder: 'B', clock });
+    let takenAt: number | null = null;
+    for (let t = lastRenewal + LEASE_RENEW_MS; t <= lastRenewal + 5 * 60_000; t += LEASE_RENEW_MS) {
+      clock.set(t);
+      if (await b.renew()) {
+        takenAt = t;
+        break;
+      }
+    }
+    expect(takenAt).not.toBeNull();
+    expect((takenAt ?? Number.POSITIVE_INFINITY) - lastRenewal).toBeLessThanOrEqual(
+      LEASE_TTL_MS + LEASE_RENEW_MS,
+    );
+    expect(LEASE_TTL_MS + LEASE_RENEW_MS).toBeLessThanOrEqual(90_000);
+    // The old holder, had it only stalled, no longer counts itself the holder either.
+    expect(a.held()).toBe(false);
+  });
+
+  it('stops the work of the old holder and says so when a renewal finds another process holding the lease', async () => {
+    const clock = manualClock(0);
+    const warnings: object[] = [];
+    const log = { info: () => {}, warn: (obj: object) => void warnings.push(obj) };
+    const a = keepLease(store.db, { name: 'stalled', holder: 'A', clock, log });
+    expect(await a.renew()).toBe(true);
+    expect(a.signal.aborted).toBe(false);
+    // A stalls past its lease (a paused VM), B takes the job over, then A's heartbeat comes back.
+    clock.set(LEASE_TTL_MS + 1);
+    expect(
+      await takeLease(store.db, {
+        name: 'stalled',
+        holder: 'B',
+        ttlMs: LEASE_TTL_MS,
+        now: at(LEASE_TTL_MS + 1),
+      }),
+    ).toBe(true);
+    expect(await a.renew()).toBe(false);
+    expect(a.signal.aborted).toBe(true);
+    expect(warnings).toEqual([
+      expect.objectContaining({ event: 'lease.lost', lease: 'stalled', holder: 'A' }),
+    ]);
+  });
+
+  it('renews the lease on a heartbeat while a job longer than the lease runs, and leaves it afterwards', async () => {
+    const clock = manualClock(0);
+    const name = 'long-job';
+    let ran = false;
+    const held = await whileHoldingLease(
+      store.db,
+      { name, holder: 'A', clock, renewEveryMs: 10 },
+      async (signal) => {
+        // Three minutes of work, three times the lease: each minute the heartbeat has moved the lease on.
+        for (let t = 60_000; t <= 180_000; t += 60_000) {
+          clock.set(t);
+          const due = at(t + LEASE_TTL_MS).toISOString();
+          const deadline = Date.now() + 20_000;
+          while ((await expiresAt(name)) !== due && Date.now() < deadline)
+            await new Promise((r) => setTimeout(r, 10));
+          expect(await expiresAt(name)).toBe(due);
+          expect(await takeLease(store.db, { name, holder: 'B', ttlMs: LEASE_TTL_MS, now: at(t + 1) })).toBe(
+            false,
+          );
+        }
+        ran = !signal.aborted;
+      },
+    );
+    expect(held).toBe(true);
+    expect(ran).toBe(true);
+    // Not released (its holder keeps it between runs): the heartbeat stopped, so it runs out a minute later.
+    expect(
+      await takeLease(store.db, { name, holder: 'B', ttlMs: LEASE_TTL_MS, now: at(180_000 + LEASE_TTL_MS) }),
+    ).toBe(true);
   });
 });

@@ -12,7 +12,7 @@ import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
 import { releaseExpiredReservations } from '../modules/stock/reservations.js';
 import { notifyBackInStock } from '../modules/stock/stock-alerts.js';
 import { pruneVitals } from '../modules/telemetry/vitals.repository.js';
-import { releaseLease, thisProcess, whileHoldingLease } from './job-lease.js';
+import { keepLease, thisProcess, whileHoldingLease } from './job-lease.js';
 
 type MaintenanceDeps = {
   db: Db;
@@ -34,56 +34,104 @@ export const RECONCILE_AFTER_MS = 15 * 60_000;
 export const SETTLE_REFUNDS_AFTER_MS = 10 * 60_000;
 
 const INTERVAL_MS = 10 * 60_000;
-/** Outlives the interval, so the process that runs the housekeeping keeps it while it lives. */
-const LEASE = { name: 'maintenance', ttlMs: 15 * 60_000 };
+/**
+ * How often each process asks for the housekeeping's lease (its holder renews it, the others see whether it
+ * is free): a process that takes over after its holder died without giving it up (kill -9) finds it within
+ * the lease's minute and this, and runs the round it took over at once.
+ */
+const CHECK_EVERY_MS = 20_000;
+export const MAINTENANCE_LEASE = 'maintenance';
 
 /**
  * One round of housekeeping, on the process holding its lease: when several processes share the database,
- * one of them prunes and expires, the others skip the round. True when this process did the work.
+ * one of them prunes and expires, the others skip the round. True when this process did the work. The lease
+ * is renewed while the round runs and left to its holder afterwards (startMaintenance keeps it); should
+ * another process take it meanwhile, the round stops before its next step.
  */
 export async function runMaintenance(deps: MaintenanceDeps, holder: string = thisProcess): Promise<boolean> {
   const now = deps.clock.now();
-  return whileHoldingLease(deps.db, { ...LEASE, holder, now }, async () => {
-    await deps.logs.prune(now);
-    await pruneAudit(deps.db, now, deps.auditRetentionDays);
-    await pruneVitals(deps.db, now);
-    await pruneRateCounters(deps.db, now.getTime());
-    const released = await releaseExpiredReservations(deps.db, now);
-    if (released > 0)
-      deps.log.info({ event: 'stock.released', count: released }, 'stock held by ended checkouts released');
-    const told = await notifyBackInStock(deps.db, { now, publicUrl: deps.publicUrl });
-    if (told > 0) deps.log.info({ event: 'stock.back_in_stock', count: told }, 'back-in-stock emails queued');
-    const expired = await expireAbandonedDemoOrders(deps.db, now);
-    if (expired > 0)
-      deps.log.info({ event: 'orders.expired', count: expired }, 'abandoned demo checkouts expired');
-    const reconciled = await reconcilePendingOrders(deps, {
-      createdBefore: new Date(now.getTime() - RECONCILE_AFTER_MS),
-    });
-    if (reconciled.updated > 0 || reconciled.failed > 0)
-      deps.log.info({ event: 'orders.reconcile', ...reconciled, account: 'background' }, 'orders reconciled');
-    const refunds = await settlePendingRefunds(deps, {
-      olderThan: new Date(now.getTime() - SETTLE_REFUNDS_AFTER_MS),
-    });
-    if (refunds.settled > 0 || refunds.failed > 0)
-      deps.log.info({ event: 'orders.refunds.settled', ...refunds }, 'refunds with a lost answer settled');
+  return whileHoldingLease(
+    deps.db,
+    { name: MAINTENANCE_LEASE, holder, clock: deps.clock, log: deps.log },
+    (signal) => maintenanceRound(deps, now, signal),
+  );
+}
+
+async function maintenanceRound(deps: MaintenanceDeps, now: Date, signal: AbortSignal): Promise<void> {
+  // Stops between steps once another process has taken the lease: it runs the same steps itself.
+  await deps.logs.prune(now);
+  signal.throwIfAborted();
+  await pruneAudit(deps.db, now, deps.auditRetentionDays);
+  signal.throwIfAborted();
+  await pruneVitals(deps.db, now);
+  signal.throwIfAborted();
+  await pruneRateCounters(deps.db, now.getTime());
+  signal.throwIfAborted();
+  const released = await releaseExpiredReservations(deps.db, now);
+  if (released > 0)
+    deps.log.info({ event: 'stock.released', count: released }, 'stock held by ended checkouts released');
+  signal.throwIfAborted();
+  const told = await notifyBackInStock(deps.db, { now, publicUrl: deps.publicUrl });
+  if (told > 0) deps.log.info({ event: 'stock.back_in_stock', count: told }, 'back-in-stock emails queued');
+  signal.throwIfAborted();
+  const expired = await expireAbandonedDemoOrders(deps.db, now);
+  if (expired > 0)
+    deps.log.info({ event: 'orders.expired', count: expired }, 'abandoned demo checkouts expired');
+  signal.throwIfAborted();
+  const reconciled = await reconcilePendingOrders(deps, {
+    createdBefore: new Date(now.getTime() - RECONCILE_AFTER_MS),
   });
+  if (reconciled.updated > 0 || reconciled.failed > 0)
+    deps.log.info({ event: 'orders.reconcile', ...reconciled, account: 'background' }, 'orders reconciled');
+  signal.throwIfAborted();
+  const refunds = await settlePendingRefunds(deps, {
+    olderThan: new Date(now.getTime() - SETTLE_REFUNDS_AFTER_MS),
+  });
+  if (refunds.settled > 0 || refunds.failed > 0)
+    deps.log.info({ event: 'orders.refunds.settled', ...refunds }, 'refunds with a lost answer settled');
 }
 
 /**
  * The housekeeping a running store does in the background, never in a request: retention of the
  * application log and the vitals, the rate-limit counters of ended windows, the expiry of abandoned
- * demo checkouts, and asking Stripe about checkouts whose webhook never came. Every 10 minutes, the first
- * run 30 s after start, on one process at a time (runMaintenance). Returns the stop function.
+ * demo checkouts, and asking Stripe about checkouts whose webhook never came. Every 10 minutes on the
+ * process that holds the housekeeping's lease, which it renews every 20 s while it lives; the first run 30 s
+ * after start, or as soon as this process takes the lease over. Returns the stop function.
  */
-export function startMaintenance(deps: MaintenanceDeps): () => Promise<void> {
-  const stop = startPeriodic(() => runMaintenance(deps).then(() => undefined), {
-    intervalMs: INTERVAL_MS,
-    firstDelayMs: 30_000,
-    onError: (err) => deps.log.warn({ err }, 'background maintenance failed'),
+export function startMaintenance(deps: MaintenanceDeps, holder: string = thisProcess): () => Promise<void> {
+  let lastRun: number | null = null;
+  let running: Promise<unknown> = Promise.resolve();
+  const lease = keepLease(deps.db, {
+    name: MAINTENANCE_LEASE,
+    holder,
+    clock: deps.clock,
+    log: deps.log,
+    // Whatever the last holder did, this one runs a round as soon as it may.
+    onTaken: () => {
+      lastRun = null;
+    },
   });
+  const stop = startPeriodic(
+    async () => {
+      if (!(await lease.renew())) return;
+      const now = deps.clock.now().getTime();
+      if (lastRun !== null && now - lastRun < INTERVAL_MS) return;
+      lastRun = now;
+      running = maintenanceRound(deps, new Date(now), lease.signal);
+      await running;
+    },
+    {
+      intervalMs: CHECK_EVERY_MS,
+      firstDelayMs: 30_000,
+      onError: (err) => deps.log.warn({ err }, 'background maintenance failed'),
+    },
+  );
+  // Renewed on its own timer, so a round longer than the lease keeps it.
+  lease.start();
   return async () => {
     stop();
+    await running.catch(() => undefined);
     // Another process may take the housekeeping over at once instead of waiting for the lease to run out.
-    await releaseLease(deps.db, { name: LEASE.name, holder: thisProcess }).catch(() => undefined);
+    await lease.stop({ release: true });
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
@@ -42,7 +42,7 @@ export async function checkReadiness(deps: { db: Db; dataDir: string }): Promise
   if (unknown.length > 0)
     return { ready: false, check: 'migrations', detail: `unknown to this build: ${unknown.join(', ')}` };
 
-  const probe = path.join(deps.dataDir, `.readyz-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const probe = path.join(deps.dataDir, probeFileName());
   try {
     await writeFile(probe, 'ok', { flag: 'wx' });
   } catch (error) {
@@ -55,6 +55,22 @@ export async function checkReadiness(deps: { db: Db; dataDir: string }): Promise
     await rm(probe, { force: true });
   }
   return { ready: true };
+}
+
+/** A new write probe's name: `.readyz-<pid>-<8 hex>`, which nothing else in DATA_DIR looks like. */
+export function probeFileName(): string {
+  return `.readyz-${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+const PROBE_FILE = /^\.readyz-\d+-[0-9a-f]{8}$/;
+
+/**
+ * Deletes write probes a killed process left in DATA_DIR (it died between writing and removing one), and
+ * only those. A live process's probe deleted meanwhile costs nothing: it is removed with `force` anyway.
+ */
+export async function removeLeftoverProbes(dataDir: string): Promise<string[]> {
+  const leftovers = (await readdir(dataDir)).filter((name) => PROBE_FILE.test(name));
+  for (const name of leftovers) await rm(path.join(dataDir, name), { force: true });
+  return leftovers;
 }
 
 function errorCode(error: unknown): string {

@@ -5,7 +5,7 @@ import type { Db } from '../db/database.js';
 import type { FileStorage } from '../storage/file-storage.js';
 import { BACKUP_NAME, type BackupResult, type BackupSource, createBackup } from './backup.js';
 import { exists } from './files.js';
-import { releaseLease, takeLease, thisProcess } from './job-lease.js';
+import { keepLease, thisProcess, whileHoldingLease } from './job-lease.js';
 import { type Manifest, readManifest } from './manifest.js';
 import type { PgTools } from './postgres/pg-tools.js';
 
@@ -81,26 +81,18 @@ export async function runScheduledBackup(
 export const BACKUP_LEASE = 'scheduled-backup';
 
 /**
- * The schedule's lease lasts an interval and an hour: longer than the time between the holder's runs, so the
- * process that makes the backups keeps making them while it lives, and the others skip theirs. If it dies
- * without releasing the lease, another process takes over within that time.
- */
-function leaseFor(settings: BackupSettings, holder: string, now: Date) {
-  return { name: BACKUP_LEASE, holder, now, ttlMs: settings.intervalHours * 3600_000 + 3600_000 };
-}
-
-/**
  * One scheduled run on the process holding the schedule's lease (job-lease.ts); null, with nothing done,
  * when another process sharing the database holds it. Several store processes on one PostgreSQL database
- * would otherwise each dump the same database at the same time.
+ * would otherwise each dump the same database at the same time. The lease is renewed while the backup runs
+ * (a dump can take longer than the lease's minute) and kept by startScheduledBackups between runs.
  */
 export async function runLeasedBackup(
   opts: { db: Db; holder: string; dataDir: string; settings: BackupSettings; now?: Date } & Source,
 ): Promise<{ backup: BackupResult; pruned: string[] } | null> {
-  if (!(await takeLease(opts.db, leaseFor(opts.settings, opts.holder, opts.now ?? new Date())))) return null;
-  const result = await runScheduledBackup(opts);
-  // Renewed after the run, so a long backup does not eat into the time the lease covers until the next one.
-  await takeLease(opts.db, leaseFor(opts.settings, opts.holder, new Date()));
+  let result: { backup: BackupResult; pruned: string[] } | null = null;
+  await whileHoldingLease(opts.db, { name: BACKUP_LEASE, holder: opts.holder }, async () => {
+    result = await runScheduledBackup(opts);
+  });
   return result;
 }
 
@@ -141,6 +133,19 @@ export function startScheduledBackups(
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let stopped = false;
+  // Kept between runs, so one process makes the backups while it lives; another that takes it over (the
+  // holder died without giving it up) looks at once whether a backup is due instead of an interval later.
+  const lease = keepLease(opts.db, {
+    name: BACKUP_LEASE,
+    holder,
+    onTaken: () => {
+      if (running || stopped) return;
+      if (timer) clearTimeout(timer);
+      void nextBackupDelay(opts.settings, new Date(), opts.minDelayMs ?? 60_000)
+        .catch(() => intervalMs)
+        .then(schedule);
+    },
+  }).start();
 
   const schedule = (ms: number) => {
     if (stopped) return;
@@ -185,7 +190,7 @@ export function startScheduledBackups(
       if (timer) clearTimeout(timer);
       await running;
       // Another process may take the schedule over at once instead of waiting for the lease to run out.
-      await releaseLease(opts.db, { name: BACKUP_LEASE, holder }).catch(() => undefined);
+      await lease.stop({ release: true });
     },
   };
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { CounterStore } from './counter-store.js';
 import { DatabaseCounterStore } from './database-counter-store.js';
 import { MemoryCounterStore } from './memory-counter-store.js';
-import { RedisCounterStore } from './redis-counter-store.js';
+import { RedisCounterStore, type RedisOutageLog } from './redis-counter-store.js';
 
 /**
  * Where this process keeps the limits' counters: Redis when REDIS_URL is set; the database when it is
@@ -14,10 +14,11 @@ import { RedisCounterStore } from './redis-counter-store.js';
 export async function openCounterStore(opts: {
   config: Pick<Config, 'redis' | 'database'>;
   db: Db;
-  onRedisError?: (error: Error) => void;
+  /** Where a Redis outage is told, once as it starts and once as it ends. */
+  redisLog?: RedisOutageLog;
 }): Promise<CounterStore> {
   const { redis, database } = opts.config;
-  if (redis) return RedisCounterStore.connect({ ...redis, onError: opts.onRedisError });
+  if (redis) return RedisCounterStore.connect({ ...redis, log: opts.redisLog });
   if (database.kind === 'postgres') return new DatabaseCounterStore(opts.db);
   return new MemoryCounterStore();
 }

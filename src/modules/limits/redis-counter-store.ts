@@ -2,12 +2,20 @@ import { Redis } from 'ioredis';
 import type { CounterState, CounterStore, TakeResult, TakeRule } from './counter-store.js';
 import { announceScript, integers, refundScript, takeScript } from './redis-scripts.js';
 
+/** Where an outage is told: once when the connection is lost, once when it is back. */
+export type RedisOutageLog = {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+};
+
 export type RedisCounterOptions = {
   url: string;
   /** Put before every key, so several stores (or test files) can share one Redis. */
   keyPrefix: string;
-  /** Connection trouble, as it happens (ioredis reports it as events besides the failing commands). */
-  onError?: (error: Error) => void;
+  /** Told when the connection is lost and when it is back, with how long it lasted. */
+  log?: RedisOutageLog;
+  /** Milliseconds for the outage's length; the system's by default, a test's own. */
+  now?: () => number;
 };
 
 /**
@@ -20,6 +28,7 @@ export class RedisCounterStore implements CounterStore {
   private constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
+    private readonly outages: { closing: boolean },
   ) {}
 
   /** Connects first, so a wrong URL or an unreachable server is found at start, not at the first sign-in. */
@@ -35,17 +44,23 @@ export class RedisCounterStore implements CounterStore {
     });
     // connect() itself only says "Connection is closed."; the reason (refused, DNS, auth) comes as an event.
     const seen: { error?: Error } = {};
-    redis.on('error', (error: Error) => {
+    const remember = (error: Error) => {
       seen.error = error;
-      opts.onError?.(error);
-    });
+    };
+    redis.on('error', remember);
     try {
       await redis.connect();
     } catch (error) {
       redis.disconnect();
       throw seen.error ?? error;
     }
-    return new RedisCounterStore(redis, opts.keyPrefix);
+    redis.off('error', remember);
+    return new RedisCounterStore(redis, opts.keyPrefix, watchOutages(redis, opts));
+  }
+
+  /** Whether commands can be sent now (connected and ready); false while Redis is away. */
+  available(): boolean {
+    return this.redis.status === 'ready';
   }
 
   async take(key: string, rule: TakeRule, now: number): Promise<TakeResult> {
@@ -83,6 +98,36 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async close(): Promise<void> {
+    this.outages.closing = true;
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
+}
+
+/**
+ * Logs an outage once when it starts and once when it ends, with how long it lasted. ioredis emits an error
+ * for every reconnection attempt (up to every 2 s) while Redis is away: logged each, with a stack, they
+ * buried everything else in the log.
+ */
+function watchOutages(redis: Redis, opts: RedisCounterOptions): { closing: boolean } {
+  const state = { closing: false };
+  const now = opts.now ?? Date.now;
+  let downSince: number | null = null;
+  const down = (reason: string) => {
+    if (downSince !== null || state.closing) return;
+    downSince = now();
+    opts.log?.warn(
+      { event: 'limits.redis-down', reason },
+      `Redis is unreachable (${reason}): sign-in answers 503 and the limits count per process until it is back`,
+    );
+  };
+  // Without a listener an 'error' event would throw; the outage is logged by the lines above and below.
+  redis.on('error', (error: Error & { code?: string }) => down(error.code ?? error.message));
+  redis.on('close', () => down('connection closed'));
+  redis.on('ready', () => {
+    if (downSince === null) return;
+    const downMs = Math.max(0, now() - downSince);
+    downSince = null;
+    opts.log?.info({ event: 'limits.redis-back', downMs }, `Redis is back after ${downMs} ms`);
+  });
+  return state;
 }

@@ -68,4 +68,15 @@ describe('back in stock', () => {
     await store.handle.db.transaction().execute((trx) => setStock(trx, 'k1', { M: 1, L: 2 }));
     expect(await notify()).toBe(0);
   });
+
+  it('counts an address once whatever its case: one wish per person and size, one email', async () => {
+    await ask('M', 'BIS1@Example.com');
+    await ask('M', ' bis1@example.COM ');
+    await ask('M', 'bis1@example.com');
+    const waiting = await store.handle.db.selectFrom('stock_alerts').select(['email', 'size']).execute();
+    expect(waiting).toEqual([{ email: 'bis1@example.com', size: 'M' }]);
+    await store.handle.db.transaction().execute((trx) => setStock(trx, 'k1', { M: 3, L: 2 }));
+    expect(await notify()).toBe(1);
+    expect((await outbox()).map((e) => e.to_address)).toEqual(['bis1@example.com']);
+  });
 });

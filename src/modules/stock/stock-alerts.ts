@@ -6,9 +6,17 @@ import { backInStockEmail } from '../email/stock-emails.js';
 import { readStoreIdentity } from '../email/store-identity.js';
 
 /**
- * "Email me when it is back": records the wish for a sold-out size. The answer is the same whether the
- * address was already waiting or not (nothing to learn about other shoppers), and a size that can be bought
- * is refused (there is nothing to wait for).
+ * An address as the wish list keeps it: trimmed and lower-cased whole, so `BIS1@x` and `bis1@x` are one
+ * shopper. Mail servers treat the local part case-insensitively in practice, whatever RFC 5321 allows.
+ */
+export function stockAlertAddress(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/**
+ * "Email me when it is back": records the wish for a sold-out size, one per address and size. The answer is
+ * the same whether the address was already waiting or not (nothing to learn about other shoppers), and a size
+ * that can be bought is refused (there is nothing to wait for).
  */
 export async function addStockAlert(
   db: Db,
@@ -38,7 +46,7 @@ export async function addStockAlert(
     .values({
       product_id: product.id,
       size,
-      email: alert.email,
+      email: stockAlertAddress(alert.email),
       created_at: alert.now.toISOString(),
       notified_at: null,
     })
