@@ -54,6 +54,17 @@ export function frameworkErrorHandler(secureTransport: boolean) {
  */
 export function registerErrorHandling(app: FastifyInstance, opts: { production: boolean }): void {
   app.setErrorHandler((error: FastifyError, req, reply) => {
+    if (isClientAbort(error, req)) {
+      // Nobody reads the answer; the store did nothing wrong, so no error and no stack in the log. First:
+      // its ECONNRESET would otherwise read as a lost database connection (isDatabaseBusy).
+      req.log.info(
+        { event: 'request.aborted', reason: (error as { code?: string }).code ?? error.message },
+        'the client closed the connection before its request finished',
+      );
+      return reply
+        .code(400)
+        .send({ error: 'Bad Request', message: 'The request was interrupted.', requestId: req.id });
+    }
     if (isDatabaseBusy(error)) {
       req.log.warn({ err: error }, 'database busy');
       return reply.code(503).header('retry-after', String(DATABASE_BUSY_RETRY_AFTER_SECONDS)).send({
@@ -67,16 +78,6 @@ export function registerErrorHandling(app: FastifyInstance, opts: { production: 
       return reply
         .code(507)
         .send({ error: 'Insufficient Storage', message: STORAGE_FULL_MESSAGE, requestId: req.id });
-    }
-    if (isClientAbort(error, req)) {
-      // Nobody reads the answer; the store did nothing wrong, so no error and no stack in the log.
-      req.log.info(
-        { event: 'request.aborted', reason: (error as { code?: string }).code ?? error.message },
-        'the client closed the connection before its request finished',
-      );
-      return reply
-        .code(400)
-        .send({ error: 'Bad Request', message: 'The request was interrupted.', requestId: req.id });
     }
     const status =
       error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
