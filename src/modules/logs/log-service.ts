@@ -49,6 +49,11 @@ export class LogService {
       limits: LogLimits;
       /** Where the service reports its own failures (never the logger: that would loop). */
       onError?: (error: unknown) => void;
+      /**
+       * How long an entry may wait for its batch (250 ms). For tests that must know which write holds which
+       * entries: a long interval leaves everything queued until `flush` or `close` (or a full batch).
+       */
+      flushIntervalMs?: number;
     },
   ) {}
 
@@ -72,7 +77,7 @@ export class LogService {
         this.timer = setTimeout(() => {
           this.timer = null;
           void this.flush();
-        }, FLUSH_INTERVAL_MS);
+        }, this.deps.flushIntervalMs ?? FLUSH_INTERVAL_MS);
         this.timer.unref();
       }
     } catch (error) {
