@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appRoot } from '../app-root.js';
 import { serverInfo, withOpsClient } from '../ops/postgres/pg-server.js';
 import { listBackups } from '../ops/scheduled-backups.js';
+import { type CommandResult, storeCommand } from '../test-support/admin-command.js';
 import { insertProducts } from '../test-support/fixtures.js';
 import {
   createPostgresOpsStore,
@@ -19,31 +18,16 @@ function command(
   args: string[],
   store: PostgresOpsStore,
   env: Record<string, string> = {},
-): Promise<{ code: number | null; out: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(appRoot, `src/cli/${name}.ts`), ...args],
-    {
-      cwd: appRoot,
-      env: {
-        ...process.env,
-        DATA_DIR: store.dir,
-        DATABASE_URL: store.url,
-        SESSION_SECRET: TEST_SESSION_SECRET,
-        NODE_ENV: 'test',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+): Promise<CommandResult> {
+  return storeCommand(name, args, {
+    env: {
+      DATA_DIR: store.dir,
+      DATABASE_URL: store.url,
+      SESSION_SECRET: TEST_SESSION_SECRET,
+      NODE_ENV: 'test',
+      ...env,
     },
-  );
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
   });
-  child.stderr.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, out })));
 }
 
 describe('npm run backup and npm run restore with DATABASE_URL (the commands)', () => {

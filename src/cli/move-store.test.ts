@@ -1,40 +1,20 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { appRoot } from '../app-root.js';
 import { databaseFile, openDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { LocalFileStorage } from '../storage/local-file-storage.js';
 import { S3FileStorage } from '../storage/s3-file-storage.js';
+import { type CommandResult, storeCommand } from '../test-support/admin-command.js';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../test-support/postgres.js';
 import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from '../test-support/s3.js';
 
 const SESSION_SECRET = 'a-session-secret-of-at-least-32-characters';
 
 /** `npm run move-to-postgres -- ARGS` in its own process, as an operator runs it: the code and what it printed. */
-function moveCommand(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; out: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(appRoot, 'src/cli/move-store.ts'), ...args],
-    {
-      cwd: appRoot,
-      env: { ...process.env, NODE_ENV: 'test', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, out })));
+function moveCommand(args: string[], env: Record<string, string>): Promise<CommandResult> {
+  return storeCommand('move-store', args, { env: { NODE_ENV: 'test', ...env } });
 }
 
 /** Each test runs the command in a process of its own, compiled by tsx: slow on a busy machine. */

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,28 +5,13 @@ import { appRoot } from '../app-root.js';
 import { databaseFile } from '../db/connect.js';
 import { createBackup } from '../ops/backup.js';
 import { lockDataDirShared } from '../ops/data-lock.js';
+import { type CommandResult, storeCommand } from '../test-support/admin-command.js';
 import { insertProducts } from '../test-support/fixtures.js';
 import { createTestStore, type TestStore, testEngine } from '../test-support/test-store.js';
 
 /** `npm run restore -- ARGS` in its own process, with no terminal on stdin (as in a script or over ssh -T). */
-function restore(args: string[], dataDir: string): Promise<{ code: number | null; out: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(appRoot, 'src/cli/restore.ts'), ...args],
-    {
-      cwd: appRoot,
-      env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'test' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, out })));
+function restore(args: string[], dataDir: string): Promise<CommandResult> {
+  return storeCommand('restore', args, { env: { DATA_DIR: dataDir, NODE_ENV: 'test' } });
 }
 
 function productIds(dataDir: string): string[] {
