@@ -132,11 +132,12 @@ export async function runShoppers(opts: LoadOptions): Promise<LoadStats> {
         stats.latencies.get(kind)?.push(reply.ms);
         return reply;
       }
-      stats.statuses[reply.status] = (stats.statuses[reply.status] ?? 0) + 1;
-      if ((reply.status === 503 || reply.status === 429) && reply.headers['retry-after'] === undefined)
+      const status = answeredStatus(reply);
+      stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
+      if ((status === 503 || status === 429) && reply.headers['retry-after'] === undefined)
         stats.withoutRetryAfter += 1;
       const what = `${req.method ?? 'GET'} ${req.path.split('?')[0]} → ${reply.status} ${reply.body.slice(0, 160)}`;
-      record(kind, what, reply.status >= 500 ? 'server5xx' : reply.status >= 400 ? 'unexpected4xx' : 'other');
+      record(kind, what, status >= 500 ? 'server5xx' : status >= 400 ? 'unexpected4xx' : 'other');
       return null;
     } catch (error) {
       const code = error instanceof NetError ? error.code : 'ERROR';
@@ -253,4 +254,26 @@ export function latencyTable(stats: LoadStats): LatencyRow[] {
 export function errorTotal(stats: LoadStats): number {
   const e = stats.errors;
   return e.server5xx + e.network + e.unexpected4xx + e.other;
+}
+
+/**
+ * tRPC answers a batch whose calls ended differently with 207, each call's own status in its error's
+ * data.httpStatus: such a batch counts as the status its failed calls share (a 503 for a lost database
+ * connection), and as 207 when they differ or the body cannot be read.
+ */
+function answeredStatus(reply: Reply): number {
+  if (reply.status !== 207) return reply.status;
+  let calls: unknown;
+  try {
+    calls = JSON.parse(reply.body);
+  } catch {
+    return 207;
+  }
+  if (!Array.isArray(calls)) return 207;
+  const failed = new Set<unknown>();
+  for (const call of calls as Array<{ error?: { data?: { httpStatus?: unknown } } }>) {
+    if (call?.error) failed.add(call.error.data?.httpStatus);
+  }
+  const [only] = failed;
+  return failed.size === 1 && typeof only === 'number' ? only : 207;
 }
