@@ -1,15 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Migrator, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrations } from '../../migrations/index.js';
 import { postgresMigrations } from '../../migrations/postgres/index.js';
 import { insertProducts } from '../test-support/fixtures.js';
-import { createThrowawayDatabase } from '../test-support/postgres.js';
-import { databaseFile, openDatabase } from './connect.js';
-import type { Db } from './database.js';
-import { openPostgres } from './postgres/connect-postgres.js';
+import {
+  openThrowawayPostgres,
+  openThrowawaySqlite,
+  type ThrowawayStore,
+} from '../test-support/throwaway-databases.js';
 
 /**
  * The stock-alert address migration on a store whose shoppers signed up as `BIS1@x` and `bis1@x`: one wish
@@ -19,7 +17,7 @@ type Engine = {
   name: string;
   list: typeof migrations;
   before: string;
-  open(): Promise<{ db: Db; close(): Promise<void> }>;
+  open(): Promise<ThrowawayStore>;
 };
 
 const engines: Engine[] = [
@@ -28,32 +26,14 @@ const engines: Engine[] = [
     list: migrations,
     before: '2026-11-26T0024-two-factor',
     async open() {
-      const dir = mkdtempSync(path.join(tmpdir(), 'store-alerts-'));
-      const handle = openDatabase(databaseFile(dir));
-      return {
-        db: handle.db,
-        async close() {
-          await handle.close();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
+      return openThrowawaySqlite('store-alerts');
     },
   },
   {
     name: 'PostgreSQL',
     list: postgresMigrations,
     before: '2026-11-26T0013-two-factor',
-    async open() {
-      const database = await createThrowawayDatabase();
-      const handle = openPostgres(database.url, 2);
-      return {
-        db: handle.db,
-        async close() {
-          await handle.close();
-          await database.drop();
-        },
-      };
-    },
+    open: () => openThrowawayPostgres(2),
   },
 ];
 

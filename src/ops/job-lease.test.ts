@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/connect.js';
-import type { Db } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { openPostgres } from '../db/postgres/connect-postgres.js';
-import { createThrowawayDatabase } from '../test-support/postgres.js';
+import {
+  openThrowawayPostgres,
+  openThrowawaySqlite,
+  type ThrowawayStore,
+} from '../test-support/throwaway-databases.js';
 import {
   keepLease,
   LEASE_RENEW_MS,
@@ -16,37 +14,23 @@ import {
   whileHoldingLease,
 } from './job-lease.js';
 
-type Engine = { name: string; open(): Promise<{ db: Db; close(): Promise<void> }> };
+type Engine = { name: string; open(): Promise<ThrowawayStore> };
 
 const engines: Engine[] = [
   {
     name: 'SQLite',
     async open() {
-      const dir = mkdtempSync(path.join(tmpdir(), 'store-lease-'));
-      const handle = openDatabase(path.join(dir, 'store.db'));
-      await migrateToLatest(handle.db);
-      return {
-        db: handle.db,
-        async close() {
-          await handle.close();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
+      const store = openThrowawaySqlite('store-lease');
+      await migrateToLatest(store.db);
+      return store;
     },
   },
   {
     name: 'PostgreSQL',
     async open() {
-      const database = await createThrowawayDatabase();
-      const handle = openPostgres(database.url, 4);
-      await migrateToLatest(handle.db, 'postgres');
-      return {
-        db: handle.db,
-        async close() {
-          await handle.close();
-          await database.drop();
-        },
-      };
+      const store = await openThrowawayPostgres(4);
+      await migrateToLatest(store.db, 'postgres');
+      return store;
     },
   },
 ];
