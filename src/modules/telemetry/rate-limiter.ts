@@ -33,12 +33,7 @@ export class FixedWindowLimiter {
     },
   ) {}
 
-  /** Counts a hit for `key`; false when the key is over its limit in this window. */
-  async take(key: string): Promise<boolean> {
-    return (await this.admit(key)).taken;
-  }
-
-  /** As take, and when refused, the seconds until the key's window ends (for Retry-After). */
+  /** Counts a hit for `key`; when the key is over its limit in this window, the seconds until it ends (Retry-After). */
   async admit(key: string): Promise<{ taken: true } | { taken: false; retryAfterSeconds: number }> {
     const now = this.opts.now?.() ?? Date.now();
     const result = await this.count(key, now);
