@@ -252,7 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientDir: deps.clientDir,
     shell,
     ssrDir: deps.clientDir ? path.join(path.dirname(deps.clientDir), 'ssr') : null,
-    head: (pathname) => pageHead(deps.db, config.publicUrl, pathname),
+    head: (pathname, search) => pageHead(deps.db, config.publicUrl, pathname, search),
     query: (req) => publicQueries(contextDeps, req),
     cache: {
       store: new ResponseCache({ maxEntries: 500, maxBytes: 16 * 1024 * 1024 }),

@@ -97,6 +97,51 @@ describe('pages for crawlers and link previews', () => {
     expect(home.body).toContain('<link rel="canonical" href="https://shop.example/">');
   });
 
+  it('keeps missing pages out of search engines', async () => {
+    for (const url of ['/product/nope', '/no/such/page']) {
+      const res = await app.inject(url);
+      expect(res.statusCode).toBe(404);
+      expect(res.body).toContain('<meta name="robots" content="noindex">');
+    }
+    expect((await app.inject('/product/nope')).body).toContain('<title>Product not found · My Store</title>');
+    expect((await app.inject('/')).body).not.toContain('name="robots"');
+    expect((await app.inject('/product/plink_1')).body).not.toContain('name="robots"');
+  });
+
+  it('titles a search or filtered listing by what it lists, keeping the home page as its canonical', async () => {
+    const titleOf = async (url: string) => {
+      const res = await app.inject(url);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<link rel="canonical" href="https://shop.example/">');
+      return /<title>([^<]*)<\/title>/.exec(res.body)?.[1];
+    };
+    expect(await titleOf('/?q=silk')).toBe('Search: silk · My Store');
+    expect(await titleOf('/?tag=Lawn&size=M')).toBe('Lawn · size M · My Store');
+    expect(await titleOf('/?q=eid&brand=Zarnigar+Atelier&color=Mint&max=50&instock=1&sort=newest')).toBe(
+      'Search: eid · Zarnigar Atelier · colour Mint · up to $50 · in stock · My Store',
+    );
+    // What the listing does not read (tracking tags), its sort and its page leave the home page's title.
+    expect(await titleOf('/?utm_source=mail&sort=price-asc&page=2')).toBe('My Store');
+    expect(await titleOf('/?q=s')).toBe('My Store');
+
+    const listing = await app.inject('/?q=silk');
+    expect(listing.body).toContain('<meta property="og:title" content="Search: silk · My Store">');
+  });
+
+  it('escapes a search typed into the title and the Open Graph tags', async () => {
+    const typed = '</title><script>alert(1)</script>"><b>x';
+    const res = await app.inject(`/?q=${encodeURIComponent(typed)}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('<script>alert(1)');
+    expect(res.body).not.toContain('<b>x');
+    expect(res.body).toContain(
+      '<title>Search: &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;b&gt;x · My Store</title>',
+    );
+    expect(res.body).toContain(
+      '<meta property="og:title" content="Search: &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;b&gt;x · My Store">',
+    );
+  });
+
   it('redirects /products/:slug to the product, or to the 404 page', async () => {
     const hit = await app.inject('/products/ivory-sherwani');
     expect(hit.statusCode).toBe(302);

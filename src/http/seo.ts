@@ -8,6 +8,7 @@ import {
 import { findProductIdBySlug } from '../modules/catalogue/catalogue-search.repository.js';
 import { readSiteSettings } from '../modules/settings/settings.repository.js';
 import { clipDescription } from '../shared/clip-text.js';
+import { listingTitle, parseView } from '../shared/listing.js';
 import { minorToMajorString } from '../shared/money.js';
 import { isClientRoute } from '../shared/routes.js';
 import { ACCESSIBILITY_PAGE } from '../shared/site.js';
@@ -51,11 +52,20 @@ function meta(attrs: Record<string, string>): string {
     .join(' ')}>`;
 }
 
+/** What a missing page's head says besides its title: no search engine keeps it (its status is 404 too). */
+const NOT_FOUND_TAGS = meta({ name: 'robots', content: 'noindex' });
+
 /**
  * The head a page is served with, so crawlers and link previews see real titles, descriptions, canonical
- * links, Open Graph tags and a JSON-LD Product without running JavaScript.
+ * links, Open Graph tags and a JSON-LD Product without running JavaScript. `search` is the query string of
+ * the home page's listing (its search and filters): a listing is titled by what it lists.
  */
-export async function pageHead(db: Db, publicUrl: string, pathname: string): Promise<PageHead | null> {
+export async function pageHead(
+  db: Db,
+  publicUrl: string,
+  pathname: string,
+  search = '',
+): Promise<PageHead | null> {
   const settings = await readSiteSettings(db);
   const productMatch = /^\/product\/([^/]+)\/?$/.exec(pathname);
   if (productMatch) {
@@ -67,7 +77,12 @@ export async function pageHead(db: Db, publicUrl: string, pathname: string): Pro
     }
     const product = id.length <= 100 ? await findProductDetail(db, id) : null;
     if (!product) {
-      return { title: `Product not found · ${settings.storeName}`, description: '', tags: '', status: 404 };
+      return {
+        title: `Product not found · ${settings.storeName}`,
+        description: '',
+        tags: NOT_FOUND_TAGS,
+        status: 404,
+      };
     }
     const url = `${publicUrl}/product/${encodeURIComponent(product.id)}`;
     const images = product.media
@@ -117,7 +132,10 @@ export async function pageHead(db: Db, publicUrl: string, pathname: string): Pro
   }
   const page = Object.hasOwn(STORE_PAGES, pathname) ? STORE_PAGES[pathname] : undefined;
   if (page) {
-    const { section } = page;
+    // The listing's own words, as the browser's title says them (client/src/features/catalogue/home-page.tsx).
+    // Its canonical address stays the page's own, as before.
+    const listing = pathname === '/' && search ? listingTitle(parseView(search)) : null;
+    const section = listing ?? page.section;
     const title = section
       ? `${section} · ${settings.storeName}`
       : settings.tagline
@@ -141,7 +159,12 @@ export async function pageHead(db: Db, publicUrl: string, pathname: string): Pro
     return { title, description, tags };
   }
   if (!isClientRoute(pathname)) {
-    return { title: `Page not found · ${settings.storeName}`, description: '', tags: '', status: 404 };
+    return {
+      title: `Page not found · ${settings.storeName}`,
+      description: '',
+      tags: NOT_FOUND_TAGS,
+      status: 404,
+    };
   }
   return null;
 }

@@ -30,7 +30,8 @@ export async function registerSpa(
     clientDir: string | null;
     /** The page shell (readPageShell); null serves the API only. */
     shell: PageShell | null;
-    head?: (pathname: string) => Promise<PageHead | null>;
+    /** The page's head; `search` holds only the parameters the page reads (pageSearch). */
+    head?: (pathname: string, search: string) => Promise<PageHead | null>;
     /** Where the server bundle of the client lives (dist/ssr); pages are rendered there when it exists. */
     ssrDir?: string | null;
     query?: (req: FastifyRequest) => ServerQuery;
@@ -86,7 +87,7 @@ export async function registerSpa(
       release = found.release;
     }
     try {
-      const head = opts.head ? await opts.head(pathname) : null;
+      const head = opts.head ? await opts.head(pathname, search) : null;
       // A query refused while rendering (this address over its budget, the store busy) leaves a hole in the
       // page: it is still sent, but never kept, or one refused visitor would shape the page for everyone.
       let incomplete = false;

@@ -1,25 +1,12 @@
-import { CATALOGUE_SORTS, type CatalogueSort } from '@shared/catalogue';
 import type { CatalogueFilterInput } from '@shared/catalogue-input';
-import { minorToMajorString, parseMajorToMinor } from '@shared/money';
+import { type CatalogueView, parseView, STORE_CURRENCY } from '@shared/listing';
+import { minorToMajorString } from '@shared/money';
 import { LISTING_PARAM } from '@shared/ssr-contract';
 import { useCallback, useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
 
-/** Price filters are typed and shown in the store's currency (the demo catalogue prices in usd). */
-export const STORE_CURRENCY = 'usd';
-
-export type CatalogueView = {
-  q: string;
-  manufacturers: string[];
-  sizes: string[];
-  colors: string[];
-  tags: string[];
-  priceMin: number | undefined;
-  priceMax: number | undefined;
-  inStock: boolean;
-  sort: CatalogueSort | undefined;
-  page: number;
-};
+// The view and its reading live in src/shared/listing.ts: the server's page head reads a listing's URL too.
+export { type CatalogueView, hasFilters, parseView, STORE_CURRENCY } from '@shared/listing';
 
 const LIST_PARAMS = {
   manufacturers: LISTING_PARAM.manufacturers,
@@ -27,39 +14,6 @@ const LIST_PARAMS = {
   colors: LISTING_PARAM.colors,
   tags: LISTING_PARAM.tags,
 } as const;
-
-/** Reads the catalogue view from a query string; anything malformed is ignored, never an error. */
-export function parseView(search: string): CatalogueView {
-  const params = new URLSearchParams(search);
-  const list = (name: string) =>
-    [
-      ...new Set(
-        params
-          .getAll(name)
-          .map((v) => v.trim())
-          .filter(Boolean),
-      ),
-    ].slice(0, 50);
-  const price = (name: string) => {
-    const raw = params.get(name);
-    const minor = raw ? parseMajorToMinor(raw, STORE_CURRENCY) : null;
-    return minor ?? undefined;
-  };
-  const sort = params.get(LISTING_PARAM.sort);
-  const page = Number(params.get(LISTING_PARAM.page));
-  return {
-    q: (params.get(LISTING_PARAM.q) ?? '').slice(0, 200),
-    manufacturers: list(LIST_PARAMS.manufacturers),
-    sizes: list(LIST_PARAMS.sizes),
-    colors: list(LIST_PARAMS.colors),
-    tags: list(LIST_PARAMS.tags),
-    priceMin: price(LISTING_PARAM.priceMin),
-    priceMax: price(LISTING_PARAM.priceMax),
-    inStock: params.get(LISTING_PARAM.inStock) === '1',
-    sort: CATALOGUE_SORTS.includes(sort as CatalogueSort) ? (sort as CatalogueSort) : undefined,
-    page: Number.isInteger(page) && page > 1 ? Math.min(page, 100) : 1,
-  };
-}
 
 export function serializeView(view: CatalogueView): string {
   const params = new URLSearchParams();
@@ -89,16 +43,6 @@ export function toFilter(view: CatalogueView): CatalogueFilterInput {
     priceMax: view.priceMax,
     inStock: view.inStock,
   };
-}
-
-export function hasFilters(view: CatalogueView): boolean {
-  return (
-    view.q.trim() !== '' ||
-    view.manufacturers.length + view.sizes.length + view.colors.length + view.tags.length > 0 ||
-    view.priceMin !== undefined ||
-    view.priceMax !== undefined ||
-    view.inStock
-  );
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { ProductDetail } from '@shared/catalogue';
 import { sortSizes } from '@shared/sizes';
 import { ArrowLeft } from 'lucide-react';
-import { useEffect, useId } from 'react';
-import { Link, useLocation, useParams } from 'wouter';
+import { useId } from 'react';
+import { Link, useParams } from 'wouter';
 import { Button, buttonClass } from '../../components/ui/button';
 import { useSizedPurchase } from '../../lib/cart/use-sized-purchase';
 import { formatMoneyExact } from '../../lib/money';
@@ -10,6 +10,7 @@ import { paths } from '../../lib/paths';
 import { trpc } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useSiteSettings } from '../../lib/use-site-settings';
+import { NotFoundView } from '../not-found/not-found-view';
 import { BackInStock } from './back-in-stock';
 import { FitFinder } from './fit-finder';
 import { ProductGallery } from './product-gallery';
@@ -18,7 +19,6 @@ import { SizeDetailsTable } from './size-details-table';
 
 export function ProductPage() {
   const { id = '' } = useParams<{ id: string }>();
-  const [, navigate] = useLocation();
   const product = trpc.catalogue.byId.useQuery(
     { id },
     // A "not found" the server rendered the page with stands: asking again on hydration would flash a skeleton.
@@ -29,24 +29,20 @@ export function ProductPage() {
   // server (RelatedProducts below reads the same cached answer).
   trpc.catalogue.related.useQuery({ id }, { enabled: id !== '' && !notFound });
 
-  useEffect(() => {
-    if (!notFound) return;
-    console.warn(`Product not found: ${id}`);
-    const timer = setTimeout(() => navigate(paths.home(), { replace: true }), 1500);
-    return () => clearTimeout(timer);
-  }, [notFound, navigate, id]);
-
   usePageTitle(product.data?.title ?? (notFound ? 'Product not found' : null), {
     description: product.data ? product.data.description || product.data.title : null,
     canonical: product.data !== undefined,
+    noindex: notFound,
   });
 
   if (product.isPending) return <ProductSkeleton />;
+  // A page of its own, answered 404 by the server (src/http/seo.ts); the shopper stays on it until they go.
   if (notFound) {
     return (
-      <p role="alert" className="mx-auto max-w-7xl px-4 py-20 text-center text-lg">
-        Product not found
-      </p>
+      <NotFoundView
+        heading="Product not found"
+        message="This product is no longer in the store, or the link to it is mistyped."
+      />
     );
   }
   if (product.isError) {
