@@ -149,6 +149,17 @@ test.describe('the storefront', () => {
     await expectNoAxeViolations(page, 'the 404 page');
   });
 
+  test('a missing product, and a search listing', async ({ page }) => {
+    await page.goto('/product/does-not-exist');
+    await expect(page.getByRole('heading', { level: 1, name: 'Product not found' })).toBeVisible();
+    await settle(page);
+    await expectNoAxeViolations(page, 'a missing product');
+    await page.goto('/?q=lawn&instock=1');
+    await expect(page.getByRole('heading', { level: 1, name: 'Search: lawn · in stock' })).toBeVisible();
+    await settle(page);
+    await expectNoAxeViolations(page, 'a search listing');
+  });
+
   test('About', async ({ page }) => {
     await page.goto('/about');
     await expect(page.getByRole('heading', { name: 'Version Information' })).toBeVisible();
