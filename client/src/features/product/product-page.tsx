@@ -1,7 +1,7 @@
 import type { ProductDetail } from '@shared/catalogue';
 import { sortSizes } from '@shared/sizes';
 import { ArrowLeft } from 'lucide-react';
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { Link, useParams } from 'wouter';
 import { Button, buttonClass } from '../../components/ui/button';
 import { useSizedPurchase } from '../../lib/cart/use-sized-purchase';
@@ -28,6 +28,11 @@ export function ProductPage() {
   // Asked for beside the product, not after it: one round trip in the browser, one render pass less on the
   // server (RelatedProducts below reads the same cached answer).
   trpc.catalogue.related.useQuery({ id }, { enabled: id !== '' && !notFound });
+
+  // The spec's warning stays; its redirect to / after a moment does not (WCAG 2.2.1): the page below stays.
+  useEffect(() => {
+    if (notFound) console.warn(`Product not found: ${id}`);
+  }, [notFound, id]);
 
   usePageTitle(product.data?.title ?? (notFound ? 'Product not found' : null), {
     description: product.data ? product.data.description || product.data.title : null,
