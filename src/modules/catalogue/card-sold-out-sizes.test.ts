@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductCard } from '../../shared/catalogue.js';
 import { demoShopper, insertProducts } from '../../test-support/fixtures.js';
 import {
@@ -39,12 +39,13 @@ describe('sold-out sizes on listing cards', () => {
   let store: TestStore;
   let app: FastifyInstance;
   const clock = tickingClock();
-  beforeEach(async () => {
+  // One store for both (a PostgreSQL one takes seconds to make): each test makes a product of its own.
+  beforeAll(async () => {
     store = await createTestStore({ env: { PUBLIC_URL: 'https://shop.example' } });
     await insertProducts(store.handle.db, [{ id: 'plain', title: 'Rose Lawn Suit', sizes: '["S","M"]' }]);
     app = await buildTestApp(store);
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await app.close();
     await store.cleanup();
   });
@@ -66,7 +67,7 @@ describe('sold-out sizes on listing cards', () => {
     await admin().admin.products.update({
       id,
       expectedUpdatedAt: product.updatedAt,
-      fields: { ...fields, stock },
+      fields: { ...fields, sku: product.sku, stock },
     });
   };
 
@@ -92,7 +93,7 @@ describe('sold-out sizes on listing cards', () => {
 
   it('marks a size sold out once a paid order takes its last unit', async () => {
     const { id } = await admin().admin.products.newId();
-    await admin().admin.products.create({ id, fields: { ...fields, stock: { S: 1, M: 5 } } });
+    await admin().admin.products.create({ id, fields: { ...fields, sku: 'MLK-2', stock: { S: 1, M: 5 } } });
     expect((await cards()).get(id)).not.toHaveProperty('soldOutSizes');
 
     const shop = store.caller({ clock });
