@@ -51,6 +51,11 @@ export type ProductCard = {
   hasPaymentLink: boolean;
   /** Every size is tracked and none is left: the card says "Sold out". */
   soldOut: boolean;
+  /**
+   * Sizes shown but not buyable now (tracked, none left beyond open checkouts): the card's size list marks
+   * them sold out. Left out when every size can be bought.
+   */
+  soldOutSizes?: string[];
 };
 
 export type ProductMedia = {
@@ -65,7 +70,7 @@ export type ProductMedia = {
 export type SizeDetail = Record<string, Record<string, string>>;
 
 export type ProductDetail = ProductCard & {
-  /** Sizes shown but not buyable now (tracked, none left beyond open checkouts). */
+  /** As on a card, but always there (empty when every size can be bought). */
   soldOutSizes: string[];
   sku: string;
   manufacturerUrl: string | null;

@@ -4,6 +4,7 @@ import { keepJson } from '../../core/prebuilt-json.js';
 import type { DbOrTx } from '../../db/database.js';
 import { engineOf } from '../../db/engine-sql.js';
 import type { ProductCard } from '../../shared/catalogue.js';
+import { markCard } from '../stock/stock.repository.js';
 import { type CardRow, cardColumns, toCard } from './catalogue.repository.js';
 import { type FacetSnapshot, idOfSlot } from './facet-snapshot.js';
 
@@ -11,8 +12,10 @@ import { type FacetSnapshot, idOfSlot } from './facet-snapshot.js';
  * Product cards of one storefront revision, by id. Shoppers' listings seldom repeat, their cards far more
  * (the first pages of many filters share products), and a page of 24 cards read 0.6-1.3 ms at 100,000
  * products: each card is read once per revision. Everything a card shows (the product, its media, the
- * settings) moves the revision when it changes, which drops them all; sold-out marks are added per page
- * (withSoldOut), not kept here.
+ * settings) moves the revision when it changes, which drops them all. So does a size selling out or coming
+ * back: the cards by slot (the snapshot's listings) are kept with their sold-out sizes, read from the snapshot
+ * when the card is, so a listing adds nothing per card for them; the cards by id (SQL's listings, while a
+ * first snapshot loads) are kept without, and marked per page (withSoldOut).
  */
 // A card takes about 380 bytes of heap (measured on the bench's catalogue) and its kept JSON about 500 bytes
 // more outside it: 50,000 are about 45 MB. A catalogue of up to 25,000 products has every card read once per
@@ -48,13 +51,32 @@ export async function cardsOf(db: DbOrTx, revision: string, ids: string[]): Prom
 
 /**
  * The cards of `ids` that exist, by id, read now: after the request's revision was read, so a change in
- * between makes them newer than it, never older. With their JSON (a card is sent in many listings,
- * prebuilt-json.ts).
+ * between makes them newer than it, never older. Each marked with its sold-out sizes from `soldOut` (by
+ * product id), when given. With their JSON (a card is sent in many listings, prebuilt-json.ts).
  */
-async function readKeptCards(db: DbOrTx, ids: string[]): Promise<Map<string, ProductCard>> {
+async function readKeptCards(
+  db: DbOrTx,
+  ids: string[],
+  soldOut?: Map<string, Set<string>>,
+): Promise<Map<string, ProductCard>> {
   const read = new Map<string, ProductCard>();
-  for (const row of await readCards(db, ids)) read.set(row.id, keepJson(toCard(row)));
+  for (const row of await readCards(db, ids)) {
+    read.set(row.id, keepJson(markCard(toCard(row), soldOut?.get(row.id))));
+  }
   return read;
+}
+
+/**
+ * The sold-out sizes of the snapshot's `slots` that have any, by product id, as the snapshot has them now:
+ * taken before a card read's await, so they are of the revision the snapshot was then.
+ */
+function soldOutOfSlots(snap: FacetSnapshot, slots: number[], ids: string[]): Map<string, Set<string>> {
+  const soldOut = new Map<string, Set<string>>();
+  for (const [i, slot] of slots.entries()) {
+    const sizes = snap.soldOutSizesOf.get(slot);
+    if (sizes) soldOut.set(ids[i] ?? '', sizes);
+  }
+  return soldOut;
 }
 
 /**
@@ -75,7 +97,10 @@ function dropUnlessNewer(from: WeakMap<object, { revision: string }>, db: DbOrTx
   if (held && !isOlder(revision, held.revision)) from.delete(db);
 }
 
-/** The cards of the snapshot's `slots` whose products exist, in the slots' order. */
+/**
+ * The cards of the snapshot's `slots` whose products exist, in the slots' order, each marked with its
+ * sold-out sizes as the snapshot has them (kept with the card: they move the revision when they change).
+ */
 export async function cardsOfSlots(
   db: DbOrTx,
   revision: string,
@@ -84,10 +109,12 @@ export async function cardsOfSlots(
 ): Promise<ProductCard[]> {
   let cache = slotCaches.get(db);
   // As in cardsOf, a late request reads its cards as they are now and keeps none: a page's worth of reads,
-  // not a cache (whose arrays are as long as the snapshot) made for one page.
-  if (cache !== undefined && cache.revision !== revision && isOlder(revision, cache.revision)) {
+  // not a cache (whose arrays are as long as the snapshot) made for one page. So does one whose snapshot
+  // was brought to a newer revision while it waited (its marks are of that one now, not of `revision`).
+  const late = cache !== undefined && cache.revision !== revision && isOlder(revision, cache.revision);
+  if (late || snap.revision !== revision) {
     const ids = slots.map((slot) => idOfSlot(snap, slot));
-    const read = await readKeptCards(db, ids);
+    const read = await readKeptCards(db, ids, soldOutOfSlots(snap, slots, ids));
     return ids.flatMap((id) => read.get(id) ?? []);
   }
   if (!cache || cache.revision !== revision || cache.snap !== snap) {
@@ -103,7 +130,7 @@ export async function cardsOfSlots(
   for (const [i, card] of found.entries()) if (card === undefined) missing.push(slots[i] ?? 0);
   if (missing.length > 0) {
     const ids = missing.map((slot) => idOfSlot(snap, slot));
-    const read = await readKeptCards(db, ids);
+    const read = await readKeptCards(db, ids, soldOutOfSlots(snap, missing, ids));
     const bySlot = new Map<number, ProductCard>();
     for (const [i, slot] of missing.entries()) {
       const card = read.get(ids[i] ?? '');

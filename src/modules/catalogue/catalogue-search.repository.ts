@@ -15,7 +15,7 @@ import {
 } from '../../shared/catalogue.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { slugify } from '../../shared/slug.js';
-import { markSoldOut, withSoldOut } from '../stock/stock.repository.js';
+import { withSoldOut } from '../stock/stock.repository.js';
 import { cardsOf, cardsOfSlots } from './card-cache.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
 import type { RawFacetCounts } from './facet-snapshot.js';
@@ -198,8 +198,8 @@ export type SearchOptions = {
 };
 
 /**
- * A page of product cards, each marked when every size is sold out. The page's ids, the count and the marks
- * come from the facet snapshot when it is of the current revision (decision 26), else from SQL (while a
+ * A page of product cards, each with its sold-out sizes (and marked sold out when every size is). The
+ * page's ids, the count and the marks come from the facet snapshot when it is of the current revision (decision 26), else from SQL (while a
  * first load runs in a worker); then only the page's cards are read.
  */
 export async function searchProducts(
@@ -218,8 +218,8 @@ export async function searchProducts(
   let rows: ProductCard[];
   if (snap?.revision === revision) {
     const page = await searchSnapshot(db, snap, f, { sort, offset: opts.offset, limit: opts.limit });
-    const cards = await cardsOfSlots(db, revision, snap, page.slots);
-    rows = markSoldOut(cards, (id) => page.soldOut.get(id));
+    // Kept with their sold-out sizes (card-cache.ts): nothing to mark here.
+    rows = await cardsOfSlots(db, revision, snap, page.slots);
     listed = page.slots.length;
     count = page.count;
   } else {

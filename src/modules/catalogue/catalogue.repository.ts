@@ -106,7 +106,7 @@ export function toCard(row: CardRow): ProductCard {
       ? { url: row.image_url, alt: row.image_alt ?? row.title, ...cardImageResponsive(row.image_meta) }
       : null,
     hasPaymentLink: row.has_payment_link === 1,
-    // Filled in for the page of cards at once (withSoldOut), not per row.
+    // With soldOutSizes, filled in from the stock (card-cache.ts, withSoldOut), not per row.
     soldOut: false,
   };
 }

@@ -69,7 +69,8 @@ export type FacetSnapshot = {
   everySizeSoldOut: Uint32Array;
   /**
    * The sold-out sizes of each slot that has any, spelled as the stock rows are: what a listing card's
-   * "Sold out" mark is worked out from (stock.repository's markSoldOut), as the product page's is.
+   * sold-out sizes and "Sold out" mark are worked out from when the card is read (card-cache.ts, with
+   * stock.repository's markCard), as the product page's are.
    */
   soldOutSizesOf: Map<number, Set<string>>;
   /**

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/database.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
-import { countFacets, type FacetSnapshot, filterMasks, idOfSlot } from './facet-snapshot.js';
+import { countFacets, type FacetSnapshot, filterMasks } from './facet-snapshot.js';
 import { withScratchMasks } from './scratch-masks.js';
 import { pageOf, type SlotSort } from './slot-orders.js';
 import { countBits } from './slot-sets.js';
@@ -10,18 +10,17 @@ import { matchesOf, relevancePage, textMatch } from './snapshot-text.js';
  * A listing page answered from the facet snapshot (decision 26): the filter is a mask of slots, the page the
  * first of them in a presorted order, the count a popcount. Relevance is an order of the words' matches
  * worked out in memory (decision 27). The database is read only for words the snapshot has not seen yet; the
- * page is of slots (card-cache.ts finds their cards), and its sold-out sizes (product id -> sizes, for the
- * cards' marks) come from the snapshot too.
+ * page is of slots: card-cache.ts finds their cards, kept with their sold-out sizes from the snapshot.
  */
 export async function searchSnapshot(
   db: DbOrTx,
   snap: FacetSnapshot,
   f: CatalogueFilter,
   opts: { sort: SlotSort | 'relevance'; offset: number; limit: number },
-): Promise<{ slots: number[]; count: number; soldOut: Map<string, Set<string>> }> {
+): Promise<{ slots: number[]; count: number }> {
   const text = await textMatch(db, snap, f.q);
-  // From here on synchronous: the page, the count and the marks are of one revision, and the masks they
-  // are worked out in are scratch (scratch-masks.ts), given back before this returns.
+  // From here on synchronous: the page and the count are of one revision, and the masks they are worked
+  // out in are scratch (scratch-masks.ts), given back before this returns.
   return withScratchMasks((take) => {
     const matches = text && matchesOf(snap, text, take);
     const listed = filterMasks(snap, f, matches, take).everything;
@@ -32,13 +31,7 @@ export async function searchSnapshot(
         : text && matches
           ? relevancePage(snap, text, matches, { mask: listed, count }, opts, take)
           : pageOf(snap.orders.featured, listed, opts.offset, opts.limit);
-    // The page's sold-out sizes (by product id), of the same revision as the page, for the cards' marks.
-    const soldOut = new Map<string, Set<string>>();
-    for (const slot of slots) {
-      const sizes = snap.soldOutSizesOf.get(slot);
-      if (sizes) soldOut.set(idOfSlot(snap, slot), sizes);
-    }
-    return { slots, count, soldOut };
+    return { slots, count };
   });
 }
 

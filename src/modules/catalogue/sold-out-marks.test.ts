@@ -4,6 +4,7 @@ import { insertProducts } from '../../test-support/fixtures.js';
 import { recordQueries } from '../../test-support/query-recorder.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 import { searchProducts } from './catalogue-search.repository.js';
+import { facetLoadInFlight } from './facet-snapshots.js';
 
 const ALL: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false };
 
@@ -40,8 +41,29 @@ describe('sold-out marks on a listing', () => {
       Object.fromEntries(
         (await searchProducts(db, f, { offset: 0, limit: 24 })).items.map((c) => [c.id, c.soldOut]),
       );
-    // The first listing loads the snapshot, stock included.
+    const sizeMarks = async (f: CatalogueFilter, on: typeof db = db) =>
+      Object.fromEntries(
+        (await searchProducts(on, f, { offset: 0, limit: 24 })).items.map((c) => [
+          c.id,
+          c.soldOutSizes ?? [],
+        ]),
+      );
+    // Each card's own sold-out sizes: the same from SQL, which answers while a first snapshot loads in a
+    // worker (on the store's own connection, which a worker can open), and from the snapshot.
+    const sizesSoldOut = { gone: ['S', 'M'], half: ['S'], open: [], case: [] };
+    const plain = store.handle.db;
+    const bySql = await searchProducts(plain, ALL, {
+      offset: 0,
+      limit: 24,
+      snapshot: { inlineMaxProducts: 0 },
+    });
+    expect(facetLoadInFlight(plain)).not.toBeNull();
+    expect(Object.fromEntries(bySql.items.map((c) => [c.id, c.soldOutSizes ?? []]))).toEqual(sizesSoldOut);
+    await facetLoadInFlight(plain);
+    expect(await sizeMarks(ALL, plain)).toEqual(sizesSoldOut);
+    // The snapshot, stock included, has landed and answers from now on.
     expect(await marks(ALL)).toEqual({ gone: true, half: false, open: false, case: false });
+    expect(await sizeMarks(ALL)).toEqual(sizesSoldOut);
 
     queries.length = 0;
     expect(await marks({ ...ALL, q: 'lawn' })).toEqual({ gone: true, half: false, open: false, case: false });
@@ -55,5 +77,14 @@ describe('sold-out marks on a listing', () => {
       .where('size', '=', 'M')
       .execute();
     expect(await marks({ ...ALL, q: 'lawn' })).toEqual({ gone: true, half: true, open: false, case: false });
+    expect(await sizeMarks(ALL)).toEqual({ ...sizesSoldOut, half: ['S', 'M'] });
+    // And back: M of the shawl can be bought again.
+    await store.handle.db
+      .updateTable('size_stock')
+      .set({ on_hand: 2 })
+      .where('product_id', '=', 'half')
+      .where('size', '=', 'M')
+      .execute();
+    expect(await sizeMarks({ ...ALL, q: 'lawn' })).toEqual(sizesSoldOut);
   });
 });

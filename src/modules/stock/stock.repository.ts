@@ -68,11 +68,11 @@ export async function soldOutByProduct(db: DbOrTx, productIds: string[]): Promis
   return result;
 }
 
-/** Marks the cards whose every size is sold out. */
-export async function withSoldOut<T extends { id: string; sizes: string[]; soldOut: boolean }>(
-  db: DbOrTx,
-  cards: T[],
-): Promise<T[]> {
+/** What a card says of its stock: which of its sizes are sold out, and whether every one is. */
+type StockMarks = { id: string; sizes: string[]; soldOut: boolean; soldOutSizes?: string[] };
+
+/** Marks the cards' sold-out sizes, and the cards whose every size is sold out. */
+export async function withSoldOut<T extends StockMarks>(db: DbOrTx, cards: T[]): Promise<T[]> {
   const soldOut = await soldOutByProduct(
     db,
     cards.map((c) => c.id),
@@ -80,15 +80,24 @@ export async function withSoldOut<T extends { id: string; sizes: string[]; soldO
   return markSoldOut(cards, (id) => soldOut.get(id));
 }
 
-/** Marks the cards whose every size is among their sold-out sizes (as soldOutByProduct gives them). */
-export function markSoldOut<T extends { id: string; sizes: string[]; soldOut: boolean }>(
+/** Marks each card with its sizes among its sold-out sizes (as soldOutByProduct gives them). */
+export function markSoldOut<T extends StockMarks>(
   cards: T[],
   soldOutSizesOf: (id: string) => Set<string> | undefined,
 ): T[] {
-  return cards.map((c) => {
-    const sizes = soldOutSizesOf(c.id);
-    return sizes && c.sizes.length > 0 && c.sizes.every((s) => sizes.has(s)) ? { ...c, soldOut: true } : c;
-  });
+  return cards.map((c) => markCard(c, soldOutSizesOf(c.id)));
+}
+
+/**
+ * The card with `soldOutSizes`, its own sizes that are among `soldOut` (the exact spelling, as on the product
+ * page), and `soldOut` when that is every one of them; the card itself, unchanged, when none is. A card with
+ * every size buyable carries no list at all: most cards of a listing, whose JSON stays as it was.
+ */
+export function markCard<T extends StockMarks>(card: T, soldOut: Set<string> | undefined): T {
+  if (!soldOut) return card;
+  const soldOutSizes = card.sizes.filter((s) => soldOut.has(s));
+  if (soldOutSizes.length === 0) return card;
+  return { ...card, soldOutSizes, soldOut: soldOutSizes.length === card.sizes.length };
 }
 
 /** The sizes of a product that cannot be bought now (tracked, nothing left beyond open checkouts). */

@@ -6,6 +6,7 @@ import { useLocation } from 'wouter';
 import { useSizedPurchase } from '../../lib/cart/use-sized-purchase';
 import { formatMoney } from '../../lib/money';
 import { paths } from '../../lib/paths';
+import { useEarlyInput } from '../../lib/use-early-input';
 import { useImageState } from '../../lib/use-image-state';
 import { Button } from '../ui/button';
 
@@ -25,8 +26,12 @@ export function ProductCard({
   priority?: boolean;
 }) {
   const [, navigate] = useLocation();
-  const { size, hasSizes, soldOut, missingSize, buying, chooseSize, addToCart, buyNow } =
+  const { size, hasSizes, soldOut, isSoldOut, missingSize, buying, chooseSize, addToCart, buyNow } =
     useSizedPurchase(product);
+  // A size picked before the page was hydrated stays picked.
+  const sizeSelect = useEarlyInput<HTMLSelectElement>((select) => {
+    if (select.value !== size) chooseSize(select.value);
+  });
   const picture = useImageState();
   const failed = picture.state === 'failed';
   const loaded = picture.state !== 'loading';
@@ -120,6 +125,7 @@ export function ProductCard({
               Size for {product.title}
             </label>
             <select
+              ref={sizeSelect}
               id={sizeId}
               value={size}
               onChange={(e) => {
@@ -130,11 +136,19 @@ export function ProductCard({
               className={`w-full rounded-lg border bg-white px-3 py-2 text-sm ${missingSize ? 'border-red-700' : 'border-stone-line'}`}
             >
               <option value="">Select size</option>
-              {sortSizes(product.sizes).map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
+              {sortSizes(product.sizes).map((s) =>
+                // As on the product page: shown, named sold out (the option's own text, which screen
+                // readers read), and not to be chosen.
+                isSoldOut(s) ? (
+                  <option key={s} value={s} disabled>
+                    {`${s}, sold out`}
+                  </option>
+                ) : (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ),
+              )}
             </select>
             {missingSize ? (
               <p id={errorId} className="mt-1 text-xs text-red-700" role="alert">

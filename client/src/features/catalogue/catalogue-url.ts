@@ -55,10 +55,12 @@ export function useCatalogueView() {
   const view = useMemo(() => parseView(search), [search]);
   const update = useCallback(
     (change: Partial<CatalogueView>, opts: { replace?: boolean } = {}) => {
-      const next = { ...view, page: 1, ...change };
+      // The address as it is now, not as this render saw it: changes made one after another in the same
+      // moment (the controls a shopper used before the page was hydrated, taken up together) all count.
+      const next = { ...parseView(window.location.search), page: 1, ...change };
       navigate(`${location}${serializeView(next)}`, { replace: opts.replace ?? false });
     },
-    [view, location, navigate],
+    [location, navigate],
   );
   return { view, update };
 }

@@ -1,7 +1,8 @@
 import type { CatalogueFacets, FacetOption } from '@shared/catalogue';
 import { minorToMajorString, parseMajorToMinor } from '@shared/money';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
+import { useEarlyInput } from '../../lib/use-early-input';
 import { type CatalogueView, STORE_CURRENCY } from './catalogue-url';
 
 type ListField = 'manufacturers' | 'sizes' | 'colors' | 'tags';
@@ -24,12 +25,18 @@ export function FilterPanel({
   facets: CatalogueFacets | undefined;
   onChange: (change: Partial<CatalogueView>) => void;
 }) {
+  // Boxes ticked or cleared before the page was hydrated count, all of them in one change.
+  const panel = useEarlyInput<HTMLDivElement>((element) => {
+    const change = boxesChanged(element, view);
+    if (Object.keys(change).length > 0) onChange(change);
+  });
   return (
-    <div className="space-y-6">
+    <div ref={panel} className="space-y-6">
       <InStockOnly checked={view.inStock} onChange={(inStock) => onChange({ inStock })} />
       {GROUPS.map((g) => (
         <FacetGroup
           key={g.field}
+          field={g.field}
           label={g.label}
           options={facets?.[g.facet]}
           selected={view[g.field]}
@@ -47,6 +54,26 @@ export function FilterPanel({
   );
 }
 
+/** What the panel's boxes say that `view` does not: the view change they make, as one change. */
+function boxesChanged(panel: HTMLElement, view: CatalogueView): Partial<CatalogueView> {
+  const change: Partial<CatalogueView> = {};
+  const boxes = (field: string) => [
+    ...panel.querySelectorAll<HTMLInputElement>(`input[data-field="${field}"]`),
+  ];
+  const [inStock] = boxes('inStock');
+  if (inStock && inStock.checked !== view.inStock) change.inStock = inStock.checked;
+  for (const { field } of GROUPS) {
+    let next = view[field];
+    for (const box of boxes(field)) {
+      const held = next.some((v) => sameValue(v, box.value));
+      if (box.checked && !held) next = [...next, box.value];
+      if (!box.checked && held) next = next.filter((v) => !sameValue(v, box.value));
+    }
+    if (next !== view[field]) change[field] = next;
+  }
+  return change;
+}
+
 /** Sizes that are sold out stop counting: with sizes chosen, one of those sizes must be there to buy. */
 function InStockOnly({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
   const id = useId();
@@ -57,6 +84,7 @@ function InStockOnly({ checked, onChange }: { checked: boolean; onChange: (check
         <input
           id={id}
           type="checkbox"
+          data-field="inStock"
           checked={checked}
           onChange={(e) => onChange(e.target.checked)}
           className="h-4 w-4 accent-maroon"
@@ -68,11 +96,13 @@ function InStockOnly({ checked, onChange }: { checked: boolean; onChange: (check
 }
 
 function FacetGroup({
+  field,
   label,
   options,
   selected,
   onToggle,
 }: {
+  field: ListField;
   label: string;
   options: FacetOption[] | undefined;
   selected: string[];
@@ -98,6 +128,8 @@ function FacetGroup({
                 <input
                   id={inputId}
                   type="checkbox"
+                  data-field={field}
+                  value={o.value}
                   checked={checked}
                   disabled={!checked && o.count === 0}
                   onChange={() => onToggle(o.value)}
@@ -137,8 +169,19 @@ function PriceRange({
   const [max, setMax] = useState(shown(view.priceMax));
   const [error, setError] = useState<string | null>(null);
   const id = useId();
+  // Prices typed before the page was hydrated stay typed (applied, as ever, with the button).
+  const minInput = useEarlyInput<HTMLInputElement>((input) => {
+    if (input.value !== min) setMin(input.value);
+  });
+  const maxInput = useEarlyInput<HTMLInputElement>((input) => {
+    if (input.value !== max) setMax(input.value);
+  });
 
+  // Follow the URL when it changes (Back, Clear all); not at mount, where the boxes hold what was typed.
+  const followed = useRef({ min: view.priceMin, max: view.priceMax });
   useEffect(() => {
+    if (followed.current.min === view.priceMin && followed.current.max === view.priceMax) return;
+    followed.current = { min: view.priceMin, max: view.priceMax };
     setMin(view.priceMin === undefined ? '' : minorToMajorString(view.priceMin, STORE_CURRENCY));
     setMax(view.priceMax === undefined ? '' : minorToMajorString(view.priceMax, STORE_CURRENCY));
   }, [view.priceMin, view.priceMax]);
@@ -169,6 +212,7 @@ function PriceRange({
           Minimum price
         </label>
         <input
+          ref={minInput}
           id={`${id}-min`}
           inputMode="decimal"
           value={min}
@@ -181,6 +225,7 @@ function PriceRange({
           Maximum price
         </label>
         <input
+          ref={maxInput}
           id={`${id}-max`}
           inputMode="decimal"
           value={max}

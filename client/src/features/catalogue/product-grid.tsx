@@ -9,6 +9,7 @@ import { useEffect } from 'react';
 import { ProductCard, ProductCardSkeleton } from '../../components/catalogue/product-card';
 import { Button } from '../../components/ui/button';
 import { trpc } from '../../lib/trpc';
+import { useEarlyInput } from '../../lib/use-early-input';
 import { type CatalogueView, hasFilters, toFilter, useCatalogueView } from './catalogue-url';
 import { FilterPanel } from './filter-panel';
 import { FiltersDrawer } from './filters-drawer';
@@ -72,6 +73,10 @@ export function ProductGrid() {
   const panel = <FilterPanel view={view} facets={facets.data} onChange={(change) => update(change)} />;
   const clearAll = () => update(EMPTY);
   const sortValue = view.sort ?? (view.q.trim() ? 'relevance' : 'featured');
+  // An order chosen before the page was hydrated is applied.
+  const sortSelect = useEarlyInput<HTMLSelectElement>((select) => {
+    if (select.value !== sortValue) update({ sort: select.value as CatalogueSort });
+  });
 
   return (
     <section aria-labelledby="catalogue-heading" className="lg:grid lg:grid-cols-[15rem_1fr] lg:gap-10">
@@ -105,6 +110,7 @@ export function ProductGrid() {
           <label className="flex items-center gap-2 text-sm">
             <span className="text-muted">Sort</span>
             <select
+              ref={sortSelect}
               value={sortValue}
               onChange={(e) => update({ sort: e.target.value as CatalogueSort })}
               className="rounded-full border border-stone-line bg-white px-3 py-2 text-sm"

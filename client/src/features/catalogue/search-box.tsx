@@ -1,6 +1,7 @@
 import { tooShortToSearch } from '@shared/search-input';
 import { Search, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { useEarlyInput } from '../../lib/use-early-input';
 
 const DEBOUNCE_MS = 300;
 
@@ -8,6 +9,10 @@ const DEBOUNCE_MS = 300;
 export function SearchBox({ value, onSearch }: { value: string; onSearch: (q: string) => void }) {
   const [text, setText] = useState(value);
   const last = useRef(value);
+  // Words typed before the page was hydrated are kept, and searched for as if typed now.
+  const input = useEarlyInput<HTMLInputElement>((element) => {
+    if (element.value !== text) setText(element.value);
+  });
 
   // Follow the URL when it changes from elsewhere (Back, Clear filters).
   useEffect(() => {
@@ -36,6 +41,7 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch: (q: st
         className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-muted"
       />
       <input
+        ref={input}
         id="catalogue-search"
         type="search"
         value={text}

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/text-field';
 import { trpc } from '../../lib/trpc';
+import { useEarlyInput } from '../../lib/use-early-input';
 
 /**
  * "Email me when it is back" for the sold-out sizes of a product: a size (when there are several) and an
@@ -12,6 +13,13 @@ export function BackInStock({ productId, sizes }: { productId: string; sizes: st
   const [size, setSize] = useState(sizes[0] ?? '');
   const [email, setEmail] = useState('');
   const [done, setDone] = useState<string | null>(null);
+  // An address typed (or a size chosen) before the page was hydrated is kept.
+  const form = useEarlyInput<HTMLFormElement>((element) => {
+    const typed = element.querySelector<HTMLInputElement>('input[type="email"]');
+    if (typed && typed.value !== email) setEmail(typed.value);
+    const picked = element.querySelector('select');
+    if (picked && picked.value !== size) setSize(picked.value);
+  });
   const ask = trpc.catalogue.notifyWhenBack.useMutation({
     onSuccess: () => setDone(`We will email ${email} once when ${size} is back.`),
   });
@@ -23,6 +31,7 @@ export function BackInStock({ productId, sizes }: { productId: string; sizes: st
         {sizes.length === 1 ? `${chosen} is sold out` : 'Sold out in your size?'}
       </h2>
       <form
+        ref={form}
         className="mt-3 flex flex-wrap items-end gap-3"
         onSubmit={(e) => {
           e.preventDefault();

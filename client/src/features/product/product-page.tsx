@@ -8,6 +8,7 @@ import { useSizedPurchase } from '../../lib/cart/use-sized-purchase';
 import { formatMoneyExact } from '../../lib/money';
 import { paths } from '../../lib/paths';
 import { trpc } from '../../lib/trpc';
+import { useEarlyInput } from '../../lib/use-early-input';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useSiteSettings } from '../../lib/use-site-settings';
 import { NotFoundView } from '../not-found/not-found-view';
@@ -66,6 +67,11 @@ function ProductView({ product }: { product: ProductDetail }) {
   const settings = useSiteSettings();
   const sizeGroupId = useId();
   const soldOutId = `${sizeGroupId}-sold-out`;
+  // A size picked before the page was hydrated stays picked.
+  const sizeGroup = useEarlyInput<HTMLFieldSetElement>((group) => {
+    const picked = group.querySelector<HTMLInputElement>('input[type="radio"]:checked');
+    if (picked && picked.value !== size) chooseSize(picked.value);
+  });
   const images = product.media.filter((m) => m.mediaType === 'image');
 
   return (
@@ -131,7 +137,11 @@ function ProductView({ product }: { product: ProductDetail }) {
           ) : null}
 
           {hasSizes ? (
-            <fieldset className="mt-8" aria-describedby={missingSize ? `${sizeGroupId}-error` : undefined}>
+            <fieldset
+              ref={sizeGroup}
+              className="mt-8"
+              aria-describedby={missingSize ? `${sizeGroupId}-error` : undefined}
+            >
               <legend className="text-sm font-medium">Size</legend>
               <div className="mt-2 flex flex-wrap gap-2">
                 {sortSizes(product.sizes).map((s) => {

@@ -14,7 +14,7 @@ export function useSizedPurchase(product: {
   priceMinor: number;
   /** Every size is tracked and none is left. */
   soldOut?: boolean;
-  /** Sizes shown but not buyable now (the product page knows them; cards do not). */
+  /** Sizes shown but not buyable now (a card has them only when there are some). */
   soldOutSizes?: readonly string[];
 }) {
   const [size, setSize] = useState('');
