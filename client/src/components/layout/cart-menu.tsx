@@ -90,7 +90,9 @@ function CartPanel({ onNavigate }: { onNavigate: () => void }) {
                 className="h-14 w-14 flex-none rounded-lg bg-sand object-cover"
               />
               <div className="min-w-0 flex-1 text-sm">
-                <p className="truncate font-medium">{q?.title ?? '…'}</p>
+                {/* The whole name, on as many lines as it takes (two or three for the demo's longest on a
+                    320 px phone): cut at the panel's edge, two products of one line could not be told apart. */}
+                <p className="font-medium wrap-break-word">{q?.title ?? '…'}</p>
                 <p className="text-muted">
                   {line.size ? `Size ${line.size} · ` : ''}Qty {line.quantity}
                 </p>

@@ -11,11 +11,11 @@ export function SiteHeader() {
   return (
     <header className="sticky top-0 z-30 border-b border-stone-line bg-ivory/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-2 px-3 sm:gap-4 sm:px-6 lg:px-8">
-        {/* One line on a 390 px phone: a long store name is cut with an ellipsis (its full name is the
-            link's label) rather than wrapping the header onto two lines. */}
+        {/* A long store name on a narrow phone wraps onto a second line (the header's height holds two)
+            rather than ending in an ellipsis that hides half of it (WCAG 1.4.10). */}
         <Link
           href={paths.home()}
-          className="min-w-0 truncate font-serif text-base tracking-[0.02em] whitespace-nowrap text-ink uppercase min-[400px]:text-lg sm:text-2xl sm:tracking-[0.12em]"
+          className="line-clamp-2 min-w-0 font-serif text-base leading-tight tracking-[0.02em] wrap-break-word text-ink uppercase min-[400px]:text-lg sm:text-2xl sm:tracking-[0.12em]"
           aria-label={storeName ? `${storeName}, home` : 'Home'}
         >
           {storeName || <span className="skeleton inline-block h-6 w-40 rounded" aria-hidden="true" />}

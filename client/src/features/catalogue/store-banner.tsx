@@ -33,16 +33,19 @@ export function StoreBanner() {
         <img
           src={banner.imageUrl}
           alt=""
-          className="absolute inset-0 h-full w-full object-cover opacity-40"
+          className="absolute inset-0 h-full w-full object-cover"
           fetchPriority="high"
           width={1600}
           height={544}
         />
       ) : null}
+      {/* The text reads over a scrim, not over the owner's picture: .banner-scrim (styles.css) keeps it at
+          4.5:1 or more whatever the picture, a white one included. */}
+      <div className="banner-scrim absolute inset-0" aria-hidden="true" data-testid="banner-scrim" />
       <div className="relative p-4 text-ivory sm:p-10">
         <p className="font-serif text-xl sm:text-4xl">{banner.title}</p>
         {banner.description ? (
-          <p className="mt-1 line-clamp-2 max-w-xl text-sm text-ivory/90 sm:mt-2 sm:line-clamp-none sm:text-base">
+          <p className="mt-1 line-clamp-2 max-w-xl text-sm sm:mt-2 sm:line-clamp-none sm:text-base">
             {banner.description}
           </p>
         ) : null}

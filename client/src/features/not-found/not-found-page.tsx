@@ -13,7 +13,8 @@ export function NotFoundPage() {
     >
       <figure className="mt-8 min-h-20 rounded-2xl bg-sand/70 px-6 py-5" aria-live="polite">
         {quote.isPending ? (
-          <div className="skeleton mx-auto h-5 w-72 rounded" aria-hidden="true" />
+          // Never wider than a 320 px screen less the page's and the figure's padding (5rem).
+          <div className="skeleton mx-auto h-5 w-72 max-w-[calc(100vw-5rem)] rounded" aria-hidden="true" />
         ) : quote.data ? (
           <>
             <blockquote className="font-serif text-lg text-ink italic">“{quote.data.quote}”</blockquote>

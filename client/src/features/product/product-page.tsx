@@ -83,9 +83,11 @@ function ProductView({ product }: { product: ProductDetail }) {
       >
         <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back
       </button>
-      <div className="grid gap-10 lg:grid-cols-2">
+      {/* grid-cols-1 is minmax(0, 1fr): below lg the one column is the screen's width, never its widest
+          content's (the Size Details table scrolls in its own box instead of widening the page). */}
+      <div className="grid grid-cols-1 gap-10 lg:grid-cols-2">
         <ProductGallery images={images} title={product.title} />
-        <div data-testid="product-detail">
+        <div data-testid="product-detail" className="min-w-0 wrap-anywhere">
           {product.manufacturer ? (
             <p className="text-xs font-medium tracking-[0.14em] text-gold uppercase">
               {product.manufacturerUrl ? (
@@ -232,7 +234,7 @@ function ProductView({ product }: { product: ProductDetail }) {
 function ProductSkeleton() {
   return (
     <div
-      className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:px-6 lg:grid-cols-2 lg:px-8"
+      className="mx-auto grid max-w-7xl grid-cols-1 gap-10 px-4 py-12 sm:px-6 lg:grid-cols-2 lg:px-8"
       aria-hidden="true"
     >
       <div className="skeleton aspect-square rounded-2xl" />

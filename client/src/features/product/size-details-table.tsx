@@ -5,12 +5,20 @@ export function SizeDetailsTable({ sizes, detail }: { sizes: string[]; detail: S
   if (rows.length === 0) return null;
   const measurements = [...new Set(rows.flatMap((s) => Object.keys(detail[s] ?? {})))];
   return (
-    <section className="mt-10" aria-labelledby="size-details-heading">
+    <div className="mt-10">
       <h2 id="size-details-heading" className="font-serif text-xl">
         Size Details
       </h2>
-      <div className="mt-3 overflow-x-auto">
-        <table className="w-full text-left text-sm">
+      {/* Wider than a phone, the table scrolls in its own box (WCAG 1.4.10 lets a table do so) rather than
+          widening the page: the box is a named region a keyboard can reach and scroll with the arrow keys,
+          and .scroll-cue shades the edge there is more to see beyond. Cells keep their lines whole. */}
+      <section
+        aria-labelledby="size-details-heading"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable to be scrolled by keyboard
+        tabIndex={0}
+        className="scroll-cue mt-3 overflow-x-auto rounded-sm"
+      >
+        <table className="w-full text-left text-sm wrap-normal whitespace-nowrap">
           <thead>
             <tr className="border-b border-stone-line">
               <th scope="col" className="py-2 pr-4 font-medium">
@@ -38,7 +46,7 @@ export function SizeDetailsTable({ sizes, detail }: { sizes: string[]; detail: S
             ))}
           </tbody>
         </table>
-      </div>
-    </section>
+      </section>
+    </div>
   );
 }
