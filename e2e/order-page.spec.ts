@@ -13,8 +13,16 @@ test("the shopper's order page prints on one page, without the store's header, c
 }) => {
   // A typical order: two sizes of one dress, shipped to one address.
   const order = await placeDemoOrder(page, 2);
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(order.orderPath);
   await expect(page.getByTestId('order-line')).toHaveCount(2);
+  // The server's page is the one the app takes over: no hydration mismatch (React says so on the console).
+  await page.waitForLoadState('networkidle');
+  expect(errors).toEqual([]);
   // On screen the page has the store around it.
   await expect(page.getByRole('banner')).toBeVisible();
   await expect(page.getByRole('contentinfo')).toBeVisible();
