@@ -13,7 +13,7 @@ import { registerLogsExport } from './http/logs-export.js';
 import { registerMedia } from './http/media.js';
 import { registerMediaUploads } from './http/media-uploads.js';
 import { registerMetrics } from './http/metrics.js';
-import { registerOrderPage } from './http/order-page.js';
+import { ORDER_PAGE_QUERIES, registerOrderPage } from './http/order-page.js';
 import { registerOrdersExport } from './http/orders-export.js';
 import { readPageShell } from './http/page-shell.js';
 import { registerPublicApiCache } from './http/public-api-cache.js';
@@ -247,11 +247,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerSeo(app, { db: deps.db, publicUrl: config.publicUrl });
-  registerOrderPage(app, { db: deps.db, shellHtml: shell?.html ?? null });
+  const ssrDir = deps.clientDir ? path.join(path.dirname(deps.clientDir), 'ssr') : null;
+  await registerOrderPage(app, {
+    db: deps.db,
+    shell,
+    ssrDir,
+    query: (req) => publicQueries(contextDeps, req, { private: ORDER_PAGE_QUERIES }),
+  });
   await registerSpa(app, {
     clientDir: deps.clientDir,
     shell,
-    ssrDir: deps.clientDir ? path.join(path.dirname(deps.clientDir), 'ssr') : null,
+    ssrDir,
     head: (pathname, search) => pageHead(deps.db, config.publicUrl, pathname, search),
     query: (req) => publicQueries(contextDeps, req),
     cache: {

@@ -28,7 +28,7 @@ import { bundleReport, printBundle } from './bundle-sizes.js';
 import { distinctListingPaths } from './cache-miss.js';
 import { copyDemoImages, generateCatalogue } from './generate-catalogue.js';
 import { load, type Measured, storeScenarios } from './http-load.js';
-import { type LighthouseRow, printLighthouse, runLighthouse } from './lighthouse.js';
+import { type LighthouseRow, printLighthouse, runLighthouse, storefrontPages } from './lighthouse.js';
 import { BENCH_METRICS_TOKEN } from './loop-delay.js';
 import {
   BASELINE,
@@ -370,12 +370,9 @@ async function main() {
     if (args.lighthouse) {
       console.log('\nLighthouse (mobile emulation, simulated throttling) …');
       const url = primary.store.baseUrl;
+      // Every storefront page, those after the cart included (on a demo order made for them): CLS per page.
       lighthouse = await runLighthouse(
-        [
-          { page: 'home', url: `${url}/` },
-          { page: 'filtered', url: `${url}/?size=M&tag=women` },
-          { page: 'product', url: `${url}/product/${productId}` },
-        ],
+        await storefrontPages(url, productId),
         Math.max(1, Number(args['lighthouse-runs']) || 5),
       );
     }

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoShopper, insertProducts } from '../test-support/fixtures.js';
@@ -13,8 +14,34 @@ import {
   tickingClock,
 } from '../test-support/test-store.js';
 
-const SHELL =
-  '<!doctype html><html lang="en"><head><title>Store</title></head><body><div id="root"></div></body></html>';
+// With a page's worth of text: a page under 1 kB is never worth compressing.
+const SHELL = `<!doctype html><html lang="en"><head><title>Store</title></head><body><div id="root"></div><p hidden>${'The store around the page. '.repeat(80)}</p></body></html>`;
+
+/**
+ * A stand-in for the built server renderer (dist/ssr/entry-server.js): asks for the order of its address as
+ * the order page does (not at all without a token) and shows what it got, and tries another order with the
+ * same token, which the server must not answer.
+ */
+const RENDERER = `export async function renderPage(pathname, search, query) {
+  const id = decodeURIComponent(pathname.split('/')[2] ?? '');
+  const token = new URLSearchParams(search).get('token') ?? '';
+  let shown = 'Order not found';
+  if (token) {
+    try {
+      const order = await query('orderPage.view', { id, token });
+      shown = order ? 'Order #' + order.number + ': ' + order.lines.map((l) => l.size).join(', ') : 'unanswered';
+    } catch {}
+  }
+  let other = 'refused';
+  if (token) {
+    try {
+      if ((await query('orderPage.view', { id: id + 'x', token })) !== undefined) other = 'answered';
+    } catch {
+      other = 'asked';
+    }
+  }
+  return { html: '<main>' + shown + (other === 'refused' ? '' : ' (another order ' + other + ')') + '</main>', state: { mutations: [], queries: [] } };
+}`;
 
 /** The two after-sale HTTP routes: the shopper's order page and the accountant's CSV (admin only). */
 describe('order page and accounting export over HTTP', () => {
@@ -31,6 +58,9 @@ describe('order page and accounting export over HTTP', () => {
     const clientDir = path.join(store.dir, 'client');
     mkdirSync(clientDir, { recursive: true });
     writeFileSync(path.join(clientDir, 'index.html'), SHELL);
+    // Beside the client, where a build puts the server bundle (dist/ssr).
+    mkdirSync(path.join(store.dir, 'ssr'), { recursive: true });
+    writeFileSync(path.join(store.dir, 'ssr', 'entry-server.js'), RENDERER);
     app = await buildTestApp(store, { clientDir, clock });
   });
   afterEach(async () => {
@@ -56,6 +86,14 @@ describe('order page and accounting export over HTTP', () => {
     const right = await page(`/order/${order.id}?token=${order.access_token}`);
     expect(right.statusCode).toBe(200);
     expect(right.headers['content-type']).toMatch(/text\/html/);
+    // Rendered on the server with the order of its own address, and that one only: it reads without JavaScript.
+    expect(right.body).toContain(`<div id="root"><main>Order #${order.number}: M</main></div>`);
+    expect(right.body).toContain(`<title>Order #${order.number} · `);
+    expect(right.body).toContain('<meta name="robots" content="noindex">');
+    const notFound = await page(`/order/${order.id}?token=nope`);
+    expect(notFound.body).toContain('<div id="root"><main>Order not found</main></div>');
+    expect(notFound.body).toContain('<title>Order not found · ');
+    expect(notFound.body).not.toContain(`#${order.number}`);
     for (const wrong of [
       `/order/${order.id}`,
       `/order/${order.id}?token=`,
@@ -65,13 +103,39 @@ describe('order page and accounting export over HTTP', () => {
     ]) {
       const res = await page(wrong);
       expect(res.statusCode, wrong).toBe(404);
-      // The same page as the right one: the answer tells nothing but "not found".
-      expect(res.body).toBe(right.body);
+      // One page for every wrong address: the answer tells nothing but "not found".
+      expect(res.body, wrong).toBe(notFound.body);
     }
-    for (const res of [right, await page(`/order/${order.id}?token=nope`)]) {
+    for (const res of [right, notFound]) {
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
       expect(res.headers['x-robots-tag']).toBe('noindex, nofollow');
+    }
+  });
+
+  it('sends the order page compressed when the browser accepts it, still never cached', async () => {
+    const order = await paidOrder([{ productId: 'k1', size: 'M', quantity: 1 }]);
+    const get = (url: string, encoding?: string) =>
+      app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+    for (const url of [`/order/${order.id}?token=${order.access_token}`, `/order/${order.id}?token=nope`]) {
+      const plain = await get(url);
+      expect(plain.headers['content-encoding'], url).toBeUndefined();
+      expect(plain.body).toContain('</html>');
+      const br = await get(url, 'gzip, deflate, br, zstd');
+      expect(br.headers['content-encoding'], url).toBe('br');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+      expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+      const gzip = await get(url, 'gzip');
+      expect(gzip.headers['content-encoding'], url).toBe('gzip');
+      expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+      // Refused by weight: sent as it is.
+      expect((await get(url, 'br;q=0, gzip;q=0')).headers['content-encoding']).toBeUndefined();
+      for (const res of [plain, br, gzip]) {
+        expect(res.statusCode).toBe(plain.statusCode);
+        expect(res.headers['cache-control']).toBe('no-store');
+        expect(res.headers.vary).toMatch(/accept-encoding/i);
+        expect(res.headers['referrer-policy']).toBe('no-referrer');
+      }
     }
   });
 

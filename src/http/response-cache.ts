@@ -254,16 +254,34 @@ export function cachedPayload(
   }
   reply.code(response.status).type(response.contentType);
   if (response.body.length < COMPRESS_FROM_BYTES) return response.body;
-  for (const encoding of ['br', 'gzip'] as const) {
-    if (!accepts(req, encoding)) continue;
-    reply.header('content-encoding', encoding);
-    const made = response.encoded[encoding];
-    if (made?.smallest) return made.body;
-    // Asked before: worth the smaller copy.
-    const smallest = made !== undefined;
-    const body = compress(response.body, encoding, smallest);
-    response.encoded[encoding] = { body, smallest };
-    return body;
-  }
-  return response.body;
+  const encoding = acceptedEncoding(req);
+  if (!encoding) return response.body;
+  reply.header('content-encoding', encoding);
+  const made = response.encoded[encoding];
+  if (made?.smallest) return made.body;
+  // Asked before: worth the smaller copy.
+  const smallest = made !== undefined;
+  const body = compress(response.body, encoding, smallest);
+  response.encoded[encoding] = { body, smallest };
+  return body;
+}
+
+/** The encoding to send to this browser: brotli when it takes it, else gzip, else none. */
+function acceptedEncoding(req: FastifyRequest): 'br' | 'gzip' | null {
+  return (['br', 'gzip'] as const).find((encoding) => accepts(req, encoding)) ?? null;
+}
+
+/**
+ * The body of an answer that is never kept (a private page), compressed as cached answers are when the
+ * browser accepts it: the same encodings, at the quality a cached answer gets once asked again, since
+ * this one is made for one reader and read whole. Sets content-encoding and vary; the caller sets the rest.
+ */
+export function compressedBody(req: FastifyRequest, reply: FastifyReply, body: string | Buffer): Buffer {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  reply.header('vary', 'accept-encoding');
+  if (bytes.length < COMPRESS_FROM_BYTES) return bytes;
+  const encoding = acceptedEncoding(req);
+  if (!encoding) return bytes;
+  reply.header('content-encoding', encoding);
+  return compress(bytes, encoding, true);
 }

@@ -14,7 +14,19 @@ describe('storefront page HTML', () => {
     expect(isRenderedPage('/product/plink_abc')).toBe(true);
     expect(isRenderedPage('/about')).toBe(true);
     expect(isRenderedPage('/accessibility')).toBe(true);
-    for (const p of ['/checkout', '/admin', '/admin/dashboard', '/testpayment', '/success', '/nope'])
+    // The same for everyone, so kept like the landing pages; the order page has its own route.
+    expect(isRenderedPage('/checkout/cancel')).toBe(true);
+    expect(isRenderedPage('/canceled')).toBe(true);
+    for (const p of [
+      '/checkout',
+      '/admin',
+      '/admin/dashboard',
+      '/testpayment',
+      '/success',
+      '/checkout/success',
+      '/order/x',
+      '/nope',
+    ])
       expect(isRenderedPage(p)).toBe(false);
   });
 

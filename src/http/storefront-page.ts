@@ -5,8 +5,19 @@ import type { FastifyBaseLogger } from 'fastify';
 import { LISTING_PARAMS, QUERY_STATE_ID, type RenderPage, type ServerQuery } from '../shared/ssr-contract.js';
 import { injectHead, type PageHead } from './seo.js';
 
-/** Pages rendered on the server: the ones a shopper lands on from a search engine or a shared link. */
-const RENDERED = [/^\/$/, /^\/product\/[^/]+\/?$/, /^\/about\/?$/, /^\/accessibility\/?$/];
+/**
+ * Pages rendered on the server: the ones a shopper lands on from a search engine or a shared link, and the
+ * pages a payment provider sends the shopper back to that are the same for everyone (a cancelled payment).
+ * The shopper's order page is rendered too, by its own route (order-page.ts), never cached.
+ */
+const RENDERED = [
+  /^\/$/,
+  /^\/product\/[^/]+\/?$/,
+  /^\/about\/?$/,
+  /^\/accessibility\/?$/,
+  /^\/checkout\/cancel\/?$/,
+  /^\/canceled\/?$/,
+];
 
 export function isRenderedPage(pathname: string): boolean {
   return RENDERED.some((r) => r.test(pathname));
@@ -75,9 +86,11 @@ export async function storefrontHtml(opts: {
   notFound?: boolean;
   /** The boot script to inline into rendered pages (PageShell.boot); without it they load /boot.js. */
   boot?: string | null;
+  /** Render it though it is not one of the RENDERED pages: the order page, answered by its own route. */
+  rendered?: boolean;
 }): Promise<string> {
   let html = opts.head ? injectHead(opts.template, opts.head) : opts.template;
-  if (!opts.render || !(opts.notFound || isRenderedPage(opts.pathname))) return html;
+  if (!opts.render || !(opts.notFound || opts.rendered || isRenderedPage(opts.pathname))) return html;
   try {
     const page = await opts.render(opts.pathname, opts.search, opts.query);
     html = startAfterPaint(html, opts.boot ?? null)

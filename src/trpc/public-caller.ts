@@ -38,6 +38,11 @@ export function publicQueries(
     gateCharged?: (ms: number) => void;
     /** The storefront revision the request has read already (the public API cache reads it first). */
     revision?: string;
+    /**
+     * Queries answered beside PUBLIC_QUERIES, for a page that is never kept by any cache: the shopper's
+     * order page answers orderPage.view with the token of its own address (http/order-page.ts).
+     */
+    private?: ReadonlySet<string>;
   } = {},
 ): ServerQuery {
   const { gateCharged } = opts;
@@ -46,7 +51,7 @@ export function publicQueries(
   let direct: DirectContext | undefined;
   let caller: ReturnType<typeof createCaller> | undefined;
   return async (path, input) => {
-    if (!PUBLIC_QUERIES.has(path)) return undefined;
+    if (!PUBLIC_QUERIES.has(path) && !opts.private?.has(path)) return undefined;
     const run = DIRECT.get(path);
     if (run) {
       direct ??= {

@@ -1,4 +1,4 @@
-import { type ClientRoute, clientRoutes } from '@shared/routes';
+import { type ClientRoute, clientRoutePattern, clientRoutes } from '@shared/routes';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { SiteLayout } from '../components/layout/site-layout';
@@ -11,28 +11,48 @@ import { ProductPage } from '../features/product/product-page';
 import { ProductSlugPage } from '../features/product/product-slug-page';
 
 const AdminApp = lazy(() => import('../features/admin/admin-app'));
-// Pages a shopper reaches from the store, never lands on first (the server renders only the landing pages:
-// src/http/storefront-page.ts), load with their own small chunk.
-const CheckoutPage = lazy(() =>
-  import('../features/checkout/checkout-page').then((m) => ({ default: m.CheckoutPage })),
+
+/**
+ * A page that loads with its own small chunk. `preload` lets the server's render wait for the chunk
+ * (entry-server.tsx) so it renders the page itself, not the empty fallback; once loaded, the page renders
+ * without suspending. In the browser the chunk arrives after hydration has begun: React keeps the server's
+ * markup of a suspended boundary until the chunk is there, so nothing moves.
+ */
+function chunkPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): LazyPage {
+  let loaded: ComponentType | null = null;
+  const preload = () =>
+    load().then((module) => {
+      loaded = pick(module);
+      return { default: loaded };
+    });
+  const Lazy = lazy(preload);
+  function ChunkPage() {
+    const Loaded = loaded;
+    return Loaded ? <Loaded /> : <Lazy />;
+  }
+  return { component: ChunkPage, preload };
+}
+
+type LazyPage = { component: ComponentType; preload: () => Promise<unknown> };
+
+// Pages a shopper reaches from the store (checkout and its results, the order page) load with their own
+// small chunk, not with the home page's JavaScript.
+const checkoutPage = chunkPage(
+  () => import('../features/checkout/checkout-page'),
+  (m) => m.CheckoutPage,
 );
-const PaymentSuccessPage = lazy(() =>
-  import('../features/checkout/result-pages').then((m) => ({ default: m.PaymentSuccessPage })),
+const resultPages = () => import('../features/checkout/result-pages');
+const paymentSuccessPage = chunkPage(resultPages, (m) => m.PaymentSuccessPage);
+const successPage = chunkPage(resultPages, (m) => m.SuccessPage);
+const checkoutCancelPage = chunkPage(resultPages, (m) => m.CheckoutCancelPage);
+const canceledPage = chunkPage(resultPages, (m) => m.CanceledPage);
+const testPaymentPage = chunkPage(
+  () => import('../features/checkout/test-payment-page'),
+  (m) => m.TestPaymentPage,
 );
-const SuccessPage = lazy(() =>
-  import('../features/checkout/result-pages').then((m) => ({ default: m.SuccessPage })),
-);
-const CheckoutCancelPage = lazy(() =>
-  import('../features/checkout/result-pages').then((m) => ({ default: m.CheckoutCancelPage })),
-);
-const CanceledPage = lazy(() =>
-  import('../features/checkout/result-pages').then((m) => ({ default: m.CanceledPage })),
-);
-const TestPaymentPage = lazy(() =>
-  import('../features/checkout/test-payment-page').then((m) => ({ default: m.TestPaymentPage })),
-);
-const OrderPage = lazy(() =>
-  import('../features/order-page/order-page').then((m) => ({ default: m.OrderPage })),
+const orderPage = chunkPage(
+  () => import('../features/order-page/order-page'),
+  (m) => m.OrderPage,
 );
 
 function AdminEntry() {
@@ -43,7 +63,18 @@ function AdminEntry() {
   );
 }
 
-type Page = { component: ComponentType; layout: 'store' | 'own' };
+type Page = {
+  component: ComponentType;
+  layout: 'store' | 'own';
+  /** Loads the page's chunk, for pages with one (chunkPage). */
+  preload?: () => Promise<unknown>;
+  /**
+   * Pages the server cannot render whole (what they show is in the shopper's browser or behind a session
+   * id): their main area is a screen high from the start, so the footer starts below the fold and cannot
+   * jump as the page's data arrives (issue 38: CLS up to 0.66 on a phone).
+   */
+  reserve?: true;
+};
 
 /** One page per shared route: adding a route to src/shared/routes.ts without a page fails the type check. */
 const pages: Record<ClientRoute, Page> = {
@@ -52,13 +83,13 @@ const pages: Record<ClientRoute, Page> = {
   '/products/:slug': { component: ProductSlugPage, layout: 'store' },
   '/about': { component: AboutPage, layout: 'store' },
   '/accessibility': { component: AccessibilityPage, layout: 'store' },
-  '/checkout': { component: CheckoutPage, layout: 'store' },
-  '/checkout/success': { component: PaymentSuccessPage, layout: 'store' },
-  '/checkout/cancel': { component: CheckoutCancelPage, layout: 'store' },
-  '/success': { component: SuccessPage, layout: 'store' },
-  '/canceled': { component: CanceledPage, layout: 'store' },
-  '/testpayment': { component: TestPaymentPage, layout: 'store' },
-  '/order/:id': { component: OrderPage, layout: 'store' },
+  '/checkout': { ...checkoutPage, layout: 'store', reserve: true },
+  '/checkout/success': { ...paymentSuccessPage, layout: 'store', reserve: true },
+  '/checkout/cancel': { ...checkoutCancelPage, layout: 'store' },
+  '/success': { ...successPage, layout: 'store', reserve: true },
+  '/canceled': { ...canceledPage, layout: 'store' },
+  '/testpayment': { ...testPaymentPage, layout: 'store', reserve: true },
+  '/order/:id': { ...orderPage, layout: 'store' },
   '/admin': { component: AdminEntry, layout: 'own' },
   '/admin/dashboard': { component: AdminEntry, layout: 'own' },
   '/admin/profile': { component: AdminEntry, layout: 'own' },
@@ -72,11 +103,11 @@ export function AppRoutes() {
   return (
     <Switch>
       {clientRoutes.map((pattern) => {
-        const { component: Component, layout } = pages[pattern];
+        const { component: Component, layout, reserve } = pages[pattern];
         return (
           <Route key={pattern} path={pattern}>
             {layout === 'store' ? (
-              <SiteLayout>
+              <SiteLayout fillScreen={reserve}>
                 <Suspense fallback={null}>
                   <Component />
                 </Suspense>
@@ -94,4 +125,10 @@ export function AppRoutes() {
       </Route>
     </Switch>
   );
+}
+
+/** Loads the chunk of the page at `pathname`, if it has one: the server renders it whole (entry-server.tsx). */
+export async function preloadPage(pathname: string): Promise<void> {
+  const pattern = clientRoutePattern(pathname);
+  if (pattern) await pages[pattern].preload?.();
 }

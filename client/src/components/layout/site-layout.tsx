@@ -2,7 +2,11 @@ import type { ReactNode } from 'react';
 import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
 
-export function SiteLayout({ children }: { children: ReactNode }) {
+/**
+ * `fillScreen`: the main area is at least a screen high, so the footer starts below the fold; for pages whose
+ * content arrives after the first paint (the footer would otherwise be seen jumping down).
+ */
+export function SiteLayout({ children, fillScreen = false }: { children: ReactNode; fillScreen?: boolean }) {
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -12,7 +16,7 @@ export function SiteLayout({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       <SiteHeader />
-      <main id="main" className="flex-1">
+      <main id="main" className={fillScreen ? 'min-h-svh flex-1' : 'flex-1'}>
         {children}
       </main>
       <SiteFooter />

@@ -72,6 +72,11 @@ export function CheckoutPage() {
                 {line.size ? <p className="text-sm text-muted">Size {line.size}</p> : null}
                 {q?.unitPriceMinor != null && q.currency ? (
                   <p className="text-sm text-muted">{formatMoney(q.unitPriceMinor, q.currency)} each</p>
+                ) : !data ? (
+                  // The price's line is kept while the cart is priced, so the lines under it stay put.
+                  <p className="text-sm" aria-hidden="true">
+                    <span className="skeleton inline-block h-4 w-24 rounded align-middle" />
+                  </p>
                 ) : null}
                 {q?.problem ? (
                   <p className="mt-1 text-sm text-red-700" role="status">

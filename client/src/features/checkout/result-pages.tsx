@@ -70,7 +70,9 @@ function PaymentSuccess({ back }: { back: 'Continue Shopping' | 'Return to Shop'
           We could not load the order details: {order.error.message}
         </p>
       ) : sessionId ? (
-        <div className="skeleton mt-10 h-40 rounded-2xl" aria-hidden="true" />
+        // About the height of a one- or two-line order with its link to the order page (narrower screens
+        // wrap its text onto more lines), so the button under it stays where it is drawn.
+        <div className="skeleton mt-10 h-[25rem] rounded-2xl sm:h-[21rem]" aria-hidden="true" />
       ) : null}
       <div className="mt-10 text-center">
         <Link href={paths.home()} className={buttonClass('primary')}>

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type FormEvent, useId, useMemo, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/text-field';
@@ -62,13 +62,6 @@ function DemoPaymentForm({ sessionId }: { sessionId: string }) {
         .sort((a, b) => a.name.localeCompare(b.name, 'en')),
     [shipping.data],
   );
-
-  // Once the list arrives the first country (by name) is chosen, so the select never shows an empty value.
-  useEffect(() => {
-    const first = countries[0];
-    if (!first) return;
-    form.setValues((v) => (v.address.country ? v : { ...v, address: { ...v.address, country: first.code } }));
-  }, [countries, form.setValues]);
 
   const setAddress = (key: keyof Values['address'], value: string) =>
     form.setValues((v) => ({ ...v, address: { ...v.address, [key]: value } }));
@@ -172,9 +165,9 @@ function DemoPaymentForm({ sessionId }: { sessionId: string }) {
             aria-describedby={error('address.country') ? `${countryId}-error` : undefined}
             className={`mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-sm ${error('address.country') ? 'border-red-700' : 'border-stone-line'}`}
           >
-            {countries.length === 0 ? (
-              <option value="">{shipping.isPending ? 'Loading…' : '—'}</option>
-            ) : null}
+            {/* Nothing is chosen for the shopper: an empty first choice, so leaving it is caught as a missing
+                country (not a parcel sent to whichever country sorts first). */}
+            <option value="">{shipping.isPending ? 'Loading…' : 'Choose a country'}</option>
             {countries.map((c) => (
               <option key={c.code} value={c.code}>
                 {c.name}

@@ -1,5 +1,4 @@
 import type { CustomerOrderView } from '@shared/orders';
-import { TRPCClientError } from '@trpc/client';
 import { Check } from 'lucide-react';
 import { Link, useParams, useSearch } from 'wouter';
 import { OrderLines } from '../../components/order-lines';
@@ -13,7 +12,11 @@ import { usePageTitle } from '../../lib/use-page-title';
 const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 const when = (iso: string) => day.format(new Date(iso));
 
-const isNotFound = (error: unknown) => error instanceof TRPCClientError && error.data?.code === 'NOT_FOUND';
+/**
+ * By its code, not its class: a "not found" the server rendered the page with reaches the browser's cache as
+ * plain data ({ data: { code } }), and the first render must say what the server's said.
+ */
+const isNotFound = (error: { data?: { code?: string } | null } | null) => error?.data?.code === 'NOT_FOUND';
 
 /** /order/:id?token=…: the shopper's own order, opened from the link in their emails or the success page. */
 export function OrderPage() {
@@ -25,6 +28,8 @@ export function OrderPage() {
       enabled: id !== '' && token !== '',
       // A wrong link stays wrong: only a failure on the way is worth one more try.
       retry: (count, error) => !isNotFound(error) && count < 1,
+      // The server rendered the page with its answer: a "not found" it sent is not asked again on load.
+      retryOnMount: false,
       staleTime: 30_000,
     },
   );
@@ -41,7 +46,7 @@ export function OrderPage() {
         <div role="alert" className="mt-6 rounded-xl bg-red-50 p-4 text-red-800">
           We could not load your order: {order.error.message}
         </div>
-        <Button variant="secondary" className="mt-6" onClick={() => void order.refetch()}>
+        <Button variant="secondary" className="mt-6 print:hidden" onClick={() => void order.refetch()}>
           Try again
         </Button>
       </div>
@@ -67,7 +72,7 @@ function OrderNotFound() {
       <p className="mt-4 text-muted">
         Check that the address is the whole link from your order confirmation email.
       </p>
-      <Link href={paths.home()} className={buttonClass('primary', 'mt-8')}>
+      <Link href={paths.home()} className={buttonClass('primary', 'mt-8 print:hidden')}>
         Go Home
       </Link>
     </div>
@@ -115,7 +120,7 @@ function OrderDetails({ order }: { order: CustomerOrderView }) {
   const { currency, store, shipment } = order;
   const cancelled = order.fulfilment === 'cancelled';
   return (
-    <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6">
+    <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 print:py-0">
       <h1 className="font-serif text-4xl">Order #{order.number}</h1>
       <p className="mt-2 text-muted">
         Placed {when(order.createdAt)} · <span data-testid="order-stage">{order.stage}</span>
@@ -165,7 +170,7 @@ function OrderDetails({ order }: { order: CustomerOrderView }) {
               href={shipment.trackingUrl}
               target="_blank"
               rel="noopener noreferrer"
-              className={buttonClass('secondary', 'mt-4')}
+              className={buttonClass('secondary', 'mt-4 print:hidden')}
             >
               Track your parcel
               <span className="sr-only"> (opens in a new tab)</span>
