@@ -40,6 +40,8 @@ test('Add media stays off while the URL or the file name is blank, and at 20 of 
   const form = edit.getByRole('form', { name: 'Add media by URL' });
   const add = form.getByRole('button', { name: 'Add media' });
   await expect(edit.getByText('0 of 20 media slots used.')).toBeVisible();
+  // The list has loaded (the button is off while it loads, whatever the fields say).
+  await expect(edit.getByText('No media yet. Upload files or add one by URL below.')).toBeVisible();
 
   await expect(add).toBeDisabled();
   await expect(add).toHaveAccessibleDescription('Enter a URL and a file name to add media.');
