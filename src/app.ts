@@ -37,6 +37,7 @@ import { createRequestLimits, type RequestLimits } from './modules/limits/reques
 import { LogService } from './modules/logs/log-service.js';
 import type { LineSink, LogLevelName } from './modules/logs/log-stream.js';
 import type { PaymentGateway } from './modules/payments/payment-gateway.js';
+import { BackInStockWorker } from './modules/stock/back-in-stock-worker.js';
 import { createTelemetryLimits } from './modules/telemetry/rate-limiter.js';
 import type { FileStorage } from './storage/file-storage.js';
 import type { ContextDeps } from './trpc/context.js';
@@ -80,6 +81,8 @@ declare module 'fastify' {
      * as it starts the other background work; app close stops it.
      */
     mailWorker: MailWorker;
+    /** Queues the back-in-stock emails when nudged (modules/stock/back-in-stock-worker.ts). */
+    backInStock: BackInStockWorker;
   }
 }
 
@@ -174,6 +177,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const mail = deps.mail ?? createMailWorker({ db: deps.db, clock: deps.clock, log: app.log, config });
   app.decorate('mailWorker', mail);
   app.addHook('onClose', () => mail.stop());
+  // Back-in-stock emails, queued as soon as a change makes a size available again (then sent by `mail`).
+  const backInStock = new BackInStockWorker({
+    db: deps.db,
+    clock: deps.clock,
+    log: app.log,
+    mail,
+    publicUrl: config.publicUrl,
+  });
+  app.decorate('backInStock', backInStock);
+  app.addHook('onClose', () => backInStock.stop());
   // Shoppers' new words are read in a worker on a large SQLite catalogue: stopped before main closes the db.
   logWordReads(deps.db, app.log);
   app.addHook('onClose', () => stopWordReads(deps.db));
@@ -193,9 +206,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     payments: deps.payments,
     publicUrl: config.publicUrl,
     mail,
+    backInStock,
   });
   await registerMedia(app, { storage: deps.storage });
   await registerCatalogFiles(app, {
+    backInStock,
     db: deps.db,
     storage: deps.storage,
     clock: deps.clock,
@@ -214,6 +229,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     telemetry,
     limits,
     mail,
+    backInStock,
     secrets: new SecretBox(sessionKeys),
     loginThrottle:
       deps.loginThrottle ??

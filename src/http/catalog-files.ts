@@ -10,6 +10,7 @@ import {
   findVersion,
   importCatalog,
 } from '../modules/catalog-versions/catalog-versions.service.js';
+import type { BackInStockWatch } from '../modules/stock/back-in-stock-worker.js';
 import { IMPORT_MODES, type ImportModeName } from '../shared/catalog-input.js';
 import { type FileStorage, StoredFileMissing } from '../storage/file-storage.js';
 import { requireAdmin } from './require-admin.js';
@@ -24,7 +25,14 @@ export const catalogDownloadUrl = (id: string) =>
  */
 export async function registerCatalogFiles(
   app: FastifyInstance,
-  deps: { db: Db; storage: FileStorage; clock: Clock; policy: SessionPolicy },
+  deps: {
+    db: Db;
+    storage: FileStorage;
+    clock: Clock;
+    policy: SessionPolicy;
+    /** Nudged after an import: it may have made sold-out sizes available. */
+    backInStock: BackInStockWatch;
+  },
 ): Promise<void> {
   const session = { db: deps.db, clock: deps.clock, policy: deps.policy };
   const guard = requireAdmin(session, 'owner');
@@ -106,6 +114,7 @@ export async function registerCatalogFiles(
               ...(req.admin ? { adminEmail: req.admin.email } : {}),
             },
           );
+          deps.backInStock.nudge();
           req.log.info(
             {
               event: 'catalog.imported',

@@ -5,6 +5,7 @@ import { durableTransaction } from '../db/durable.js';
 import type { MailOutbox } from '../modules/email/mail-worker.js';
 import { recordPaymentEvent } from '../modules/orders/orders.repository.js';
 import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
+import type { BackInStockWatch } from '../modules/stock/back-in-stock-worker.js';
 
 /**
  * POST /api/stripe/webhook in its own scope, where JSON bodies stay raw bytes: the provider's signature
@@ -13,7 +14,15 @@ import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
  */
 export async function registerStripeWebhook(
   app: FastifyInstance,
-  opts: { db: Db; clock: Clock; payments: PaymentGateway; publicUrl: string; mail: MailOutbox },
+  opts: {
+    db: Db;
+    clock: Clock;
+    payments: PaymentGateway;
+    publicUrl: string;
+    mail: MailOutbox;
+    /** Nudged after an event: an expired or failed checkout gives its held units back. */
+    backInStock: BackInStockWatch;
+  },
 ): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -52,7 +61,10 @@ export async function registerStripeWebhook(
         recordPaymentEvent(trx, event, opts.clock.now(), opts.publicUrl),
       );
       // A payment or a refund may have queued an email with its change.
-      if (!result.duplicate) opts.mail.nudge();
+      if (!result.duplicate) {
+        opts.mail.nudge();
+        opts.backInStock.nudge();
+      }
       const logLine = { event: 'stripe.webhook', type: event.type, id: event.id, outcome: result.outcome };
       if (result.outcome === 'unknown-session')
         req.log.warn(logLine, 'webhook for a session this store does not know');

@@ -26,6 +26,7 @@ import { createRequestLimits, type RequestLimits } from '../modules/limits/reque
 import { LogService } from '../modules/logs/log-service.js';
 import { DemoGateway } from '../modules/payments/demo-gateway.js';
 import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
+import { countingStockWatch } from '../modules/stock/back-in-stock-worker.js';
 import { createTelemetryLimits } from '../modules/telemetry/rate-limiter.js';
 import type { FileStorage } from '../storage/file-storage.js';
 import { LocalFileStorage } from '../storage/local-file-storage.js';
@@ -114,6 +115,8 @@ export async function createTestStore(
     limits: createRequestLimits({ unlimited: true }),
     // Counts nudges and sends nothing; a delivery test passes a MailWorker of its own.
     mail: countingOutbox(),
+    // Counts nudges and queues nothing; the back-in-stock tests call the worker themselves.
+    backInStock: countingStockWatch(),
     admin: null,
     session: memorySession(),
     ip: '203.0.113.7',

@@ -19,6 +19,7 @@ import type { MailOutbox } from '../modules/email/mail-worker.js';
 import type { RequestLimits } from '../modules/limits/request-limits.js';
 import type { LogService } from '../modules/logs/log-service.js';
 import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
+import type { BackInStockWatch } from '../modules/stock/back-in-stock-worker.js';
 import type { TelemetryLimits } from '../modules/telemetry/rate-limiter.js';
 import type { FileStorage } from '../storage/file-storage.js';
 
@@ -43,6 +44,8 @@ export type InnerContext = {
   limits: RequestLimits;
   /** The email outbox's worker: nudge() after a commit that queued mail (modules/email). */
   mail: MailOutbox;
+  /** nudge() after a commit that may have made a sold-out size available again (modules/stock). */
+  backInStock: BackInStockWatch;
   /** The signed-in admin, resolved once per request from the session; null for shoppers. */
   admin: AdminIdentity | null;
   /**
@@ -90,6 +93,7 @@ type ContextServices = Pick<
   | 'telemetry'
   | 'limits'
   | 'mail'
+  | 'backInStock'
 >;
 
 export function createContextFactory(deps: ContextDeps) {

@@ -58,6 +58,8 @@ export const adminCatalogRouter = router({
     .mutation(({ ctx, input }) =>
       mapped(async () => {
         const result = await setActiveVersion(deps(ctx), input.id, { adminEmail: ctx.admin.email });
+        // The published version's stock may make sold-out sizes available.
+        ctx.backInStock.nudge();
         ctx.log.info(
           {
             event: 'catalog.activated',

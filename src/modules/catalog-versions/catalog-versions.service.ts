@@ -7,6 +7,7 @@ import { undoneAloneOnError } from '../../db/engine-sql.js';
 import { parseJsonArray } from '../../db/json-columns.js';
 import { skuTakenMessage } from '../../shared/product-input.js';
 import { parseVariants } from '../../shared/responsive-image.js';
+import { DEFAULT_SIZES } from '../../shared/sizes.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import { CATALOG_PREFIX } from '../../storage/storage-keys.js';
 import { productColumns, productFromRow } from '../products/products.repository.js';
@@ -399,7 +400,9 @@ export async function deleteAllProducts(trx: DbOrTx, chunkRows = DELETE_CHUNK_RO
 
 /**
  * Replaces the whole catalogue with `items` inside the caller's transaction. Media rows go with their
- * products (FK cascade); stored upload files stay, since other versions may still name them.
+ * products (FK cascade); stored upload files stay, since other versions may still name them. The shoppers
+ * still waiting for a size of a product the new catalogue has keep their wish (the cascade would drop
+ * it): a publish that brings the size back is when they are emailed.
  */
 async function replaceCatalogue(
   trx: DbOrTx,
@@ -407,8 +410,25 @@ async function replaceCatalogue(
   now: Date,
   refuse: (reason: string) => Error,
 ): Promise<void> {
+  const waiting = await trx
+    .selectFrom('stock_alerts')
+    .select(['product_id', 'size', 'email', 'created_at'])
+    .where('notified_at', 'is', null)
+    .orderBy('id')
+    .execute();
   await deleteAllProducts(trx);
   await insertItemsOrRefuse(trx, items, now, refuse);
+  // A product without sizes of its own is sold in the default ones, as the storefront reads it.
+  const sizesOf = new Map(
+    items.map((item) => [item.id, new Set(item.fields.sizes.length > 0 ? item.fields.sizes : DEFAULT_SIZES)]),
+  );
+  const kept = waiting.filter((a) => sizesOf.get(a.product_id)?.has(a.size));
+  for (let j = 0; j < kept.length; j += INSERT_BATCH) {
+    await trx
+      .insertInto('stock_alerts')
+      .values(kept.slice(j, j + INSERT_BATCH).map((a) => ({ ...a, notified_at: null })))
+      .execute();
+  }
 }
 
 export type Stage = 'backup' | 'replacing' | 'committed';

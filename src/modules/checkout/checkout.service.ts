@@ -10,6 +10,7 @@ import { CHECKOUT_SESSION_LIFETIME_MS } from '../orders/abandoned-orders.js';
 import { attachSession, deleteOrder, insertPendingOrder, newOrderId } from '../orders/orders.repository.js';
 import { type PaymentGateway, PaymentProviderError } from '../payments/payment-gateway.js';
 import { readShipping } from '../settings/settings.repository.js';
+import type { BackInStockWatch } from '../stock/back-in-stock-worker.js';
 import { releaseReservations, reserveLines, StockShortage } from '../stock/reservations.js';
 import { DEMO_RESERVATION_MS } from '../stock/stock.repository.js';
 import { quoteCart } from './quote.js';
@@ -21,6 +22,8 @@ export type CheckoutDeps = {
   payments: PaymentGateway;
   config: { publicUrl: string };
   log: FastifyBaseLogger;
+  /** Nudged when a failed start gives its held units back: someone may have asked for them meanwhile. */
+  backInStock: BackInStockWatch;
 };
 
 /**
@@ -108,6 +111,7 @@ export async function startCheckout(
       await releaseReservations(trx, orderId);
       await deleteOrder(trx, orderId);
     });
+    ctx.backInStock.nudge();
     const reason = error instanceof PaymentProviderError ? error.message : String(error);
     ctx.log.error({ event: 'checkout.session.failed', reason }, 'could not create a checkout session');
     // Only the payment provider's failure is a bad gateway; our own (a busy or full database) keeps its

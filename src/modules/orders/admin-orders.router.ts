@@ -126,6 +126,8 @@ export const adminOrdersRouter = router({
       clock: ctx.clock,
       publicUrl: ctx.config.publicUrl,
     });
+    // An expired or failed checkout gives back the units it held.
+    ctx.backInStock.nudge();
     ctx.log.info({ event: 'orders.reconcile', ...result, account: ctx.admin.email }, 'orders reconciled');
     return result;
   }),

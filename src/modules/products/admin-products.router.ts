@@ -126,6 +126,8 @@ export const adminProductsRouter = router({
       ctx.audit.changes = changes;
       return after;
     });
+    // Raised stock (or a size no longer tracked) can be bought again: its waiting shoppers are told now.
+    ctx.backInStock.nudge();
     ctx.log.info(
       { event: 'product.updated', product: input.id, account: ctx.admin.email },
       `product updated: ${product.title}`,

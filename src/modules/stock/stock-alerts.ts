@@ -54,6 +54,9 @@ export async function addStockAlert(
     .execute();
 }
 
+/** Wishes one call of notifyBackInStock handles; the next call takes the rest. */
+export const BACK_IN_STOCK_BATCH = 500;
+
 /**
  * Emails every shopper waiting for a size that can be bought again (or is no longer tracked), once: the
  * alert is marked in the same transaction that queues its email, and only the transaction that marks it
@@ -70,7 +73,7 @@ export async function notifyBackInStock(db: Db, opts: { now: Date; publicUrl: st
     .where('a.notified_at', 'is', null)
     .where((eb) => eb.or([eb('s.product_id', 'is', null), eb('s.on_hand', '>', eb.ref('s.reserved'))]))
     .orderBy('a.id')
-    .limit(500)
+    .limit(BACK_IN_STOCK_BATCH)
     .execute();
   if (ready.length === 0) return 0;
   const store = await readStoreIdentity(db, opts.publicUrl);

@@ -1,5 +1,6 @@
-import { type KeyboardEvent, useId, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'wouter';
+import { Tabs } from '../../components/admin/tabs';
 import { Button } from '../../components/ui/button';
 import { paths } from '../../lib/paths';
 import { useLogout, useSignedInAdmin } from './account/use-account';
@@ -34,19 +35,6 @@ export function DashboardPage() {
   const logout = useLogout();
   const TABS = ALL_TABS.filter((tab) => session?.role === 'owner' || tab.staff);
   const [active, setActive] = useState<(typeof ALL_TABS)[number]['id']>('products');
-  const baseId = useId();
-  const tabRefs = useRef<Array<HTMLButtonElement | null>>([]);
-
-  // Arrow keys move between tabs, as the WAI-ARIA tabs pattern expects.
-  const onKeyDown = (e: KeyboardEvent, index: number) => {
-    const delta = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
-    if (!delta) return;
-    e.preventDefault();
-    const next = (index + delta + TABS.length) % TABS.length;
-    setActive(TABS[next]?.id ?? 'products');
-    tabRefs.current[next]?.focus();
-  };
-
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -68,43 +56,15 @@ export function DashboardPage() {
 
       <LowStock />
 
-      <div
-        role="tablist"
-        aria-label="Dashboard sections"
-        className="mt-8 flex flex-wrap gap-1 border-b border-stone-line"
-      >
-        {TABS.map((tab, i) => (
-          <button
-            key={tab.id}
-            ref={(el) => {
-              tabRefs.current[i] = el;
-            }}
-            type="button"
-            role="tab"
-            id={`${baseId}-tab-${tab.id}`}
-            aria-selected={active === tab.id}
-            aria-controls={`${baseId}-panel-${tab.id}`}
-            tabIndex={active === tab.id ? 0 : -1}
-            onClick={() => setActive(tab.id)}
-            onKeyDown={(e) => onKeyDown(e, i)}
-            className={`-mb-px border-b-2 px-4 py-2 text-sm ${active === tab.id ? 'border-maroon font-medium text-maroon' : 'border-transparent text-muted hover:text-ink'}`}
-          >
-            {tab.label}
-          </button>
-        ))}
-      </div>
-      {TABS.map((tab) => (
-        <section
-          key={tab.id}
-          role="tabpanel"
-          id={`${baseId}-panel-${tab.id}`}
-          aria-labelledby={`${baseId}-tab-${tab.id}`}
-          hidden={active !== tab.id}
-          className="py-8"
-        >
-          {active === tab.id ? <TabContent id={tab.id} /> : null}
-        </section>
-      ))}
+      <Tabs
+        label="Dashboard sections"
+        tabs={TABS}
+        active={active}
+        onSelect={setActive}
+        listClassName="mt-8"
+        panelClassName="py-8"
+        panel={(id) => <TabContent id={id} />}
+      />
     </div>
   );
 }

@@ -5,6 +5,14 @@ import { paths } from '../../lib/paths';
 import { useSignedInAdmin } from './account/use-account';
 
 /**
+ * Whether the signed-in admin is the owner: the controls of owner-only procedures (decision 0030) are shown
+ * to the owner alone. False while the session loads, so staff never see one flash.
+ */
+export function useIsOwner(): boolean {
+  return useSignedInAdmin().data?.role === 'owner';
+}
+
+/**
  * A screen for the owner only (decision 0030): staff who reach it by its address are told so, instead of
  * a screen whose every request the server refuses.
  */

@@ -43,6 +43,8 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
+const NO_FILE = 'Please select a file to import';
+
 /** Imports a YAML file, adding new products only or overwriting existing ones, and reports what it skipped. */
 export function ImportDialog({ onClose }: { onClose: () => void }) {
   const [file, setFile] = useState<File | null>(null);
@@ -51,12 +53,15 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
   const [result, setResult] = useState<ImportResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const fileId = useId();
+  const errorId = useId();
+  const missing = error === NO_FILE;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!file) {
-      setError('Please select a file to import');
-      toast.error('Please select a file to import');
+      setError(NO_FILE);
+      toast.error(NO_FILE);
+      document.getElementById(fileId)?.focus();
       return;
     }
     setError(null);
@@ -67,7 +72,8 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
 
   return (
     <Modal title="Import Catalog" onClose={onClose}>
-      <form onSubmit={(e) => void submit(e)} className="space-y-4">
+      {/* noValidate: the spec's own message, not the browser's, says a file is missing. */}
+      <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
         <div>
           <label htmlFor={fileId} className="block text-sm font-medium">
             YAML file
@@ -77,6 +83,8 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
             type="file"
             accept=".yaml,.yml"
             required
+            aria-invalid={missing || undefined}
+            aria-describedby={missing ? errorId : undefined}
             onChange={(e) => setFile(e.target.files?.[0] ?? null)}
             className="mt-1 block text-sm"
           />
@@ -108,7 +116,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
           <progress className="w-full" max={100} value={progress} aria-label="Upload progress" />
         ) : null}
         {error ? (
-          <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
+          <p id={errorId} role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
             {error}
           </p>
         ) : null}

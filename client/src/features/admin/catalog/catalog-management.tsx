@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Tabs } from '../../../components/admin/tabs';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { paths } from '../../../lib/paths';
 import { ExportDialog, ImportDialog } from './catalog-dialogs';
@@ -17,9 +18,7 @@ export function CatalogManagement() {
   const [tab, setTab] = useState<'versions' | 'viewer'>('versions');
   const [selected, setSelected] = useState<string | null>(null);
   const [dialog, setDialog] = useState<'export' | 'import' | null>(null);
-  const { versions, refresh } = useCatalogVersions();
-  const setActive = useSetActiveVersion();
-  const remove = useRemoveVersion();
+  const { refresh } = useCatalogVersions();
 
   return (
     <div>
@@ -39,121 +38,117 @@ export function CatalogManagement() {
         </div>
       </div>
 
-      <div role="tablist" aria-label="Catalog" className="mt-6 flex gap-1 border-b border-stone-line">
-        {(['versions', 'viewer'] as const).map((t) => (
-          <button
-            key={t}
-            type="button"
-            role="tab"
-            aria-selected={tab === t}
-            disabled={t === 'viewer' && !selected}
-            onClick={() => setTab(t)}
-            className={`-mb-px border-b-2 px-4 py-2 text-sm disabled:opacity-40 ${tab === t ? 'border-maroon font-medium text-maroon' : 'border-transparent text-muted'}`}
-          >
-            {t === 'versions' ? 'Catalog Versions' : 'YAML Viewer'}
-          </button>
-        ))}
-      </div>
-
-      {tab === 'versions' ? (
-        <div role="tabpanel" className="py-4">
-          {versions.isPending ? (
-            <div className="skeleton h-24 rounded" aria-hidden="true" />
-          ) : !versions.data || versions.data.length === 0 ? (
-            <p className="text-sm text-muted">
-              No catalog versions found. Export a catalog to create a version.
-            </p>
+      <Tabs
+        label="Catalog"
+        tabs={[
+          { id: 'versions', label: 'Catalog Versions' },
+          { id: 'viewer', label: 'YAML Viewer', disabled: !selected },
+        ]}
+        active={tab}
+        onSelect={setTab}
+        listClassName="mt-6"
+        panelClassName="py-4"
+        panel={(id) =>
+          id === 'viewer' ? (
+            selected ? (
+              <YamlViewer id={selected} />
+            ) : null
           ) : (
-            <ul className="divide-y divide-stone-line">
-              {versions.data.map((v: CatalogVersion) => (
-                <li
-                  key={v.id}
-                  className="flex flex-wrap items-center justify-between gap-3 py-3"
-                  data-testid="catalog-version"
-                >
-                  <div className="min-w-0">
-                    <p className="font-medium">
-                      {v.label || 'Unnamed Version'}
-                      {v.isActive ? (
-                        <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs text-emerald-900">
-                          Active
-                        </span>
-                      ) : null}
-                      {v.kind === 'backup' ? <span className="ml-2 text-xs text-muted">backup</span> : null}
-                    </p>
-                    <p className="text-xs text-muted">
-                      {created.format(new Date(v.createdAt))} · {v.productCount} products
-                    </p>
-                    {v.tags.length > 0 ? (
-                      <div className="mt-1 flex flex-wrap gap-1">
-                        {v.tags.map((t) => (
-                          <span key={t} className="rounded-full bg-sand px-2 py-0.5 text-xs">
-                            {t}
-                          </span>
-                        ))}
-                      </div>
-                    ) : null}
-                  </div>
-                  <div className="flex flex-wrap gap-2">
-                    <Button
-                      variant="ghost"
-                      className="px-3 py-1.5"
-                      onClick={() => {
-                        setSelected(v.id);
-                        setTab('viewer');
-                      }}
-                    >
-                      View
-                    </Button>
-                    {!v.isActive ? (
-                      <Button
-                        variant="secondary"
-                        className="px-3 py-1.5"
-                        disabled={setActive.isPending}
-                        onClick={() => {
-                          if (
-                            window.confirm(
-                              'Publish this version? The live catalogue is replaced by it; the current catalogue is saved as a backup version first.',
-                            )
-                          ) {
-                            setActive.mutate({ id: v.id });
-                          }
-                        }}
-                      >
-                        Set Active
-                      </Button>
-                    ) : null}
-                    <a
-                      className={buttonClass('ghost', 'px-3 py-1.5')}
-                      href={paths.adminCatalogDownload(v.id)}
-                    >
-                      Download
-                    </a>
-                    <Button
-                      variant="ghost"
-                      className="px-3 py-1.5 text-red-800"
-                      disabled={remove.isPending}
-                      onClick={() => {
-                        if (window.confirm('Are you sure you want to delete this catalog version?'))
-                          remove.mutate({ id: v.id });
-                      }}
-                    >
-                      Delete
-                    </Button>
-                  </div>
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
-      ) : (
-        <div role="tabpanel" className="py-4">
-          {selected ? <YamlViewer id={selected} /> : null}
-        </div>
-      )}
+            <VersionList
+              onView={(id) => {
+                setSelected(id);
+                setTab('viewer');
+              }}
+            />
+          )
+        }
+      />
       {dialog === 'export' ? <ExportDialog onClose={() => setDialog(null)} /> : null}
       {dialog === 'import' ? <ImportDialog onClose={() => setDialog(null)} /> : null}
     </div>
+  );
+}
+
+/** The saved versions, newest first, each with its actions. */
+function VersionList({ onView }: { onView: (id: string) => void }) {
+  const { versions } = useCatalogVersions();
+  const setActive = useSetActiveVersion();
+  const remove = useRemoveVersion();
+  return versions.isPending ? (
+    <div className="skeleton h-24 rounded" aria-hidden="true" />
+  ) : !versions.data || versions.data.length === 0 ? (
+    <p className="text-sm text-muted">No catalog versions found. Export a catalog to create a version.</p>
+  ) : (
+    <ul className="divide-y divide-stone-line">
+      {versions.data.map((v: CatalogVersion) => (
+        <li
+          key={v.id}
+          className="flex flex-wrap items-center justify-between gap-3 py-3"
+          data-testid="catalog-version"
+        >
+          <div className="min-w-0">
+            <p className="font-medium">
+              {v.label || 'Unnamed Version'}
+              {v.isActive ? (
+                <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs text-emerald-900">
+                  Active
+                </span>
+              ) : null}
+              {v.kind === 'backup' ? <span className="ml-2 text-xs text-muted">backup</span> : null}
+            </p>
+            <p className="text-xs text-muted">
+              {created.format(new Date(v.createdAt))} · {v.productCount} products
+            </p>
+            {v.tags.length > 0 ? (
+              <div className="mt-1 flex flex-wrap gap-1">
+                {v.tags.map((t) => (
+                  <span key={t} className="rounded-full bg-sand px-2 py-0.5 text-xs">
+                    {t}
+                  </span>
+                ))}
+              </div>
+            ) : null}
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <Button variant="ghost" className="px-3 py-1.5" onClick={() => onView(v.id)}>
+              View
+            </Button>
+            {!v.isActive ? (
+              <Button
+                variant="secondary"
+                className="px-3 py-1.5"
+                disabled={setActive.isPending}
+                onClick={() => {
+                  if (
+                    window.confirm(
+                      'Publish this version? The live catalogue is replaced by it; the current catalogue is saved as a backup version first.',
+                    )
+                  ) {
+                    setActive.mutate({ id: v.id });
+                  }
+                }}
+              >
+                Set Active
+              </Button>
+            ) : null}
+            <a className={buttonClass('ghost', 'px-3 py-1.5')} href={paths.adminCatalogDownload(v.id)}>
+              Download
+            </a>
+            <Button
+              variant="ghost"
+              className="px-3 py-1.5 text-red-800"
+              disabled={remove.isPending}
+              onClick={() => {
+                if (window.confirm('Are you sure you want to delete this catalog version?'))
+                  remove.mutate({ id: v.id });
+              }}
+            >
+              Delete
+            </Button>
+          </div>
+        </li>
+      ))}
+    </ul>
   );
 }
 

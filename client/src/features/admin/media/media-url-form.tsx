@@ -22,11 +22,18 @@ export function MediaUrlForm(props: { productId: string; used: number; disabled:
   const { values, set, error } = form;
   const [limit, setLimit] = useState<string | null>(null);
   const typeId = useId();
+  const whyId = useId();
+  // As the spec has it: no adding while a required field is blank or the product has all its slots.
+  const full = props.used >= MAX_MEDIA_PER_PRODUCT;
+  const why = full
+    ? MEDIA_MESSAGES.limitReached
+    : values.url.trim() === '' || values.fileName.trim() === ''
+      ? 'Enter a URL and a file name to add media.'
+      : null;
   const add = useAddMediaUrl(props.productId);
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const full = props.used >= MAX_MEDIA_PER_PRODUCT;
     setLimit(full ? MEDIA_MESSAGES.limitReached : null);
     if (full) {
       form.validate();
@@ -98,7 +105,17 @@ export function MediaUrlForm(props: { productId: string; used: number; disabled:
           {limit}
         </p>
       ) : null}
-      <Button type="submit" disabled={props.disabled || add.isPending}>
+      {/* Why the button is off; the alert above says it already when the server refused at the limit. */}
+      {why && why !== limit ? (
+        <p id={whyId} className="text-xs text-muted">
+          {why}
+        </p>
+      ) : null}
+      <Button
+        type="submit"
+        disabled={props.disabled || add.isPending || why !== null}
+        aria-describedby={why && why !== limit ? whyId : undefined}
+      >
         {add.isPending ? 'Adding…' : 'Add media'}
       </Button>
     </form>

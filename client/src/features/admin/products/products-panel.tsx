@@ -1,11 +1,12 @@
 import { sortSizes } from '@shared/sizes';
 import { History, Pencil, RefreshCw, Trash2 } from 'lucide-react';
-import { type ReactNode, useEffect, useState } from 'react';
+import { Fragment, type ReactNode, useEffect, useState } from 'react';
 import { type Column, DataTable, useSort } from '../../../components/admin/data-table';
 import { Button } from '../../../components/ui/button';
 import { Modal } from '../../../components/ui/modal';
 import { formatMoneyExact } from '../../../lib/money';
 import { CatalogManagement } from '../catalog/catalog-management';
+import { useIsOwner } from '../owner-only';
 import { AddProductDialog, EditProductDialog, HistoryDialog } from './product-dialogs';
 import {
   type ProductRow,
@@ -87,6 +88,7 @@ export function ProductsPanel() {
   const [q, setQ] = useState('');
   const { sort, toggle } = useSort<ProductSort>({ key: 'created_at', dir: 'desc' });
   const [dialog, setDialog] = useState<Dialog | null>(null);
+  const isOwner = useIsOwner();
 
   useEffect(() => {
     const t = setTimeout(() => setQ(text), 300);
@@ -123,9 +125,12 @@ export function ProductsPanel() {
           <RefreshCw aria-hidden="true" className={`h-4 w-4 ${refreshing ? 'animate-spin' : ''}`} />
           {refreshing ? 'Refreshing...' : 'Refresh Products'}
         </Button>
-        <Button variant="secondary" onClick={() => setDialog({ kind: 'catalog' })}>
-          Manage Catalog
-        </Button>
+        {/* Catalogue versions are the owner's (the server refuses staff): not offered to staff at all. */}
+        {isOwner ? (
+          <Button variant="secondary" onClick={() => setDialog({ kind: 'catalog' })}>
+            Manage Catalog
+          </Button>
+        ) : null}
         <Button className="bg-emerald-700 hover:bg-emerald-800" onClick={() => setDialog({ kind: 'add' })}>
           Add Product
         </Button>
@@ -160,7 +165,7 @@ export function ProductsPanel() {
         />
       </div>
       {dialog?.kind === 'add' ? <AddProductDialog onClose={() => setDialog(null)} /> : null}
-      {dialog?.kind === 'catalog' ? (
+      {dialog?.kind === 'catalog' && isOwner ? (
         <Modal title="Catalog Management" onClose={() => setDialog(null)} wide>
           <CatalogManagement />
         </Modal>
@@ -172,32 +177,35 @@ export function ProductsPanel() {
 }
 
 /**
- * Tracked sizes and their counts ("S 3 · M 0 sold out · L 5 (2 held)"); sizes not listed are not tracked
+ * Tracked sizes and their counts, as one line of text ("S: 3; M: 0, sold out; L: 5 (2 held)") that reads
+ * the same on screen and to a screen reader: every separator is text. Sizes not listed are not tracked
  * (always available). Sold out (nothing beyond what open checkouts hold) is said in words, not only by colour.
  */
 function StockSummary({ stock }: { stock: ProductRow['stock'] }) {
   if (stock.length === 0) return <span className="text-muted">Not tracked</span>;
   const bySize = new Map(stock.map((s) => [s.size, s]));
-  const sizes = sortSizes(stock.map((s) => s.size));
+  const sizes = sortSizes(stock.map((s) => s.size)).filter((size) => bySize.has(size));
   return (
-    <ul className="flex flex-wrap gap-x-1 text-xs whitespace-nowrap" data-testid="product-stock">
+    <p className="text-xs" data-testid="product-stock">
       {sizes.map((size, i) => {
         const s = bySize.get(size);
         if (!s) return null;
         return (
-          <li key={size}>
-            {i > 0 ? (
-              <span aria-hidden="true" className="mr-1 text-muted">
-                ·
-              </span>
-            ) : null}
-            <span className="font-medium">{size}</span> {s.onHand}
-            {s.onHand <= s.reserved ? <span className="ml-1 font-medium text-red-700">sold out</span> : null}
-            {s.reserved > 0 ? <span className="ml-1 text-muted">({s.reserved} held)</span> : null}
-          </li>
+          <Fragment key={size}>
+            {i > 0 ? '; ' : null}
+            <span className="whitespace-nowrap">
+              <span className="font-medium">{size}</span>: {s.onHand}
+              {s.onHand <= s.reserved ? (
+                <>
+                  , <span className="font-medium text-red-700">sold out</span>
+                </>
+              ) : null}
+              {s.reserved > 0 ? <span className="text-muted"> ({s.reserved} held)</span> : null}
+            </span>
+          </Fragment>
         );
       })}
-    </ul>
+    </p>
   );
 }
 
