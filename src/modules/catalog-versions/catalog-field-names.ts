@@ -126,8 +126,8 @@ function renamedList(
   names: Map<string, string>,
   path: string,
   inner?: (item: Record<string, unknown>, itemPath: string) => NamedFields,
-): NamedFields & { list: unknown } {
-  if (!Array.isArray(list)) return { value: {}, list, unknown: [], conflict: null };
+): Omit<NamedFields, 'value'> & { list: unknown } {
+  if (!Array.isArray(list)) return { list, unknown: [], conflict: null };
   const unknown: string[] = [];
   let conflict: string | null = null;
   const out = list.map((item, i) => {
@@ -142,7 +142,7 @@ function renamedList(
     conflict ??= deeper.conflict;
     return deeper.value;
   });
-  return { value: {}, list: out, unknown, conflict };
+  return { list: out, unknown, conflict };
 }
 
 function namedUpload(media: Record<string, unknown>, mediaPath: string): NamedFields {
@@ -163,7 +163,7 @@ function namedUpload(media: Record<string, unknown>, mediaPath: string): NamedFi
 /**
  * One product of a file with its keys in our format's spelling (its media, uploads and variants too).
  * A key in neither spelling is listed in `unknown`; both spellings of one field with different values is
- * a `conflict` (the product cannot be read: which one is meant?). Anything not an object is returned as is.
+ * a `conflict` (the product cannot be read: which one is meant?). Null for anything that is not a mapping.
  */
 export function namedProductFields(raw: unknown): NamedFields | null {
   if (!isRecord(raw)) return null;
