@@ -81,6 +81,59 @@ test('export with a label and tags, view it, change a product, import it back in
   await expect(page.getByTestId('product-card').first()).toBeVisible();
 });
 
+test("imports a file in the spec's table names, names the key it ignored, and keeps a decimal page order", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const run = Date.now();
+  const id = `spec_${run}`;
+  const yamlText = `products:
+  - id: ${id}
+    title: Spec Kurta ${run}
+    description: Lawn, printed
+    sku: SPEC-${run}
+    price: 89.99
+    currency: usd
+    image_folder: /media/images/product-catalog/${id}/spec-kurta
+    stripe_payment_link: https://buy.stripe.com/spec${run}
+    product_link: https://shop.example.com/p/${id}
+    page_order: 2.5
+    colour_x: red
+`;
+  await signIn(page);
+  await page.getByRole('tab', { name: 'Catalog Management' }).click();
+  await page.getByRole('button', { name: 'Import Catalog' }).click();
+  const importDialog = page.getByRole('dialog', { name: 'Import Catalog' });
+  await importDialog
+    .getByLabel('YAML file')
+    .setInputFiles({ name: 'spec.yaml', mimeType: 'application/yaml', buffer: Buffer.from(yamlText) });
+  await importDialog.getByRole('button', { name: 'Import' }).click();
+  const report = importDialog.getByTestId('import-result');
+  await expect(report).toContainText(
+    'Catalog imported successfully: 1 of 1 products added; 1 unknown field ignored',
+  );
+  await expect(importDialog.getByTestId('import-ignored')).toHaveText(
+    "Ignored unknown field 'colour_x' on product 1",
+  );
+  await importDialog.getByRole('button', { name: 'Done' }).click();
+
+  // Every field arrived; the page order field takes and keeps a decimal.
+  await page.getByRole('tab', { name: 'Products' }).click();
+  await page.getByPlaceholder('Search products by title, SKU, price, or tags...').fill(`Spec Kurta ${run}`);
+  const productRow = page.getByTestId('product-row').filter({ hasText: `Spec Kurta ${run}` });
+  await expect(productRow).toContainText('2.5');
+  await productRow.getByRole('button', { name: `Edit Spec Kurta ${run}` }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Product' });
+  await expect(edit.getByLabel('Image folder')).toHaveValue(`/media/images/product-catalog/${id}/spec-kurta`);
+  await expect(edit.getByLabel('Payment link (optional)')).toHaveValue(`https://buy.stripe.com/spec${run}`);
+  await expect(edit.getByLabel('Product link')).toHaveValue(`https://shop.example.com/p/${id}`);
+  await expect(edit.getByLabel('Page order')).toHaveValue('2.5');
+  await edit.getByLabel('Page order').fill('2.75');
+  await edit.getByRole('button', { name: 'Save Product' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Product updated successfully' })).toBeVisible();
+  await expect(productRow).toContainText('2.75');
+});
+
 test('axe finds no problem in the list of catalogue versions or the YAML viewer', async ({ page }) => {
   test.setTimeout(60_000);
   await signIn(page);

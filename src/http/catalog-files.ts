@@ -122,6 +122,7 @@ export async function registerCatalogFiles(
               added: result.added,
               skipped: result.skippedCount,
               invalid: result.invalidCount,
+              ignored: result.ignoredCount,
               account: req.admin?.email,
             },
             result.message,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isKnownCurrency, parseMajorToMinor } from './money.js';
+import { currencyExponent, isKnownCurrency, parseMajorToMinor } from './money.js';
 import { DEFAULT_SIZES } from './sizes.js';
 
 /**
@@ -47,6 +47,28 @@ const chips = (max: number, maxLength: number) =>
     .refine((v) => v.every((x) => x.length <= maxLength), `Each entry at most ${maxLength} characters`)
     .refine((v) => v.every(isStorableText), UNSTORABLE_TEXT_MESSAGE);
 
+/** Page order bounds: a decimal sort key (2.5 goes between 2 and 3), as the spec parses it. */
+export const MAX_PAGE_ORDER = 1_000_000_000;
+export const PAGE_ORDER_DECIMALS = 4;
+
+/** True when `value` has at most PAGE_ORDER_DECIMALS decimals (2.5, 0.125; not 0.1 + 0.2). */
+export function hasPageOrderDecimals(value: number): boolean {
+  return Number.isFinite(value) && Number(value.toFixed(PAGE_ORDER_DECIMALS)) === value;
+}
+
+/** Why a price text is refused: too many decimals for its currency is said as such. */
+export function priceMessage(price: string, currency: string): string {
+  const fraction = /^\s*\d+\.(\d+?)0*\s*$/.exec(price)?.[1] ?? '';
+  const exponent = currencyExponent(currency);
+  if (fraction.length > exponent) {
+    const code = currency.toUpperCase();
+    return exponent === 0
+      ? `${code} prices are whole numbers: no decimals`
+      : `${code} prices have at most ${exponent} decimals`;
+  }
+  return 'Enter a price of 0 or more, like 49.99';
+}
+
 export const productFields = z
   .object({
     title: z
@@ -72,9 +94,9 @@ export const productFields = z
       .refine((c) => isKnownCurrency(c), 'Choose a currency'),
     pageOrder: z
       .number()
-      .int('Whole numbers only')
       .min(0, 'Page order cannot be negative')
-      .max(1_000_000)
+      .max(MAX_PAGE_ORDER, `Page order is at most ${MAX_PAGE_ORDER.toLocaleString('en-US')}`)
+      .refine(hasPageOrderDecimals, `At most ${PAGE_ORDER_DECIMALS} decimal places`)
       .default(999),
     sizes: chips(20, 20),
     tags: chips(30, 50),
@@ -101,7 +123,7 @@ export const productFields = z
   })
   .superRefine((p, ctx) => {
     if (isKnownCurrency(p.currency) && parseMajorToMinor(p.price, p.currency) === null) {
-      ctx.addIssue({ code: 'custom', path: ['price'], message: 'Enter a price of 0 or more, like 49.99' });
+      ctx.addIssue({ code: 'custom', path: ['price'], message: priceMessage(p.price, p.currency) });
     }
     const sizes = p.sizes.length > 0 ? p.sizes : DEFAULT_SIZES;
     for (const size of Object.keys(p.stock)) {

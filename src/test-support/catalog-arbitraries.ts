@@ -86,7 +86,11 @@ export const validCatalogProduct: fc.Arbitrary<CatalogProduct> = fc
     sku: fieldText({ min: 1, max: 100 }),
     currency: fc.constantFrom(...CURRENCIES_FOR_TESTS),
     priceMinor: fc.oneof(fc.nat(100_000), fc.integer({ min: 0, max: 999_999_999_999 })),
-    pageOrder: fc.integer({ min: 0, max: 1_000_000 }),
+    // Whole and decimal sort keys, up to the form's 4 decimal places.
+    pageOrder: fc.oneof(
+      fc.integer({ min: 0, max: 1_000_000 }),
+      fc.integer({ min: 0, max: 1_000_000_000 * 10_000 }).map((n) => n / 10_000),
+    ),
     sizes: chips(20, 20),
     colors: chips(20, 50),
     tags: chips(30, 50),

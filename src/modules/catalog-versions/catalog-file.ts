@@ -18,6 +18,16 @@ import {
 } from '../../shared/product-input.js';
 import { newProductId } from '../products/product-id.js';
 import type { ProductRecord } from '../products/products.repository.js';
+import { namedProductFields } from './catalog-field-names.js';
+import {
+  DecimalText,
+  DUMP_SCHEMA,
+  decimalTextOf,
+  EXACT_READ_SCHEMA,
+  isPlainDecimal,
+  plainNumbers,
+  YamlNumber,
+} from './catalog-yaml-numbers.js';
 
 /**
  * The catalogue file: our YAML export format, and the reader for it and for plain files (a `products` list
@@ -79,8 +89,15 @@ export function catalogChecksum(products: readonly CatalogProduct[]): string {
   return `sha256:${createHash('sha256').update(JSON.stringify(products)).digest('hex')}`;
 }
 
+/** The file's text. A price goes out as a YAML number with its currency's decimals (89.99, 90.00, 1500). */
 export function serializeCatalog(doc: CatalogDocument): string {
-  return yaml.dump(doc, { indent: 2, lineWidth: 120, noRefs: true, sortKeys: false });
+  const products = doc.products.map((p) =>
+    isPlainDecimal(p.price) ? { ...p, price: new DecimalText(p.price) } : p,
+  );
+  return yaml.dump(
+    { ...doc, products },
+    { schema: DUMP_SCHEMA, indent: 2, lineWidth: 120, noRefs: true, sortKeys: false },
+  );
 }
 
 /** A file's metadata before its checksum is known. */
@@ -110,7 +127,10 @@ function anchorOf(state: yaml.State): unknown {
   return (state as unknown as { anchor?: unknown }).anchor ?? null;
 }
 
-/** Parses YAML with js-yaml's core schema (no custom tags, no merge keys), refusing anchors and deep nesting. */
+/**
+ * Parses YAML with js-yaml's core schema (no custom tags, no merge keys), refusing anchors and deep nesting.
+ * Numbers come back as YamlNumber (their text and their double): see catalog-yaml-numbers.ts.
+ */
 export function parseCatalogYaml(text: string): unknown {
   if (Buffer.byteLength(text, 'utf8') > MAX_CATALOG_BYTES) {
     throw new CatalogFileError(
@@ -120,7 +140,7 @@ export function parseCatalogYaml(text: string): unknown {
   let depth = 0;
   try {
     return yaml.load(text, {
-      schema: yaml.CORE_SCHEMA,
+      schema: EXACT_READ_SCHEMA,
       json: false,
       listener(event, state) {
         if (event === 'open') {
@@ -150,7 +170,7 @@ function checkKeys(value: unknown, depth = 0): void {
     for (const v of value) checkKeys(v, depth + 1);
     return;
   }
-  if (value && typeof value === 'object') {
+  if (value && typeof value === 'object' && !(value instanceof YamlNumber)) {
     for (const key of Object.keys(value)) {
       if (key === '__proto__' || key === 'constructor' || key === 'prototype') {
         throw new CatalogFileError(`The key "${key}" is not allowed in a catalogue file.`);
@@ -165,7 +185,33 @@ function checkKeys(value: unknown, depth = 0): void {
 const text = (max: number) => z.string().max(max);
 const stringList = z.array(z.union([z.string().max(200), z.number()]).transform(String)).max(200);
 
-/** One product of either format, before the product form's rules. Unknown keys are ignored. */
+/** A file's date and time (2024-01-31T10:00:00Z, 2024-01-31 10:00:00+00) as the store writes one. */
+const fileTime = z
+  .string()
+  .max(40)
+  .transform((v, ctx) => {
+    const ms = Date.parse(v);
+    if (!Number.isFinite(ms) || ms < 0 || ms >= Date.UTC(10000, 0, 1)) {
+      ctx.addIssue({ code: 'custom', message: 'Enter a date and time like 2024-01-31T10:00:00Z' });
+      return z.NEVER;
+    }
+    return new Date(ms).toISOString();
+  });
+
+/** A page order as a number or as decimal text ("2.5"), as the spec reads it. */
+const pageOrderValue = z.union([
+  z.number(),
+  z
+    .string()
+    .trim()
+    .regex(/^\d{1,12}(\.\d+)?$/, 'Page order must be a number of 0 or more')
+    .transform(Number),
+]);
+
+/**
+ * One product of either format, in our format's spelling (catalog-field-names.ts), before the product form's
+ * rules. `price` is exact decimal text by then.
+ */
 const fileProduct = z.object({
   id: z
     .union([z.string().max(100), z.number().int()])
@@ -176,25 +222,22 @@ const fileProduct = z.object({
   manufacturer: text(1000).nullish(),
   manufacturerUrl: text(4096).nullish(),
   sku: text(1000).nullish(),
-  price: z.union([z.string().max(40), z.number()]).optional(),
+  price: z.string().max(40).optional(),
   currency: text(10).nullish(),
-  pageOrder: z.number().nullish(),
-  page_order: z.number().nullish(),
+  pageOrder: pageOrderValue.nullish(),
   sizes: stringList.nullish(),
   sizeDetail: z
     .record(z.string().max(100), z.record(z.string().max(100), z.union([z.string(), z.number()])))
     .nullish(),
-  size_detail: z
-    .record(z.string().max(100), z.record(z.string().max(100), z.union([z.string(), z.number()])))
-    .nullish(),
   colors: stringList.nullish(),
-  color: stringList.nullish(),
   stock: z.record(z.string().max(100), z.number()).nullish(),
   tags: stringList.nullish(),
   imageFolder: text(1000).nullish(),
   images: z.array(text(4096)).max(100).nullish(),
   stripePaymentLink: text(4096).nullish(),
   productLink: text(4096).nullish(),
+  createdAt: fileTime.nullish(),
+  updatedAt: fileTime.nullish(),
   media: z
     .array(
       z.object({
@@ -236,6 +279,9 @@ export type ImportItem = {
   fields: ProductFields;
   images: string[];
   media: CatalogMedia[];
+  /** The file's created_at / updated_at, when it has them (the spec's table does): kept, as ISO text. */
+  createdAt?: string;
+  updatedAt?: string;
 };
 
 export type ImportIssue = { position: number; id: string | null; reason: string };
@@ -245,6 +291,9 @@ export type ParsedCatalog = {
   items: ImportItem[];
   invalid: ImportIssue[];
   invalidCount: number;
+  /** Keys no product field has (a typo, another store's field): read past, and said so. */
+  ignored: ImportIssue[];
+  ignoredCount: number;
   /** `plain`: a file without our metadata block; missing fields take their defaults. */
   format: 'storefront' | 'plain';
 };
@@ -258,10 +307,13 @@ function issueText(error: z.ZodError): string {
     .join('; ');
 }
 
-function priceText(price: string | number | undefined): string {
-  if (price === undefined) return '';
-  // String(89.99) is the shortest text that reads back as the same double: "89.99", never 89.98999...
-  return typeof price === 'number' ? String(price) : price;
+/**
+ * A price as exact decimal text: a YAML number by the text the file wrote (so 90.00 and 12345678901234.57
+ * stay what they are), a string as it is. Anything else is left for the schema to refuse.
+ */
+function exactPrice(price: unknown): unknown {
+  if (price instanceof YamlNumber) return decimalTextOf(price.text) ?? price.text;
+  return price;
 }
 
 /**
@@ -310,15 +362,42 @@ export function readCatalog(content: string, newId: () => string): ParsedCatalog
     invalidCount += 1;
     if (invalid.length < MAX_ISSUES_LISTED) invalid.push({ position, id, reason });
   };
+  const ignored: ImportIssue[] = [];
+  let ignoredCount = 0;
 
   products.forEach((raw: unknown, index) => {
     const position = index + 1;
-    const shape = fileProduct.safeParse(raw);
-    if (!shape.success) {
-      const rawId =
-        raw && typeof raw === 'object' && typeof (raw as Record<string, unknown>).id === 'string'
-          ? String((raw as Record<string, unknown>).id).slice(0, 100)
+    const named = namedProductFields(raw);
+    const rawId =
+      named && typeof named.value.id === 'string'
+        ? named.value.id.slice(0, 100)
+        : named?.value.id instanceof YamlNumber
+          ? named.value.id.text.slice(0, 100)
           : null;
+    for (const key of named?.unknown ?? []) {
+      ignoredCount += 1;
+      if (ignored.length < MAX_ISSUES_LISTED)
+        ignored.push({
+          position,
+          id: rawId,
+          reason: `Ignored unknown field '${key}' on product ${position}`,
+        });
+    }
+    if (named?.conflict) {
+      reject(position, rawId, named.conflict);
+      return;
+    }
+    const shape = fileProduct.safeParse(
+      named
+        ? plainNumbers({
+            ...named.value,
+            ...('price' in named.value ? { price: exactPrice(named.value.price) } : {}),
+            // An id written as a number keeps its digits (007 stays 007).
+            ...(named.value.id instanceof YamlNumber ? { id: named.value.id.text } : {}),
+          })
+        : plainNumbers(raw),
+    );
+    if (!shape.success) {
       reject(position, rawId, issueText(shape.error));
       return;
     }
@@ -334,7 +413,7 @@ export function readCatalog(content: string, newId: () => string): ParsedCatalog
       reject(position, id, 'The same id appears earlier in the file');
       return;
     }
-    const cells = p.sizeDetail ?? p.size_detail ?? {};
+    const cells = p.sizeDetail ?? {};
     const fields = productFields.safeParse({
       title: p.title ?? '',
       description: p.description ?? '',
@@ -343,12 +422,12 @@ export function readCatalog(content: string, newId: () => string): ParsedCatalog
       // Defaults for a field a file leaves out: SKU- plus 8 characters of the id, page order 999, sizes
       // S..XL, no tags.
       sku: p.sku ?? defaultSku(id),
-      price: priceText(p.price),
+      price: p.price ?? '',
       currency: p.currency ?? 'usd',
-      pageOrder: p.pageOrder ?? p.page_order ?? 999,
+      pageOrder: p.pageOrder ?? 999,
       sizes: p.sizes ?? [],
       tags: p.tags ?? [],
-      colors: p.colors ?? p.color ?? [],
+      colors: p.colors ?? [],
       sizeDetail: Object.fromEntries(
         Object.entries(cells).map(([size, row]) => [
           size,
@@ -410,9 +489,17 @@ export function readCatalog(content: string, newId: () => string): ParsedCatalog
     seen.add(id);
     // Our own files keep a sizeless product sizeless (shawls, dupattas); the form's default applies otherwise.
     const sizes = format === 'storefront' && p.sizes?.length === 0 ? [] : fields.data.sizes;
-    items.push({ position, id, fields: { ...fields.data, sizes }, images, media: distinctOrders(media) });
+    items.push({
+      position,
+      id,
+      fields: { ...fields.data, sizes },
+      images,
+      media: distinctOrders(media),
+      ...(p.createdAt ? { createdAt: p.createdAt } : {}),
+      ...(p.updatedAt ? { updatedAt: p.updatedAt } : {}),
+    });
   });
-  return { total: products.length, items, invalid, invalidCount, format };
+  return { total: products.length, items, invalid, invalidCount, ignored, ignoredCount, format };
 }
 
 /**

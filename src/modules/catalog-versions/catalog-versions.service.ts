@@ -309,8 +309,8 @@ async function insertItems(trx: DbOrTx, items: readonly ImportItem[], now: Date)
           id: item.id,
           ...productColumns(item.fields),
           images: JSON.stringify(item.images),
-          created_at: iso,
-          updated_at: iso,
+          created_at: item.createdAt ?? iso,
+          updated_at: item.updatedAt ?? item.createdAt ?? iso,
         })),
       )
       .execute();
@@ -497,6 +497,9 @@ export type ImportResult = {
   skippedCount: number;
   invalid: ImportIssue[];
   invalidCount: number;
+  /** Keys of the file no product field has, named one by one: read past, never dropped silently. */
+  ignored: ImportIssue[];
+  ignoredCount: number;
   backupVersionId: string | null;
   message: string;
 };
@@ -567,6 +570,8 @@ export async function importCatalog(
   const parts = [`Catalog imported successfully: ${added} of ${parsed.total} products added`];
   if (skippedCount > 0) parts.push(`${skippedCount} skipped (already exist)`);
   if (invalidCount > 0) parts.push(`${invalidCount} invalid`);
+  if (parsed.ignoredCount > 0)
+    parts.push(`${parsed.ignoredCount} unknown field${parsed.ignoredCount === 1 ? '' : 's'} ignored`);
   return {
     mode,
     total: parsed.total,
@@ -575,6 +580,8 @@ export async function importCatalog(
     skippedCount,
     invalid,
     invalidCount,
+    ignored: parsed.ignored,
+    ignoredCount: parsed.ignoredCount,
     backupVersionId,
     message: parts.join('; '),
   };

@@ -23,6 +23,27 @@ describe('catalogue procedures', () => {
     expect(page.nextOffset).toBeNull();
   });
 
+  it('orders decimal page orders between whole ones (2, 2.5, 3), in SQL and in the listing', async () => {
+    await insertProducts(store.handle.db, [
+      { id: 'three', page_order: 3 },
+      { id: 'two-and-a-half', page_order: 2.5 },
+      { id: 'two', page_order: 2 },
+    ]);
+    const rows = await store.handle.db
+      .selectFrom('products')
+      .select(['id', 'page_order'])
+      .orderBy('page_order')
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      { id: 'two', page_order: 2 },
+      { id: 'two-and-a-half', page_order: 2.5 },
+      { id: 'three', page_order: 3 },
+    ]);
+    const page = await store.caller().catalogue.search({ limit: 10 });
+    expect(page.items.map((p) => p.id)).toEqual(['two', 'two-and-a-half', 'three']);
+  });
+
   it('pages through the whole catalogue without duplicates or gaps', async () => {
     const ids = Array.from({ length: 53 }, (_, i) => ({
       id: `p${String(i).padStart(3, '0')}`,

@@ -64,8 +64,8 @@ const product = fc.record({
   colors: fc.subarray(COLOURS),
   tags: fc.subarray(TAGS),
   price: fc.integer({ min: 0, max: 20_000 }),
-  /** Few values, so the listing orders meet ties (broken by id). */
-  pageOrder: fc.integer({ min: 0, max: 2 }),
+  /** Few values, so the listing orders meet ties (broken by id); halves, as page order is a decimal. */
+  pageOrder: fc.integer({ min: 0, max: 4 }).map((n) => n / 2),
   day: fc.integer({ min: 1, max: 3 }),
   /** size -> [on hand, held]: sold out when on hand <= held. Any size, also ones the product lacks. */
   stock: fc.dictionary(

@@ -82,6 +82,8 @@ describe('admin products', () => {
     ['a price in yen with decimals', { price: '100.5', currency: 'jpy' }, 'price'],
     ['an unknown currency', { currency: 'xyz' }, 'currency'],
     ['a negative page order', { pageOrder: -1 }, 'pageOrder'],
+    ['a page order with 5 decimals', { pageOrder: 2.12345 }, 'pageOrder'],
+    ['a page order over a billion', { pageOrder: 1_000_000_001 }, 'pageOrder'],
     ['a javascript: link', { productLink: 'javascript:alert(1)' }, 'productLink'],
     ['an ftp manufacturer URL', { manufacturerUrl: 'ftp://x.example' }, 'manufacturerUrl'],
     ['too many tags', { tags: Array.from({ length: 31 }, (_, i) => `t${i}`) }, 'tags'],
@@ -93,6 +95,25 @@ describe('admin products', () => {
     const flat =
       (error as { cause?: { issues?: Array<{ path: Array<string | number> }> } }).cause?.issues ?? [];
     expect(flat.some((i) => i.path.includes(field))).toBe(true);
+  });
+
+  it('keeps a decimal page order (2.5 goes between 2 and 3) and sorts the list by it', async () => {
+    for (const [sku, pageOrder] of [
+      ['PO-3', 3],
+      ['PO-25', 2.5],
+      ['PO-2', 2],
+      ['PO-2125', 2.125],
+    ] as const) {
+      const p = await caller.admin.products.create({ fields: fields({ sku, title: sku, pageOrder }) });
+      expect(p.pageOrder).toBe(pageOrder);
+    }
+    const list = await caller.admin.products.list({ sort: 'page_order', dir: 'asc' });
+    expect(list.items.map((p) => [p.sku, p.pageOrder])).toEqual([
+      ['PO-2', 2],
+      ['PO-2125', 2.125],
+      ['PO-25', 2.5],
+      ['PO-3', 3],
+    ]);
   });
 
   it('refuses to overwrite an edit someone else saved meanwhile', async () => {

@@ -139,6 +139,22 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
                 ))}
               </ul>
             ) : null}
+            {result.ignoredCount > 0 ? (
+              <div className="mt-1 text-amber-900">
+                <p>
+                  {result.ignoredCount} unknown field{result.ignoredCount === 1 ? '' : 's'} ignored
+                  {result.ignored.length < result.ignoredCount
+                    ? ` (the first ${result.ignored.length} listed)`
+                    : ''}
+                  :
+                </p>
+                <ul className="list-disc pl-5" data-testid="import-ignored">
+                  {result.ignored.map((i) => (
+                    <li key={`${i.position}-${i.reason}`}>{i.reason}</li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
           </div>
         ) : null}
         <div className="flex justify-end gap-3">

@@ -11,6 +11,9 @@ export type ImportResult = {
   skippedCount: number;
   invalid: ImportIssue[];
   invalidCount: number;
+  /** Keys the file has that no product field has: named, so nothing is dropped unseen. */
+  ignored: ImportIssue[];
+  ignoredCount: number;
 };
 
 /**

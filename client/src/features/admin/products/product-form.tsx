@@ -135,8 +135,11 @@ export function ProductForm({
           label="Page order"
           type="number"
           min={0}
-          step={1}
-          value={String(values.pageOrder)}
+          // A decimal sort key: 2.5 goes between 2 and 3.
+          step="any"
+          inputMode="decimal"
+          // A number, not its text: React then leaves "2." and "2.50" as typed while they are the same value.
+          value={values.pageOrder}
           onChange={(e) => set('pageOrder', e.target.value === '' ? 999 : Number(e.target.value))}
           error={error('pageOrder')}
         />
