@@ -8,5 +8,7 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,
+    // Making a demo store on PostgreSQL takes seconds on a busy machine: a set-up is not what a test measures.
+    hookTimeout: 60_000,
   },
 });
