@@ -3,6 +3,7 @@ import { dehydrate, type Query, QueryClient } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
 import { App } from './app/app';
+import { preloadPage } from './app/app-routes';
 import { Providers } from './app/providers';
 
 type TrpcKeyMeta = { input?: unknown; type?: 'query' | 'infinite' };
@@ -29,6 +30,8 @@ export async function renderPage(
 ): Promise<RenderedPage> {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 5 * 60 * 1000 } } });
   const asked = new Set<string>();
+  // A page with its own chunk is rendered whole only once the chunk is loaded (else its fallback, nothing).
+  await preloadPage(pathname);
   let html = renderTree(client, pathname, search);
   // Answers can reveal more of the page (the product, then its related products): render again until no new
   // query appears, a few times at most.

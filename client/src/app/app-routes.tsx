@@ -1,16 +1,58 @@
-import { type ClientRoute, clientRoutes } from '@shared/routes';
+import { type ClientRoute, clientRoutePattern, clientRoutes } from '@shared/routes';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { SiteLayout } from '../components/layout/site-layout';
-import { AboutPage } from '../features/about/about-page';
-import { AccessibilityPage } from '../features/accessibility/accessibility-page';
 import { HomePage } from '../features/catalogue/home-page';
-// Not lazy: the server renders it for unknown addresses (with status 404), which needs it at once.
-import { NotFoundPage } from '../features/not-found/not-found-page';
-import { ProductPage } from '../features/product/product-page';
-import { ProductSlugPage } from '../features/product/product-slug-page';
 
 const AdminApp = lazy(() => import('../features/admin/admin-app'));
+
+/**
+ * A page that loads with its own small chunk. `preload` lets the server's render wait for the chunk
+ * (entry-server.tsx) so it renders the page itself, not the empty fallback; once loaded, the page renders
+ * without suspending. The browser loads the chunk of the page it opens before hydrating (main.tsx).
+ */
+function chunkPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): LazyPage {
+  let loaded: ComponentType | null = null;
+  const preload = () =>
+    load().then((module) => {
+      loaded = pick(module);
+      return { default: loaded };
+    });
+  const Lazy = lazy(preload);
+  function ChunkPage() {
+    const Loaded = loaded;
+    return Loaded ? <Loaded /> : <Lazy />;
+  }
+  return { component: ChunkPage, preload };
+}
+
+type LazyPage = { component: ComponentType; preload: () => Promise<unknown> };
+
+// Every page but the home page loads with its own chunk: the JavaScript before the home page stays within
+// its budget (e2e/bundle-budget.spec.ts). The landing pages the server renders (product, about,
+// accessibility, not found) are preloaded before they render, on the server and in the browser.
+const productPage = chunkPage(
+  () => import('../features/product/product-page'),
+  (m) => m.ProductPage,
+);
+const productSlugPage = chunkPage(
+  () => import('../features/product/product-slug-page'),
+  (m) => m.ProductSlugPage,
+);
+const aboutPage = chunkPage(
+  () => import('../features/about/about-page'),
+  (m) => m.AboutPage,
+);
+const accessibilityPage = chunkPage(
+  () => import('../features/accessibility/accessibility-page'),
+  (m) => m.AccessibilityPage,
+);
+// Also what the server renders for unknown addresses (with status 404).
+const notFoundPage = chunkPage(
+  () => import('../features/not-found/not-found-page'),
+  (m) => m.NotFoundPage,
+);
+const NotFoundPage = notFoundPage.component;
 // Pages a shopper reaches from the store, never lands on first (the server renders only the landing pages:
 // src/http/storefront-page.ts), load with their own small chunk.
 const CheckoutPage = lazy(() =>
@@ -43,15 +85,20 @@ function AdminEntry() {
   );
 }
 
-type Page = { component: ComponentType; layout: 'store' | 'own' };
+type Page = {
+  component: ComponentType;
+  layout: 'store' | 'own';
+  /** Loads the page's chunk, for pages with one (chunkPage). */
+  preload?: () => Promise<unknown>;
+};
 
 /** One page per shared route: adding a route to src/shared/routes.ts without a page fails the type check. */
 const pages: Record<ClientRoute, Page> = {
   '/': { component: HomePage, layout: 'store' },
-  '/product/:id': { component: ProductPage, layout: 'store' },
-  '/products/:slug': { component: ProductSlugPage, layout: 'store' },
-  '/about': { component: AboutPage, layout: 'store' },
-  '/accessibility': { component: AccessibilityPage, layout: 'store' },
+  '/product/:id': { ...productPage, layout: 'store' },
+  '/products/:slug': { ...productSlugPage, layout: 'store' },
+  '/about': { ...aboutPage, layout: 'store' },
+  '/accessibility': { ...accessibilityPage, layout: 'store' },
   '/checkout': { component: CheckoutPage, layout: 'store' },
   '/checkout/success': { component: PaymentSuccessPage, layout: 'store' },
   '/checkout/cancel': { component: CheckoutCancelPage, layout: 'store' },
@@ -89,9 +136,21 @@ export function AppRoutes() {
       })}
       <Route>
         <SiteLayout>
-          <NotFoundPage />
+          <Suspense fallback={null}>
+            <NotFoundPage />
+          </Suspense>
         </SiteLayout>
       </Route>
     </Switch>
   );
 }
+
+/** Loads the chunk of the page at `pathname`, if it has one: the server renders it whole (entry-server.tsx). */
+export async function preloadPage(pathname: string): Promise<void> {
+  const pattern = clientRoutePattern(pathname);
+  if (pattern) await pages[pattern].preload?.();
+  else await notFoundPage.preload();
+}
+
+/** The product page's chunk, fetched when a shopper heads for a product (main.tsx). */
+export const preloadProductPage: () => Promise<unknown> = productPage.preload;
