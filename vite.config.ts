@@ -16,6 +16,8 @@ export default defineConfig({
     outDir: '../dist/client',
     emptyOutDir: true,
     target: 'es2022',
+    // Every browser the store supports preloads modules itself; one without would only fetch them later.
+    modulePreload: { polyfill: false },
     sourcemap: false,
     // Keep the inline-asset limit off: the CSP forbids nothing here, but small separate files cache better.
     assetsInlineLimit: 0,

@@ -103,7 +103,8 @@ describe('HTTP application', () => {
 
     const missing = await app.inject('/no/such/page');
     expect(missing.statusCode).toBe(404);
-    expect(missing.body).toBe(INDEX_HTML);
+    // The app's page, told to stay out of search results (a 404 is no page of the store).
+    expect(missing.body).toBe(INDEX_HTML.replace('</head>', '<meta name="robots" content="noindex"></head>'));
 
     const missingAsset = await app.inject('/assets/gone-123.js');
     expect(missingAsset.statusCode).toBe(404);

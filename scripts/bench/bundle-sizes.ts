@@ -3,6 +3,12 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 type Sizes = { raw: number; gzip: number; brotli: number };
+
+/**
+ * The standard's budget: JavaScript before the home page stays under 100 kB brotli, counted as 100,000 bytes
+ * (the stricter reading of kB). e2e/bundle-budget.spec.ts fails a build over it; the benchmark reports it.
+ */
+export const HOME_JS_BUDGET_BROTLI = 100_000;
 export type ChunkSize = Sizes & {
   file: string;
   kind: 'storefront' | 'admin' | 'storefront css' | 'admin css';
@@ -68,7 +74,7 @@ export function printBundle(report: BundleReport): void {
   const kb = (n: number) => (n / 1024).toFixed(1);
   const line = (s: Sizes) => `${kb(s.brotli)} kB brotli, ${kb(s.gzip)} kB gzip (${kb(s.raw)} kB raw)`;
   console.log(
-    `\nJavaScript before the home page responds: ${line(report.homeInitialJs)} in ${report.homeInitialJs.files.length} files; admin code in it: ${report.adminInInitial ? 'YES' : 'no'}`,
+    `\nJavaScript before the home page responds: ${line(report.homeInitialJs)} in ${report.homeInitialJs.files.length} files (${report.homeInitialJs.brotli} of ${HOME_JS_BUDGET_BROTLI} bytes brotli allowed); admin code in it: ${report.adminInInitial ? 'YES' : 'no'}`,
   );
   console.log(
     `CSS inlined into every storefront page: ${line(report.css.inlined)}; admin styles in it: ${report.css.adminInInlined ? 'YES' : 'no'}`,

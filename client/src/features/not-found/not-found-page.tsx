@@ -1,6 +1,6 @@
+import { NotFoundView } from '../../components/site/not-found-view';
 import { trpc } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';
-import { NotFoundView } from './not-found-view';
 
 export function NotFoundPage() {
   usePageTitle('Page not found', { noindex: true });

@@ -2,8 +2,8 @@ import { LISTING_PARAM } from '@shared/ssr-contract';
 import { Search } from 'lucide-react';
 import { type FormEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 import { Link, useLocation } from 'wouter';
-import { Button, buttonClass } from '../../components/ui/button';
 import { paths } from '../../lib/paths';
+import { Button, buttonClass } from '../ui/button';
 
 /**
  * What every "not found" in the store shows (an unknown address, a product that is gone): a heading that
