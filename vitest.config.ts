@@ -1,10 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { engineTestFiles } from './scripts/engine-test-files';
+
+const TEST_DIRS = ['src', 'client/src', 'scripts'];
+// `npm run test:postgres` repeats only the files whose tests choose their engine (scripts/engine-test-files.ts);
+// a file named on the command line runs whatever it is.
+const engineFilesOnly =
+  process.env.TEST_DATABASE === 'postgres' && process.env.TEST_ENGINE_FILES_ONLY === '1';
 
 export default defineConfig({
   resolve: { alias: { '@shared': fileURLToPath(new URL('./src/shared', import.meta.url)) } },
   test: {
-    include: ['src/**/*.test.ts', 'client/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: engineFilesOnly ? engineTestFiles(TEST_DIRS) : TEST_DIRS.map((dir) => `${dir}/**/*.test.ts`),
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,
