@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { engineTestFiles } from './scripts/engine-test-files';
@@ -14,6 +15,10 @@ export default defineConfig({
     include: engineFilesOnly ? engineTestFiles(TEST_DIRS) : TEST_DIRS.map((dir) => `${dir}/**/*.test.ts`),
     environment: 'node',
     pool: 'forks',
+    // Vitest's default is one worker per core less one: a single worker on the 2-core machines CI runs on,
+    // where most of a test's time is waiting (for PostgreSQL, a child store, a real SMTP or S3 server), so the
+    // second core sat idle and a run took twice as long as it needs.
+    maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 20_000,
     // Making a demo store on PostgreSQL takes seconds on a busy machine: a set-up is not what a test measures.
     hookTimeout: 60_000,
