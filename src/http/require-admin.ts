@@ -90,8 +90,10 @@ export function adminRouteInventory(app: FastifyInstance, deps: { db: Db; clock:
       routes.push({ method, url: route.url, audience: guard.audience, freshProof: guard.freshProof });
     }
     if (methods.every((m) => m === 'GET')) return;
-    const audit = async (req: FastifyRequest, reply: FastifyReply) => {
-      if (!req.admin || reply.statusCode >= 400) return;
+    // onSend, not onResponse: the answer leaves after its audit row is written, as a procedure's does, so
+    // whoever reads the audit after the answer finds the change there.
+    const audit = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      if (!req.admin || reply.statusCode >= 400) return payload;
       const params = (req.params ?? {}) as Record<string, unknown>;
       await recordAdminChange(
         { db: deps.db, clock: deps.clock, ip: req.ip, log: req.log },
@@ -100,7 +102,8 @@ export function adminRouteInventory(app: FastifyInstance, deps: { db: Db; clock:
         // The thing changed is the route's id (a version) or product (its pictures).
         { id: params.id ?? params.productId, ...params, status: reply.statusCode },
       );
+      return payload;
     };
-    route.onResponse = [...[route.onResponse ?? []].flat(), audit];
+    route.onSend = [...[route.onSend ?? []].flat(), audit];
   });
 }
