@@ -5,18 +5,19 @@ import pg from 'pg';
  * The PostgreSQL server the tests use: 127.0.0.1:5432 with trust authentication on our machines (and in CI,
  * which starts it), or TEST_DATABASE_URL's server. Each test file gets a throwaway database of its own.
  */
-const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const postgresAdminUrl =
+  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export type ThrowawayDatabase = { url: string; name: string; drop(): Promise<void> };
 
-function withDatabase(url: string, name: string): string {
+export function databaseUrl(url: string, name: string): string {
   const u = new URL(url);
   u.pathname = `/${name}`;
   return u.toString();
 }
 
-async function asAdmin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
+export async function asPostgresAdmin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: postgresAdminUrl });
   await client.connect();
   try {
     return await run(client);
@@ -28,10 +29,11 @@ async function asAdmin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
 /** Creates an empty database with a random name; drop() removes it, closing whatever still uses it. */
 export async function createThrowawayDatabase(prefix = 'store_test'): Promise<ThrowawayDatabase> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await asAdmin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8'`));
+  await asPostgresAdmin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8'`));
   return {
     name,
-    url: withDatabase(adminUrl, name),
-    drop: () => asAdmin(async (c) => void (await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))),
+    url: databaseUrl(postgresAdminUrl, name),
+    drop: () =>
+      asPostgresAdmin(async (c) => void (await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))),
   };
 }

@@ -33,7 +33,8 @@ import { LocalFileStorage } from '../storage/local-file-storage.js';
 import type { InnerContext } from '../trpc/context.js';
 import { createCallerFactory } from '../trpc/init.js';
 import { appRouter } from '../trpc/router.js';
-import { createThrowawayDatabase } from './postgres.js';
+import { copyMigratedSqlite } from './migrated-templates.js';
+import { takeMigratedPostgres } from './postgres-pool.js';
 
 const createCaller = createCallerFactory(appRouter);
 
@@ -179,6 +180,7 @@ async function openTestDatabase(
   database: Config['database'];
 }> {
   if (testEngine === 'sqlite') {
+    await copyMigratedSqlite(databaseFile(dir));
     const handle = openDatabase(databaseFile(dir));
     if (lockWaitMs !== undefined) handle.lockWait.ms = lockWaitMs;
     await migrateToLatest(handle.db);
@@ -194,7 +196,7 @@ async function openTestDatabase(
       },
     };
   }
-  const database = await createThrowawayDatabase();
+  const database = await takeMigratedPostgres();
   let store: StoreDatabase;
   try {
     store = await openPostgresStore(database.url, 4, { lockWaitMs });
@@ -210,7 +212,7 @@ async function openTestDatabase(
       await store.close();
       await database.drop();
     },
-    lose: () => database.drop(),
+    lose: () => database.lose(),
     url: database.url,
   };
 }
