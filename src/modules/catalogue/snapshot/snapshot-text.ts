@@ -1,7 +1,7 @@
-import { lruGet, lruSet } from '../../core/lru.js';
-import type { DbOrTx } from '../../db/database.js';
+import { lruGet, lruSet } from '../../../core/lru.js';
+import type { DbOrTx } from '../../../db/database.js';
+import { type IndexWord, indexWords, WORD_SCORE } from '../full-text.js';
 import { type FacetSnapshot, maskOfRowidList, SEPARATOR } from './facet-snapshot.js';
-import { type IndexWord, indexWords, WORD_SCORE } from './full-text.js';
 import { bucketsPay, rankBuckets } from './rank-buckets.js';
 import { freshMask, type TakeMask } from './scratch-masks.js';
 import { pageOf } from './slot-orders.js';
