@@ -23,7 +23,7 @@ import {
   setBit,
   union,
 } from './slot-sets.js';
-import type { WordMasks } from './snapshot-text.js';
+import type { WordMasks } from './word-masks.js';
 
 /**
  * Every product's facet values and price in memory, as sets of product slots, for one storefront revision.
