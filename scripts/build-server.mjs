@@ -11,11 +11,11 @@ await build({
     doctor: 'src/cli/doctor.ts',
     // The guide's move to PostgreSQL and S3 must run where `npm prune --omit=dev` took tsx away.
     'move-to-postgres': 'src/cli/move-store.ts',
-    // Worker threads get entries of their own: catalog-parse.ts and facet-snapshots.ts start them next to the
-    // bundle that imports those (core/worker-thread.ts's workerEntry).
+    // Worker threads get entries of their own: catalog-worker.ts, facet-load-in-worker.ts and word-reads.ts
+    // start them next to the bundle that imports those (core/worker-thread.ts's workerEntry).
     'catalog-parse-worker': 'src/modules/catalog-versions/catalog-parse-worker.ts',
-    'facet-load-worker': 'src/modules/catalogue/facet-load-worker.ts',
-    'word-read-worker': 'src/modules/catalogue/word-read-worker.ts',
+    'facet-load-worker': 'src/modules/catalogue/snapshot/facet-load-worker.ts',
+    'word-read-worker': 'src/modules/catalogue/snapshot/word-read-worker.ts',
   },
   outdir: 'dist',
   bundle: true,

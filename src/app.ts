@@ -28,7 +28,7 @@ import { LoginThrottle } from './modules/auth/login-throttle.js';
 import { sessionPolicyOf } from './modules/auth/session.js';
 import { loadSessionKeys } from './modules/auth/session-keys.js';
 import { SecretBox } from './modules/auth/two-factor/secret-box.js';
-import { logWordReads, stopWordReads } from './modules/catalogue/word-reads.js';
+import { logWordReads, stopWordReads } from './modules/catalogue/snapshot/word-reads.js';
 import { createMailWorker, type MailWorker } from './modules/email/mail-worker.js';
 import type { CounterStore } from './modules/limits/counter-store.js';
 import { openCounterStore } from './modules/limits/open-counter-store.js';

@@ -1,9 +1,9 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { DbOrTx, FacetKind } from '../db/database.js';
 import { sizeKey } from '../db/engine-sql.js';
-import type { RawFacetCounts } from '../modules/catalogue/facet-snapshot.js';
 import { fullText } from '../modules/catalogue/full-text.js';
 import { facetKey } from '../modules/catalogue/search-query.js';
+import type { RawFacetCounts } from '../modules/catalogue/snapshot/facet-snapshot.js';
 import type { CatalogueFilter } from '../shared/catalogue-input.js';
 
 const GROUPS = [

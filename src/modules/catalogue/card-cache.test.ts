@@ -4,7 +4,7 @@ import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 import { cardsOf, cardsOfSlots } from './card-cache.js';
 import { searchProducts } from './catalogue-search.repository.js';
-import { type FacetSnapshot, idOfSlot, loadFacetSnapshot } from './facet-snapshot.js';
+import { type FacetSnapshot, idOfSlot, loadFacetSnapshot } from './snapshot/facet-snapshot.js';
 
 function slotOfId(snap: FacetSnapshot, id: string): number {
   for (let slot = 0; slot < snap.alive.length * 32; slot++) if (idOfSlot(snap, slot) === id) return slot;

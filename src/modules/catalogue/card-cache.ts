@@ -6,7 +6,7 @@ import { engineOf } from '../../db/engine-sql.js';
 import type { ProductCard } from '../../shared/catalogue.js';
 import { markCard } from '../stock/stock.repository.js';
 import { type CardRow, cardColumns, toCard } from './catalogue.repository.js';
-import { type FacetSnapshot, idOfSlot } from './facet-snapshot.js';
+import { type FacetSnapshot, idOfSlot } from './snapshot/facet-snapshot.js';
 
 /**
  * Product cards of one storefront revision, by id. Shoppers' listings seldom repeat, their cards far more

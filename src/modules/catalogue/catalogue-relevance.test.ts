@@ -5,9 +5,9 @@ import { insertProducts } from '../../test-support/fixtures.js';
 import { recordQueries } from '../../test-support/query-recorder.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 import { searchBySql, searchProducts } from './catalogue-search.repository.js';
-import { idOfSlot, loadFacetSnapshot, refreshFacetSnapshot } from './facet-snapshot.js';
-import { eachSlot } from './slot-sets.js';
-import { matchesOf, relevanceOrder, textMatch } from './snapshot-text.js';
+import { idOfSlot, loadFacetSnapshot, refreshFacetSnapshot } from './snapshot/facet-snapshot.js';
+import { eachSlot } from './snapshot/slot-sets.js';
+import { matchesOf, relevanceOrder, textMatch } from './snapshot/snapshot-text.js';
 
 /**
  * Six products that all match "silk", indexed in this order (a1 oldest): two with it in the title, one in

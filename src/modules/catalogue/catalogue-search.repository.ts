@@ -18,11 +18,11 @@ import { slugify } from '../../shared/slug.js';
 import { withSoldOut } from '../stock/stock.repository.js';
 import { cardsOf, cardsOfSlots } from './card-cache.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
-import type { RawFacetCounts } from './facet-snapshot.js';
-import { type SnapshotOptions, snapshotFor, snapshotIfReady } from './facet-snapshots.js';
 import { type FullText, fullText } from './full-text.js';
 import { FACET_GROUPS, facetKey, facetKeys, filterKey, searchTerms } from './search-query.js';
-import { countOver, searchSnapshot } from './snapshot-search.js';
+import type { RawFacetCounts } from './snapshot/facet-snapshot.js';
+import { type SnapshotOptions, snapshotFor, snapshotIfReady } from './snapshot/snapshot-per-database.js';
+import { countOver, searchSnapshot } from './snapshot/snapshot-search.js';
 
 type Eb = ExpressionBuilder<Database & { p: ProductsTable }, 'p'>;
 type FilterPart = FacetKind | 'price';
@@ -299,8 +299,9 @@ export async function searchBySql(
 export type FacetAnswer = {
   facets: CatalogueFacets;
   /**
-   * False when an older snapshot counted them while a newer one loads in a worker (facet-snapshots.ts):
-   * right for that older revision only, so no cache may keep them under the current one.
+   * False when an older snapshot counted them while a newer one loads in a worker
+   * (snapshot/snapshot-per-database.ts): right for that older revision only, so no cache may keep them under
+   * the current one.
    */
   upToDate: boolean;
 };

@@ -4,7 +4,7 @@ import { insertProducts } from '../../test-support/fixtures.js';
 import { recordQueries } from '../../test-support/query-recorder.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 import { searchProducts } from './catalogue-search.repository.js';
-import { facetLoadInFlight } from './facet-snapshots.js';
+import { facetLoadInFlight } from './snapshot/snapshot-per-database.js';
 
 const ALL: CatalogueFilter = { manufacturers: [], sizes: [], colors: [], tags: [], inStock: false };
 

@@ -1,5 +1,6 @@
-import type { DbOrTx, FacetKind } from '../../db/database.js';
-import type { CatalogueFilter } from '../../shared/catalogue-input.js';
+import type { DbOrTx, FacetKind } from '../../../db/database.js';
+import type { CatalogueFilter } from '../../../shared/catalogue-input.js';
+import { FACET_GROUPS, facetKey, facetKeys } from '../search-query.js';
 import { type BitCounter, bitCounter } from './bit-counter.js';
 import {
   type FacetLoad,
@@ -10,7 +11,6 @@ import {
   toMillis,
 } from './facet-load.js';
 import { freshMask, type TakeMask, withScratchMasks } from './scratch-masks.js';
-import { FACET_GROUPS, facetKey, facetKeys } from './search-query.js';
 import { mergeSlots, SLOT_SORTS, type SlotSort, type SortKeys } from './slot-orders.js';
 import {
   andNot,
@@ -23,7 +23,7 @@ import {
   setBit,
   union,
 } from './slot-sets.js';
-import type { WordMasks } from './snapshot-text.js';
+import type { WordMasks } from './word-masks.js';
 
 /**
  * Every product's facet values and price in memory, as sets of product slots, for one storefront revision.
@@ -32,7 +32,7 @@ import type { WordMasks } from './snapshot-text.js';
  *
  * A value held by many products is a bitset, a rare one a sorted list of slots (slot-sets.ts). A changed
  * product gets a new slot and its old one is marked dead (`alive`), so changes apply without rebuilding
- * the sets. A full load is read off the main thread (facet-load.ts, facet-snapshots.ts) and arrives as
+ * the sets. A full load is read off the main thread (facet-load.ts, snapshot-per-database.ts) and arrives as
  * arrays: the slots of the load's ids and rowids are found by binary search in them (`loaded`), and only
  * the products added since by refreshes are in Maps.
  */

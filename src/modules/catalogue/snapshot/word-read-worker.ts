@@ -5,9 +5,9 @@
  * products, which on the main thread would hold up every other shopper's request for that long.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { DatabaseSource } from '../../db/database-source.js';
-import { openReadOnlyConnection } from '../../db/read-only-connection.js';
-import { readWordRowidLists } from './full-text.js';
+import type { DatabaseSource } from '../../../db/database-source.js';
+import { openReadOnlyConnection } from '../../../db/read-only-connection.js';
+import { readWordRowidLists } from '../full-text.js';
 import type { WordReadReply, WordReadRequest } from './word-reads.js';
 
 const connection = openReadOnlyConnection(workerData as DatabaseSource);

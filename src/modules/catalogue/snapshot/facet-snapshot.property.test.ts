@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseSource } from '../../db/database-source.js';
-import type { CatalogueSort, SearchPage } from '../../shared/catalogue.js';
-import type { CatalogueFilter } from '../../shared/catalogue-input.js';
-import { facetCountsBySql, matchingIdsBySql } from '../../test-support/facet-counts-oracle.js';
-import { insertProducts } from '../../test-support/fixtures.js';
-import { createTestStore, type TestStore } from '../../test-support/test-store.js';
-import { withSoldOut } from '../stock/stock.repository.js';
-import { assembleFacets, facetCounts, searchBySql, searchProducts } from './catalogue-search.repository.js';
+import { databaseSource } from '../../../db/database-source.js';
+import type { CatalogueSort, SearchPage } from '../../../shared/catalogue.js';
+import type { CatalogueFilter } from '../../../shared/catalogue-input.js';
+import { facetCountsBySql, matchingIdsBySql } from '../../../test-support/facet-counts-oracle.js';
+import { insertProducts } from '../../../test-support/fixtures.js';
+import { createTestStore, type TestStore } from '../../../test-support/test-store.js';
+import { withSoldOut } from '../../stock/stock.repository.js';
+import { assembleFacets, facetCounts, searchBySql, searchProducts } from '../catalogue-search.repository.js';
+import { searchTerms } from '../search-query.js';
 import { readFacetLoadInWorker } from './facet-load-in-worker.js';
 import {
   countFacets,
@@ -16,7 +17,6 @@ import {
   refreshFacetSnapshot,
   snapshotFromLoad,
 } from './facet-snapshot.js';
-import { searchTerms } from './search-query.js';
 import { countBits } from './slot-sets.js';
 import { matchesOf, textMatch } from './snapshot-text.js';
 

@@ -1,4 +1,4 @@
-import { WORD_SCORE } from './full-text.js';
+import { WORD_SCORE } from '../full-text.js';
 import { freshMask, type TakeMask } from './scratch-masks.js';
 import { popcount32 } from './slot-sets.js';
 

@@ -1,5 +1,5 @@
-import { runWorker, workerEntry } from '../../core/worker-thread.js';
-import type { DatabaseSource } from '../../db/database-source.js';
+import { runWorker, workerEntry } from '../../../core/worker-thread.js';
+import type { DatabaseSource } from '../../../db/database-source.js';
 import type { FacetLoad } from './facet-load.js';
 
 /**

@@ -2,15 +2,15 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../db/database.js';
-import { databaseSource, rememberDatabaseSource } from '../../db/database-source.js';
-import type { CatalogueFilter } from '../../shared/catalogue-input.js';
-import { facetCountsBySql } from '../../test-support/facet-counts-oracle.js';
-import { insertProducts } from '../../test-support/fixtures.js';
-import { buildTestApp, createTestStore, type TestStore } from '../../test-support/test-store.js';
-import { assembleFacets, facetCounts, searchProducts } from './catalogue-search.repository.js';
+import type { Db } from '../../../db/database.js';
+import { databaseSource, rememberDatabaseSource } from '../../../db/database-source.js';
+import type { CatalogueFilter } from '../../../shared/catalogue-input.js';
+import { facetCountsBySql } from '../../../test-support/facet-counts-oracle.js';
+import { insertProducts } from '../../../test-support/fixtures.js';
+import { buildTestApp, createTestStore, type TestStore } from '../../../test-support/test-store.js';
+import { assembleFacets, facetCounts, searchProducts } from '../catalogue-search.repository.js';
 import { loadFacetSnapshot } from './facet-snapshot.js';
-import { facetLoadInFlight } from './facet-snapshots.js';
+import { facetLoadInFlight } from './snapshot-per-database.js';
 
 /**
  * Full facet snapshot loads run in a worker thread (decision 23): the event loop keeps turning during the

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { DbOrTx } from '../../db/database.js';
-import { type DatabaseSource, databaseSource } from '../../db/database-source.js';
+import type { DbOrTx } from '../../../db/database.js';
+import { type DatabaseSource, databaseSource } from '../../../db/database-source.js';
 import { type FacetLoadOptions, readFacetLoadInWorker } from './facet-load-in-worker.js';
 import {
   type FacetSnapshot,

@@ -1,11 +1,12 @@
-import { lruGet, lruSet } from '../../core/lru.js';
-import type { DbOrTx } from '../../db/database.js';
+import { lruGet, lruSet } from '../../../core/lru.js';
+import type { DbOrTx } from '../../../db/database.js';
+import { type IndexWord, indexWords, WORD_SCORE } from '../full-text.js';
 import { type FacetSnapshot, maskOfRowidList, SEPARATOR } from './facet-snapshot.js';
-import { type IndexWord, indexWords, WORD_SCORE } from './full-text.js';
 import { bucketsPay, rankBuckets } from './rank-buckets.js';
 import { freshMask, type TakeMask } from './scratch-masks.js';
 import { pageOf } from './slot-orders.js';
 import { countBits, eachSlot, eachSlotDescending, hasBit, intersect } from './slot-sets.js';
+import type { WordMasks } from './word-masks.js';
 import { wordRowidLists } from './word-reads.js';
 
 /**
@@ -15,9 +16,6 @@ import { wordRowidLists } from './word-reads.js';
  * relevance order is worked out from the same masks, in memory. Shoppers' words repeat far more than their
  * combinations: a new pair of known words reads nothing.
  */
-
-/** One word's live matches: anywhere, in the title, in the maker or tags. */
-export type WordMasks = { any: Uint32Array; title: Uint32Array; tags: Uint32Array };
 
 /**
  * A search's words over a snapshot: each word's masks, and the snapshot's `seq` they are of (what is worked

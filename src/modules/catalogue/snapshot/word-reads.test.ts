@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { countingTicks } from '../../test-support/event-loop-ticks.js';
-import { insertProducts } from '../../test-support/fixtures.js';
-import { createTestStore, type TestStore, testEngine } from '../../test-support/test-store.js';
-import { type IndexWord, indexWords, readWordRowidLists, type WordRowidLists } from './full-text.js';
+import { countingTicks } from '../../../test-support/event-loop-ticks.js';
+import { insertProducts } from '../../../test-support/fixtures.js';
+import { createTestStore, type TestStore, testEngine } from '../../../test-support/test-store.js';
+import { type IndexWord, indexWords, readWordRowidLists, type WordRowidLists } from '../full-text.js';
 import { logWordReads, stopWordReads, wordReadWorkerRunning, wordRowidLists } from './word-reads.js';
 
 const TITLES = ['Emerald Silk Kurta', 'Rose Lawn Suit', 'Silk Saree', 'Kurta Pajama', 'Velvet Shawl'];

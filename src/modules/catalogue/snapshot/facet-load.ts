@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { DbOrTx, FacetKind } from '../../db/database.js';
-import { groupConcat } from '../../db/engine-sql.js';
+import type { DbOrTx, FacetKind } from '../../../db/database.js';
+import { groupConcat } from '../../../db/engine-sql.js';
 import { SLOT_SORTS, type SortKeys, sortSlots } from './slot-orders.js';
 import { toSlotSet } from './slot-sets.js';
 

@@ -1,9 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
-import { workerEntry } from '../../core/worker-thread.js';
-import type { DbOrTx } from '../../db/database.js';
-import { type DatabaseSource, databaseSource } from '../../db/database-source.js';
-import { type IndexWord, readWordRowidLists, type WordRowidLists } from './full-text.js';
+import { workerEntry } from '../../../core/worker-thread.js';
+import type { DbOrTx } from '../../../db/database.js';
+import { type DatabaseSource, databaseSource } from '../../../db/database-source.js';
+import { type IndexWord, readWordRowidLists, type WordRowidLists } from '../full-text.js';
 
 /**
  * A shopper's new words read off the main thread on SQLite (word-read-worker.ts), whose reads are

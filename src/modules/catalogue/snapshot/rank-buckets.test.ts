@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { WORD_SCORE } from './full-text.js';
+import { WORD_SCORE } from '../full-text.js';
 import { bucketsPay, type RankedWord, rankBuckets } from './rank-buckets.js';
 import { withScratchMasks } from './scratch-masks.js';
 import { countBits, eachSlotDescending, hasBit } from './slot-sets.js';

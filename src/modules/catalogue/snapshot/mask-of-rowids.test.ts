@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertProducts } from '../../test-support/fixtures.js';
-import { createTestStore, type TestStore } from '../../test-support/test-store.js';
+import { insertProducts } from '../../../test-support/fixtures.js';
+import { createTestStore, type TestStore } from '../../../test-support/test-store.js';
+import { parseRowids } from '../rowid-list.js';
 import {
   type FacetSnapshot,
   idOfSlot,
@@ -11,7 +12,6 @@ import {
   maskOfRowidList,
   refreshFacetSnapshot,
 } from './facet-snapshot.js';
-import { parseRowids } from './rowid-list.js';
 import { eachSlot } from './slot-sets.js';
 
 describe('maskOfRowidList', () => {

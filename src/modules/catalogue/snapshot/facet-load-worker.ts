@@ -4,8 +4,8 @@
  * of CPU that would otherwise stall every request on the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { DatabaseSource } from '../../db/database-source.js';
-import { openReadOnlyConnection } from '../../db/read-only-connection.js';
+import type { DatabaseSource } from '../../../db/database-source.js';
+import { openReadOnlyConnection } from '../../../db/read-only-connection.js';
 import { loadBuffers, readFacetLoad } from './facet-load.js';
 import type { FacetLoadReply } from './facet-load-in-worker.js';
 
