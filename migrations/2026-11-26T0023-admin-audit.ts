@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 // Frozen once landed: add a new migration instead of editing this one.
 /**
- * The admin audit (issue 19, decision 0031): one row per change an admin made, with who, when, from which
+ * The admin audit (decision 0031): one row per change an admin made, with who, when, from which
  * address, what and on what. No foreign key to admins: the record outlives a removed account.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

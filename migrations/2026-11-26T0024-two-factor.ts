@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 // Frozen once landed: add a new migration instead of editing this one.
 /**
- * Two-factor sign-in and invitations (issue 19, docs/decisions/0032-two-factor-sign-in.md).
+ * Two-factor sign-in and invitations (docs/decisions/0032-two-factor-sign-in.md).
  * - admins: the TOTP secret (sealed with a key from the session keys), one waiting for its first code, when
  *   it was turned on, and the last time step a code was accepted for (a code is good once).
  * - admin_sessions: when the session last gave a code (null: a session that still owes one), and when it

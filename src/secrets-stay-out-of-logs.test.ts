@@ -27,7 +27,7 @@ function formsOf(secret: string): string[] {
 }
 
 /**
- * Issue 37: a shopper's order token, checkout session id and an invitation token reach no log sink, however a
+ * A shopper's order token, checkout session id and an invitation token reach no log sink, however a
  * request carried them: the order page's address, tRPC's GET input (single and batched) and POST body, the
  * result pages, a request that fails (4xx and 5xx), an invitation link, a browser's error report and vitals.
  */

@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 // Frozen once landed: add a new migration instead of editing this one.
 /**
  * Each admin account has a role: 'owner' may do everything, 'staff' works on products, media and order
- * fulfilment (issue 19, docs/decisions/0030-owner-and-staff.md). Every account before roles existed was
+ * fulfilment (docs/decisions/0030-owner-and-staff.md). Every account before roles existed was
  * an owner, and stays one.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -6,8 +6,8 @@
  *
  * With a product, every storefront page is measured, the shopper's own included: a paid demo order is made
  * on the store (demo payment mode) for /checkout (its cart in the browser's storage), /testpayment,
- * /checkout/success and the order page. CLS is each page's (issue 38: up to 0.66 on pages the server did
- * not render).
+ * /checkout/success and the order page. CLS is each page's (pages the server does
+ * not render shifted by up to 0.66 before they reserved their space).
  */
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';

@@ -1,5 +1,5 @@
 /**
- * The one place that knows which parts of a request are secrets (issue 37): an order page's `token`, a
+ * The one place that knows which parts of a request are secrets: an order page's `token`, a
  * checkout's `session_id`, an invitation or reset link, a two-factor `code`. Every log sink (standard output,
  * the application log table, the audit table) redacts with it before a line is written, so a link that
  * opens a customer's order never sits in a log. A new one-time link needs only its parameter's name here,

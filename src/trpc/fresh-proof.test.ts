@@ -14,7 +14,7 @@ import {
 } from '../test-support/test-store.js';
 
 /**
- * What needs a confirmation from the last 10 minutes (issue 19, decision 0032): refunds, publishing a
+ * What needs a confirmation from the last 10 minutes (decision 0032): refunds, publishing a
  * catalogue (making a version live, importing a file), deleting a stored catalogue version, deleting products, managing admins, new recovery
  * codes, and setting up two-factor (else a stolen cookie could put its own phone on the account). Found from the procedures' own meta, so a procedure marked or unmarked by mistake fails here.
  */

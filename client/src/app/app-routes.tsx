@@ -89,7 +89,7 @@ type Page = {
   /**
    * Pages the server cannot render whole (what they show is in the shopper's browser or behind a session
    * id): their main area is a screen high from the start, so the footer starts below the fold and cannot
-   * jump as the page's data arrives (issue 38: CLS up to 0.66 on a phone).
+   * jump as the page's data arrives (it did: a layout shift (CLS) of up to 0.66 on a phone).
    */
   reserve?: true;
 };

@@ -26,7 +26,7 @@ export type LoadFigures = {
   eventLoop: LoopReading & { seconds: number };
 };
 
-/** Issue 18: no wait for the server thread longer than this under the soak's load. */
+/** The store's promise under load: no wait for the server thread longer than this under the soak's load. */
 const LOOP_STALL_MS = 50;
 
 export async function loadStep(

@@ -1,6 +1,6 @@
 import type { AdminIdentity } from './session.js';
 
-/** How long a confirmation (a code, or the password without two-factor) counts as fresh: issue 19. */
+/** How long a confirmation (a code, or the password without two-factor) counts as fresh (decision 0032). */
 export const FRESH_PROOF_MS = 10 * 60_000;
 
 const CLOCK_SKEW_MS = 60_000;

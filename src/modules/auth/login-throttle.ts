@@ -155,13 +155,13 @@ export class LoginThrottle {
   }
 
   /**
-   * Two-factor codes are limited like passwords (issue 19): perAccount wrong codes per window for the
+   * Two-factor codes are limited like passwords (decision 0032): perAccount wrong codes per window for the
    * account, from anywhere (whoever types them already has the password), and CODES_PER_DAY a day, so
    * that a steady trickle of guesses under the window's limit still gets nowhere (three codes are right
    * at any moment: 50 guesses a day find one about once in 18 years). Counted before the check and given
    * back when the code was right, as sign-ins are. Throws when the counters cannot be reached.
    *
-   * So that someone with the password cannot spend the owner's day (issue 37), as with sign-ins: a browser
+   * So that someone with the password cannot use up the owner's daily codes, as with sign-ins: a browser
    * that has given this account's code before (`codeDevice`, from its device cookie) has the same two
    * limits of its own and meets the account's only once it has spent them; a recovery code is counted on
    * its own strict daily counter (RECOVERY_CODES_PER_DAY), which wrong app codes never touch.

@@ -5,7 +5,7 @@ import { ACCOUNTS_LOCK, AdminAccountError } from '../admin-accounts.js';
 import { findAdminByEmail, insertAdmin, normaliseEmail } from '../admins.repository.js';
 
 /**
- * Invitations (issue 19, decision 0032): an owner names an email and a role; the store makes a one-time link
+ * Invitations (decision 0032): an owner names an email and a role; the store makes a one-time link
  * that lets whoever holds it choose a password and become that admin. Only a hash of the link's token is
  * kept, a link works once and for seven days, and a new invitation for the same email replaces the old one.
  */

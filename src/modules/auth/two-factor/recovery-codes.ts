@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 
-/** Ten one-time codes for the day the phone is lost (issue 19). */
+/** Ten one-time codes for the day the phone is lost (decision 0032). */
 export const RECOVERY_CODE_COUNT = 10;
 
 // No 0/o, 1/l/i: a code is read off paper.
