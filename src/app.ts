@@ -33,12 +33,12 @@ import { createMailWorker, type MailWorker } from './modules/email/mail-worker.j
 import type { CounterStore } from './modules/limits/counter-store.js';
 import { openCounterStore } from './modules/limits/open-counter-store.js';
 import { RedisCounterStore } from './modules/limits/redis-counter-store.js';
+import { createTelemetryLimits } from './modules/limits/report-limits.js';
 import { createRequestLimits, type RequestLimits } from './modules/limits/request-limits.js';
 import { LogService } from './modules/logs/log-service.js';
 import type { LineSink, LogLevelName } from './modules/logs/log-stream.js';
 import type { PaymentGateway } from './modules/payments/payment-gateway.js';
 import { BackInStockWorker } from './modules/stock/back-in-stock-worker.js';
-import { createTelemetryLimits } from './modules/telemetry/rate-limiter.js';
 import type { FileStorage } from './storage/file-storage.js';
 import type { ContextDeps } from './trpc/context.js';
 import { registerTrpc, TRPC_PREFIX } from './trpc/http.js';

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { holdsKeptJson, toJsonBuffer } from '../core/prebuilt-json.js';
 import { PUBLIC_QUERIES } from '../core/public-queries.js';
+import { isKeptOutOfResponseCaches } from '../core/uncacheable-requests.js';
 import { type RevisionReader, settledRevision } from '../db/store-revision.js';
 import type { ServerQuery } from '../shared/ssr-contract.js';
-import { cachedPayload, isKeptOutOfResponseCaches, type ResponseCache } from './response-cache.js';
+import { cachedPayload, type ResponseCache } from './response-cache.js';
 
 /** tRPC's own limit (trpc/http.ts): a longer batch is left to tRPC, which refuses it. */
 const MAX_BATCH = 10;

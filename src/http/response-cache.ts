@@ -20,18 +20,6 @@ type Encoded = { body: Buffer; smallest: boolean };
 
 type Slot = { revision: string; response: CachedResponse };
 
-/** Requests whose answer must not be kept (see InnerContext.keepOutOfResponseCaches). */
-const uncacheable = new WeakSet<object>();
-
-/** Marks the request's answer as not to be kept by any response cache, whatever its revision. */
-export function keepOutOfResponseCaches(req: FastifyRequest): void {
-  uncacheable.add(req);
-}
-
-export function isKeptOutOfResponseCaches(req: FastifyRequest): boolean {
-  return uncacheable.has(req);
-}
-
 /** Below this a compressed copy saves less than its headers cost. */
 const COMPRESS_FROM_BYTES = 1024;
 

@@ -2,9 +2,9 @@ import net, { type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { KyselyPlugin } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FixedWindowLimiter } from '../modules/limits/fixed-window-limiter.js';
 import { DEFAULT_GATE_LIMITS, PublicCallGate } from '../modules/limits/public-call-gate.js';
 import { createRequestLimits, type RequestLimits } from '../modules/limits/request-limits.js';
-import { FixedWindowLimiter } from '../modules/telemetry/rate-limiter.js';
 import { insertProducts } from '../test-support/fixtures.js';
 import { buildTestApp, createTestStore, type TestStore } from '../test-support/test-store.js';
 

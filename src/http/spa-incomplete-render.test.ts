@@ -4,7 +4,8 @@ import path from 'node:path';
 import { TRPCError } from '@trpc/server';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { keepOutOfResponseCaches, ResponseCache } from './response-cache.js';
+import { keepOutOfResponseCaches } from '../core/uncacheable-requests.js';
+import { ResponseCache } from './response-cache.js';
 import { registerSpa } from './spa.js';
 
 const template = '<html><head><title>Store</title></head><body><div id="root"></div></body></html>';

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isKeptOutOfResponseCaches } from '../core/uncacheable-requests.js';
 import { type RevisionReader, settledRevision } from '../db/store-revision.js';
 import { isClientRoute } from '../shared/routes.js';
 import type { ServerQuery } from '../shared/ssr-contract.js';
 import type { PageShell } from './page-shell.js';
-import { cachedPayload, isKeptOutOfResponseCaches, type ResponseCache } from './response-cache.js';
+import { cachedPayload, type ResponseCache } from './response-cache.js';
 import type { PageHead } from './seo.js';
 import { loadRenderer, pageSearch, storefrontHtml } from './storefront-page.js';
 

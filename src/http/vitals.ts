@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
-import type { FixedWindowLimiter } from '../modules/telemetry/rate-limiter.js';
+import type { FixedWindowLimiter } from '../modules/limits/fixed-window-limiter.js';
 import { insertVitals } from '../modules/telemetry/vitals.repository.js';
 import { vitalsReportInput } from '../shared/telemetry.js';
 import { VITALS_BODY_LIMIT } from '../shared/telemetry-limits.js';

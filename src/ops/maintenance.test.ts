@@ -5,10 +5,10 @@ import Fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { type DatabaseHandle, openDatabase } from '../db/connect.js';
+import { takeLease } from '../db/job-lease.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { LogService } from '../modules/logs/log-service.js';
 import { DemoGateway } from '../modules/payments/demo-gateway.js';
-import { takeLease } from './job-lease.js';
 import { runMaintenance, startMaintenance } from './maintenance.js';
 
 describe('background maintenance across processes', () => {

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
+import { keepLease, thisProcess, whileHoldingLease } from '../db/job-lease.js';
 import { pruneAudit } from '../modules/audit/audit.repository.js';
 import { pruneRateCounters } from '../modules/limits/database-counter-store.js';
 import type { LogService } from '../modules/logs/log-service.js';
@@ -12,7 +13,6 @@ import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
 import { releaseExpiredReservations } from '../modules/stock/reservations.js';
 import { notifyBackInStock } from '../modules/stock/stock-alerts.js';
 import { pruneVitals } from '../modules/telemetry/vitals.repository.js';
-import { keepLease, thisProcess, whileHoldingLease } from './job-lease.js';
 
 type MaintenanceDeps = {
   db: Db;

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { releaseLease, takeLease } from '../db/job-lease.js';
 import { SHARED_GRACE_MS, snapshotUploads } from '../modules/media/orphan-sweep.js';
 import type { FileStorage } from '../storage/file-storage.js';
 import { startS3Server, type TestS3Server } from '../test-support/s3.js';
 import { createTestStore, type TestStore } from '../test-support/test-store.js';
-import { releaseLease, takeLease } from './job-lease.js';
 import { ORPHAN_SWEEP_LEASE, runOrphanSweep } from './orphan-sweep-job.js';
 
 const ORPHAN = 'media/uploads/orphan-1024.webp';

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
+import { thisProcess, whileHoldingLease } from '../db/job-lease.js';
 import { type SweepResult, sweepOrphanUploads } from '../modules/media/orphan-sweep.js';
-import { thisProcess, whileHoldingLease } from './job-lease.js';
 
 type SweepDeps = Parameters<typeof sweepOrphanUploads>[0] & { db: Db };
 

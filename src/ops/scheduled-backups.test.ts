@@ -2,9 +2,9 @@ import { mkdirSync, readdirSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config.js';
+import { takeLease } from '../db/job-lease.js';
 import { createTestStore, type TestStore } from '../test-support/test-store.js';
 import { createBackup } from './backup.js';
-import { takeLease } from './job-lease.js';
 import {
   BACKUP_LEASE,
   listBackups,

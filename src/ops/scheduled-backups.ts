@@ -2,10 +2,10 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import { keepLease, thisProcess, whileHoldingLease } from '../db/job-lease.js';
 import type { FileStorage } from '../storage/file-storage.js';
 import { BACKUP_NAME, type BackupResult, type BackupSource, createBackup } from './backup.js';
 import { exists } from './files.js';
-import { keepLease, thisProcess, whileHoldingLease } from './job-lease.js';
 import { type Manifest, readManifest } from './manifest.js';
 import type { PgTools } from './postgres/pg-tools.js';
 
@@ -81,7 +81,7 @@ export async function runScheduledBackup(
 export const BACKUP_LEASE = 'scheduled-backup';
 
 /**
- * One scheduled run on the process holding the schedule's lease (job-lease.ts); null, with nothing done,
+ * One scheduled run on the process holding the schedule's lease (db/job-lease.ts); null, with nothing done,
  * when another process sharing the database holds it. Several store processes on one PostgreSQL database
  * would otherwise each dump the same database at the same time. The lease is renewed while the backup runs
  * (a dump can take longer than the lease's minute) and kept by startScheduledBackups between runs.

@@ -2,9 +2,9 @@ import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify'
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Clock } from '../core/clock.js';
+import { keepOutOfResponseCaches } from '../core/uncacheable-requests.js';
 import type { Db } from '../db/database.js';
 import { type RevisionReader, settledRevision } from '../db/store-revision.js';
-import { keepOutOfResponseCaches } from '../http/response-cache.js';
 import type { LoginThrottle } from '../modules/auth/login-throttle.js';
 import {
   type AdminIdentity,
@@ -16,11 +16,11 @@ import {
 } from '../modules/auth/session.js';
 import type { SecretBox } from '../modules/auth/two-factor/secret-box.js';
 import type { MailOutbox } from '../modules/email/mail-worker.js';
+import type { TelemetryLimits } from '../modules/limits/report-limits.js';
 import type { RequestLimits } from '../modules/limits/request-limits.js';
 import type { LogService } from '../modules/logs/log-service.js';
 import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
 import type { BackInStockWatch } from '../modules/stock/back-in-stock-worker.js';
-import type { TelemetryLimits } from '../modules/telemetry/rate-limiter.js';
 import type { FileStorage } from '../storage/file-storage.js';
 
 export type { AdminIdentity };

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { PUBLIC_QUERIES } from '../core/public-queries.js';
-import { keepOutOfResponseCaches } from '../http/response-cache.js';
+import { keepOutOfResponseCaches } from '../core/uncacheable-requests.js';
 import { memorySession } from '../modules/auth/session.js';
 import { catalogueQueries } from '../modules/catalogue/catalogue.router.js';
 import type { ServerQuery } from '../shared/ssr-contract.js';

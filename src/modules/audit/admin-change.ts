@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
-import type { AdminIdentity } from '../auth/session.js';
 import { recordAudit } from './audit.repository.js';
 import { auditInput, auditTarget } from './audit-details.js';
 
@@ -12,12 +11,18 @@ import { auditInput, auditTarget } from './audit-details.js';
 export type AuditNote = { changes?: unknown };
 
 /**
+ * Who made the change, as the entry records it. Audit says what it needs rather than take auth's session
+ * type: auth records its own changes through this module, and the two would otherwise know each other.
+ */
+export type AuditActor = { id: number; email: string };
+
+/**
  * Records an admin's change after it succeeded. The change is made by then, so a failure to record it is
  * not the admin's: it is logged as an error and the answer stands (decision 0031).
  */
 export async function recordAdminChange(
   ctx: { db: Db; clock: Clock; ip: string; log: FastifyBaseLogger },
-  admin: Pick<AdminIdentity, 'id' | 'email'>,
+  admin: AuditActor,
   action: string,
   input: unknown,
   note: AuditNote = {},

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
-import { thisProcess } from '../../ops/job-lease.js';
+import { thisProcess } from '../../db/job-lease.js';
 import { startPeriodic } from '../logs/periodic.js';
 import { readStoreContacts } from '../settings/settings.repository.js';
 import { classifySendError, type Mailbox, type MailTransport, smtpTransport } from './mail-transport.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { buildTestApp, createTestStore, type TestStore } from '../../test-support/test-store.js';
-import { FixedWindowLimiter } from '../telemetry/rate-limiter.js';
+import { FixedWindowLimiter } from './fixed-window-limiter.js';
 import { DEFAULT_GATE_LIMITS, PublicCallGate } from './public-call-gate.js';
 import { createRequestLimits, type RequestLimits } from './request-limits.js';
 

@@ -1,5 +1,5 @@
-import { FixedWindowLimiter } from '../telemetry/rate-limiter.js';
 import type { CounterStore } from './counter-store.js';
+import { FixedWindowLimiter } from './fixed-window-limiter.js';
 import { DEFAULT_GATE_LIMITS, PublicCallGate } from './public-call-gate.js';
 
 /** Per-address limits on what anyone may ask of the store without signing in. */

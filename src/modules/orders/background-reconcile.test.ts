@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { takeLease } from '../../ops/job-lease.js';
+import { takeLease } from '../../db/job-lease.js';
 import { RECONCILE_AFTER_MS, runMaintenance } from '../../ops/maintenance.js';
 import { FakeStripe } from '../../test-support/fake-stripe.js';
 import { insertProducts } from '../../test-support/fixtures.js';

@@ -1,5 +1,5 @@
-import type { CounterStore, TakeResult } from '../limits/counter-store.js';
-import { MemoryCounterStore } from '../limits/memory-counter-store.js';
+import type { CounterStore, TakeResult } from './counter-store.js';
+import { MemoryCounterStore } from './memory-counter-store.js';
 
 /** A shared counter store under a name of its own, and whom to tell when it fails. */
 export type SharedCounters = {
@@ -55,18 +55,4 @@ export class FixedWindowLimiter {
       return this.local.take(key, rule, now);
     }
   }
-}
-
-/** Per-IP limits of the public report endpoints: client error reports (tRPC) and web vitals (HTTP). */
-export type TelemetryLimits = { errorReports: FixedWindowLimiter; vitals: FixedWindowLimiter };
-
-export function createTelemetryLimits(
-  opts: { counters?: CounterStore; onStoreError?: (error: unknown) => void } = {},
-): TelemetryLimits {
-  const shared = (name: string): SharedCounters | undefined =>
-    opts.counters && { store: opts.counters, name: `telemetry:${name}`, onError: opts.onStoreError };
-  return {
-    errorReports: new FixedWindowLimiter({ limit: 20, windowMs: 60_000, shared: shared('errors') }),
-    vitals: new FixedWindowLimiter({ limit: 30, windowMs: 60_000, shared: shared('vitals') }),
-  };
 }

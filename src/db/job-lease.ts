@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Clock, systemClock } from '../core/clock.js';
-import type { Db } from '../db/database.js';
+import type { Db } from './database.js';
 
 /** This process, as a lease holder: unique across machines and restarts. */
 export const thisProcess = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;

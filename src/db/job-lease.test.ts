@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../db/migrate.js';
 import {
   openThrowawayPostgres,
   openThrowawaySqlite,
@@ -13,6 +12,7 @@ import {
   takeLease,
   whileHoldingLease,
 } from './job-lease.js';
+import { migrateToLatest } from './migrate.js';
 
 type Engine = { name: string; open(): Promise<ThrowawayStore> };
 
