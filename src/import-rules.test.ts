@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The server's floors, checked from the imports themselves (decision 0014): imports run down from the entry
- * points to the ground, modules take from trpc/ only the procedure builders, and no two modules import each
- * other's values. Test files and test-support/ are left out: a test may reach any floor it checks.
+ * points to the ground, modules take from trpc/ only the procedure builders, and no modules import each other
+ * in a loop. Test files and test-support/ are left out: a test may reach any floor it checks.
  */
 const root = path.resolve(import.meta.dirname);
 
@@ -112,12 +112,14 @@ describe('server import rules', () => {
     expect(fromTrpc.length).toBeGreaterThan(0);
   });
 
-  it('has no loop of value imports between modules', () => {
+  // Type imports count too: a loop of types still ties two modules so that neither can change alone (the
+  // audit module took the admin's type from auth while auth recorded its changes through audit).
+  it('has no loop of imports between modules', () => {
     const edges = new Map<string, Set<string>>();
     for (const i of inSrc) {
       const from = moduleOf(i.file);
       const to = moduleOf(i.target);
-      if (i.typeOnly || !from || !to || from === to) continue;
+      if (!from || !to || from === to) continue;
       edges.set(from, (edges.get(from) ?? new Set()).add(to));
     }
     // Each loop once, named from its smallest module: a depth-first walk that only visits modules sorting
