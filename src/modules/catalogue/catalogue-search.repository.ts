@@ -14,6 +14,7 @@ import {
   type SearchPage,
 } from '../../shared/catalogue.js';
 import type { CatalogueFilter } from '../../shared/catalogue-input.js';
+import { sizeRank } from '../../shared/sizes.js';
 import { slugify } from '../../shared/slug.js';
 import { sizeSoldOut } from '../stock/sold-out.js';
 import { withSoldOut } from '../stock/stock.repository.js';
@@ -388,13 +389,7 @@ export function assembleFacets(raw: RawFacetCounts, f: CatalogueFilter): Catalog
   return result;
 }
 
-const SIZE_ORDER = ['XXS', 'XS', 'S', 'M', 'L', 'XL', 'XXL', 'XXXL'];
-function sizeRank(size: string): number {
-  const i = SIZE_ORDER.indexOf(size.toUpperCase());
-  return i === -1 ? SIZE_ORDER.length : i;
-}
-
-/** Sizes as a shop lists them (XS before S before M), others after them by name. */
+/** Sizes as a shop lists them (sizeRank: XS before S before M), others after them by name. */
 function inSizeOrder(options: FacetOption[]): FacetOption[] {
   return options
     .map((o) => ({ o, rank: sizeRank(o.value) }))
