@@ -5,7 +5,7 @@ import type { RawFacetCounts } from '../modules/catalogue/facet-snapshot.js';
 import { fullText } from '../modules/catalogue/full-text.js';
 import { facetKey } from '../modules/catalogue/search-query.js';
 import { sizeSoldOut } from '../modules/stock/sold-out.js';
-import type { CatalogueFilter } from '../shared/catalogue-input.js';
+import type { CatalogueFilter } from '../shared/storefront-input.js';
 
 const GROUPS = [
   ['manufacturer', 'manufacturers'],

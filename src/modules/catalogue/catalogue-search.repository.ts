@@ -13,9 +13,9 @@ import {
   type RelatedProducts,
   type SearchPage,
 } from '../../shared/catalogue.js';
-import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { sizeRank } from '../../shared/sizes.js';
 import { slugify } from '../../shared/slug.js';
+import type { CatalogueFilter } from '../../shared/storefront-input.js';
 import { sizeSoldOut } from '../stock/sold-out.js';
 import { withSoldOut } from '../stock/stock.repository.js';
 import { cardsOf, cardsOfSlots } from './card-cache.js';

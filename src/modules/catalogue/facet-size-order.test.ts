@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueFilterInput } from '../../shared/catalogue-input.js';
+import { catalogueFilterInput } from '../../shared/storefront-input.js';
 import { assembleFacets } from './catalogue-search.repository.js';
 
 describe('the size facet', () => {
