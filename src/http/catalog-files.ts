@@ -11,7 +11,7 @@ import {
   importCatalog,
 } from '../modules/catalog-versions/catalog-versions.service.js';
 import type { BackInStockWatch } from '../modules/stock/back-in-stock-worker.js';
-import { IMPORT_MODES, type ImportModeName } from '../shared/catalog-input.js';
+import { IMPORT_MODES, type ImportModeName } from '../shared/catalog-versions-input.js';
 import { type FileStorage, StoredFileMissing } from '../storage/file-storage.js';
 import { requireAdmin } from './require-admin.js';
 

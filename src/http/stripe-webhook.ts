@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
 import { durableTransaction } from '../db/durable.js';
 import type { MailOutbox } from '../modules/email/mail-worker.js';
-import { recordPaymentEvent } from '../modules/orders/orders.repository.js';
+import { recordPaymentEvent } from '../modules/orders/after-payment.service.js';
 import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
 import type { BackInStockWatch } from '../modules/stock/back-in-stock-worker.js';
 

@@ -1,4 +1,4 @@
-/** Catalogue constants and the shapes the client receives. Zod schemas live in catalogue-input.ts so the
+/** Catalogue constants and the shapes the client receives. Zod schemas live in storefront-input.ts so the
  * storefront bundle does not carry Zod. */
 export const CATALOGUE_SORTS = ['featured', 'newest', 'price-asc', 'price-desc', 'relevance'] as const;
 export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];

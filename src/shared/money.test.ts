@@ -47,4 +47,14 @@ describe('money', () => {
     expect(formatMoney(1200, 'jpy')).toBe('¥1,200');
     expect(formatMoneyExact(8900, 'usd')).toBe('USD 89.00');
   });
+
+  it('shows the full decimals when asked, as the order emails list amounts', () => {
+    const receipt = { decimals: 'always' } as const;
+    expect(formatMoney(30, 'usd', receipt)).toBe('$0.30');
+    expect(formatMoney(8900, 'usd', receipt)).toBe('$89.00');
+    expect(formatMoney(900719925474099, 'usd', receipt)).toBe('$9,007,199,254,740.99');
+    expect(formatMoney(5500, 'jpy', receipt)).toBe('¥5,500');
+    expect(formatMoney(1234, 'kwd', receipt)).toBe('KWD\u00a01.234');
+    expect(formatMoney(-150, 'usd', receipt)).toBe('-$1.50');
+  });
 });

@@ -71,19 +71,22 @@ export function minorToMajorString(amountMinor: number, currency: string): strin
 
 /**
  * Formats an amount for people. Intl.NumberFormat is given the exact decimal string, so no float rounding
- * can ever show a price higher or lower than the stored one.
+ * can ever show a price higher or lower than the stored one. Decimals show only when the amount has some
+ * ("$89", "$124.50"), unless `decimals: 'always'` asks for the currency's full exponent, as a receipt lists
+ * "$89.00" above "$19.99".
  */
 export function formatMoney(
   amountMinor: number,
   currency: string,
-  options: { locale?: string; display?: 'symbol' | 'code' } = {},
+  options: { locale?: string; display?: 'symbol' | 'code'; decimals?: 'when-needed' | 'always' } = {},
 ): string {
   const exponent = currencyExponent(currency);
+  const whole = amountMinor % 10 ** exponent === 0;
   const formatter = new Intl.NumberFormat(options.locale ?? 'en-US', {
     style: 'currency',
     currency: currency.toUpperCase(),
     currencyDisplay: options.display ?? 'symbol',
-    minimumFractionDigits: amountMinor % 10 ** exponent === 0 ? 0 : exponent,
+    minimumFractionDigits: whole && options.decimals !== 'always' ? 0 : exponent,
     maximumFractionDigits: exponent,
   });
   // format() accepts a decimal string (Intl.NumberFormat v3), keeping the value exact.

@@ -2,15 +2,20 @@ export const DEFAULT_SIZES = ['S', 'M', 'L', 'XL'] as const;
 
 const SIZE_ORDER = ['XXS', 'XS', 'S', 'M', 'L', 'XL', 'XXL', 'XXXL'];
 
-/** Orders sizes XS, S, M, L, XL, XXL; sizes outside that list keep their order after the known ones. */
+/**
+ * A size's place in the order a shop lists them (XXS, XS, S, M, L, XL, XXL, XXXL); any other size ranks after
+ * those. Compared by sizeKey, as the checkout and the size facet compare sizes, so ' m ' ranks as 'M'.
+ */
+export function sizeRank(size: string): number {
+  const i = SIZE_ORDER.indexOf(sizeKey(size));
+  return i === -1 ? SIZE_ORDER.length : i;
+}
+
+/** Sizes in sizeRank's order; sizes of one rank (those outside the list) keep their order. */
 export function sortSizes(sizes: readonly string[]): string[] {
-  const rank = (s: string) => {
-    const i = SIZE_ORDER.indexOf(s.trim().toUpperCase());
-    return i === -1 ? SIZE_ORDER.length : i;
-  };
   return sizes
     .map((size, index) => ({ size, index }))
-    .sort((a, b) => rank(a.size) - rank(b.size) || a.index - b.index)
+    .sort((a, b) => sizeRank(a.size) - sizeRank(b.size) || a.index - b.index)
     .map((x) => x.size);
 }
 

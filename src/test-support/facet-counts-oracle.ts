@@ -4,7 +4,8 @@ import { sizeKey } from '../db/engine-sql.js';
 import { fullText } from '../modules/catalogue/full-text.js';
 import { facetKey } from '../modules/catalogue/search-query.js';
 import type { RawFacetCounts } from '../modules/catalogue/snapshot/facet-snapshot.js';
-import type { CatalogueFilter } from '../shared/catalogue-input.js';
+import { sizeSoldOut } from '../modules/stock/sold-out.js';
+import type { CatalogueFilter } from '../shared/storefront-input.js';
 
 const GROUPS = [
   ['manufacturer', 'manufacturers'],
@@ -54,7 +55,7 @@ async function plainConditions(db: DbOrTx, f: CatalogueFilter) {
   const text = await fullText(db, f.q);
   // A size facet row (alias) whose size is tracked with nothing left beyond what checkouts hold.
   const soldOut = (alias: string) => sql`EXISTS (SELECT 1 FROM size_stock ss
-    WHERE ss.product_id = ${sql.ref(`${alias}.product_id`)} AND ss.on_hand <= ss.reserved
+    WHERE ss.product_id = ${sql.ref(`${alias}.product_id`)} AND ${sizeSoldOut('ss')}
     AND ${sizeKey(db, sql.ref('ss.size'))} = ${sql.ref(`${alias}.value_key`)})`;
   const sellable = (alias: string) => (f.inStock ? sql`NOT ${soldOut(alias)}` : sql`1 = 1`);
   const conditions = (except?: FacetKind | 'price'): RawBuilder<unknown> => {

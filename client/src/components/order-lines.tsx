@@ -1,4 +1,4 @@
-import { formatMoney } from '../lib/money';
+import { formatMoney } from '@shared/money';
 
 export type OrderLine = {
   title: string;

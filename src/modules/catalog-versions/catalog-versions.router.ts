@@ -1,5 +1,5 @@
 import { TRPCError } from '@trpc/server';
-import { catalogVersionIdInput, exportCatalogInput } from '../../shared/catalog-input.js';
+import { catalogVersionIdInput, exportCatalogInput } from '../../shared/catalog-versions-input.js';
 import { ownerProcedure, router } from '../../trpc/init.js';
 import {
   type CatalogDeps,

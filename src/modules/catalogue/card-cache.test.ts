@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogueFilter } from '../../shared/catalogue-input.js';
+import type { CatalogueFilter } from '../../shared/storefront-input.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 import { cardsOf, cardsOfSlots } from './card-cache.js';

@@ -13,8 +13,10 @@ import {
   type RelatedProducts,
   type SearchPage,
 } from '../../shared/catalogue.js';
-import type { CatalogueFilter } from '../../shared/catalogue-input.js';
+import { sizeRank } from '../../shared/sizes.js';
 import { slugify } from '../../shared/slug.js';
+import type { CatalogueFilter } from '../../shared/storefront-input.js';
+import { sizeSoldOut } from '../stock/sold-out.js';
 import { withSoldOut } from '../stock/stock.repository.js';
 import { cardsOf, cardsOfSlots } from './card-cache.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
@@ -41,7 +43,7 @@ function matchingIds(text: FullText) {
  */
 function soldOut(db: DbOrTx, alias: 'pf' | 'g') {
   return sql<SqlBool>`EXISTS (SELECT 1 FROM size_stock ss WHERE ss.product_id = ${sql.ref(`${alias}.product_id`)}
-    AND ss.on_hand <= ss.reserved AND ${sizeKey(db, sql.ref('ss.size'))} = ${sql.ref(`${alias}.value_key`)})`;
+    AND ${sizeSoldOut('ss')} AND ${sizeKey(db, sql.ref('ss.size'))} = ${sql.ref(`${alias}.value_key`)})`;
 }
 
 /**
@@ -51,7 +53,7 @@ function soldOut(db: DbOrTx, alias: 'pf' | 'g') {
  */
 export function everySizeSoldOut(db: DbOrTx) {
   return sql<string>`(SELECT ss.product_id FROM size_stock ss CROSS JOIN product_facets pf
-    WHERE ss.on_hand <= ss.reserved AND pf.product_id = ss.product_id AND pf.kind = 'size'
+    WHERE ${sizeSoldOut('ss')} AND pf.product_id = ss.product_id AND pf.kind = 'size'
       AND pf.value_key = ${sizeKey(db, sql.ref('ss.size'))}
     GROUP BY ss.product_id
     HAVING count(DISTINCT pf.value_key) =
@@ -388,13 +390,7 @@ export function assembleFacets(raw: RawFacetCounts, f: CatalogueFilter): Catalog
   return result;
 }
 
-const SIZE_ORDER = ['XXS', 'XS', 'S', 'M', 'L', 'XL', 'XXL', 'XXXL'];
-function sizeRank(size: string): number {
-  const i = SIZE_ORDER.indexOf(size.toUpperCase());
-  return i === -1 ? SIZE_ORDER.length : i;
-}
-
-/** Sizes as a shop lists them (XS before S before M), others after them by name. */
+/** Sizes as a shop lists them (sizeRank: XS before S before M), others after them by name. */
 function inSizeOrder(options: FacetOption[]): FacetOption[] {
   return options
     .map((o) => ({ o, rank: sizeRank(o.value) }))

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogueSearchInput } from '../../shared/catalogue-input.js';
+import type { CatalogueSearchInput } from '../../shared/storefront-input.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 

@@ -6,7 +6,7 @@ import {
   productIdInput,
   productSlugInput,
   stockAlertInput,
-} from '../../shared/catalogue-input.js';
+} from '../../shared/storefront-input.js';
 import { publicProcedure, router } from '../../trpc/init.js';
 import { publicQuery } from '../../trpc/public-query.js';
 import { withSoldOut } from '../stock/stock.repository.js';

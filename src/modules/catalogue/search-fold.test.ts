@@ -9,7 +9,7 @@ import { migrations } from '../../../migrations/index.js';
 import { type DatabaseHandle, databaseFile, openDatabase } from '../../db/connect.js';
 import type { Db } from '../../db/database.js';
 import { withoutNul } from '../../db/postgres/text-without-nul.js';
-import type { CatalogueFilter } from '../../shared/catalogue-input.js';
+import type { CatalogueFilter } from '../../shared/storefront-input.js';
 import { insertProducts, productRow } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 import { facetCounts, searchBySql, searchProducts } from './catalogue-search.repository.js';

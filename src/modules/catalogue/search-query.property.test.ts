@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE_SORTS, MAX_OFFSET, type SearchPage } from '../../shared/catalogue.js';
-import { catalogueSearchInput } from '../../shared/catalogue-input.js';
+import { catalogueSearchInput } from '../../shared/storefront-input.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { buildTestApp, createTestStore, type TestStore } from '../../test-support/test-store.js';
 import { toFtsQuery } from './search-query.js';

@@ -1,6 +1,6 @@
-import type { CatalogueFilter } from '../../shared/catalogue-input.js';
 import { foldForSearch } from '../../shared/search-fold.js';
 import { MIN_WORD_LENGTH } from '../../shared/search-input.js';
+import type { CatalogueFilter } from '../../shared/storefront-input.js';
 
 /**
  * Turns what a shopper typed into a safe FTS5 query: only runs of letters and digits survive, each becomes

@@ -3,11 +3,8 @@ import { RetryLater } from '../../core/failures.js';
 import { durableTransaction } from '../../db/durable.js';
 import { cartInput, sessionIdInput, testPaymentInput } from '../../shared/checkout-input.js';
 import { publicProcedure, router } from '../../trpc/init.js';
-import {
-  applySessionOutcome,
-  findOrderIdBySession,
-  orderSummaryBySession,
-} from '../orders/orders.repository.js';
+import { applySessionOutcome } from '../orders/after-payment.service.js';
+import { findOrderIdBySession, orderSummaryBySession } from '../orders/orders.repository.js';
 import { stripeShippingOf } from '../orders/postal-address.js';
 import { readShipping } from '../settings/settings.repository.js';
 import { startCheckout } from './checkout.service.js';

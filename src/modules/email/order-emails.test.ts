@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { orderData } from '../../test-support/email-fixtures.js';
-import { money, orderConfirmationEmail, orderRefundEmail, orderShippedEmail } from './order-emails.js';
+import { orderConfirmationEmail, orderRefundEmail, orderShippedEmail } from './order-emails.js';
 
 const HOSTILE = '<script>alert(1)</script>';
 const ATTRIBUTE_BREAK = '"><img src=x onerror=alert(1)>';
@@ -81,11 +81,6 @@ describe('order emails', () => {
   });
 
   it('show totals as exact decimal text in the currency, never through floats', () => {
-    expect(money(30, 'usd')).toBe('$0.30');
-    expect(money(8900, 'usd')).toBe('$89.00');
-    expect(money(900719925474099, 'usd')).toBe('$9,007,199,254,740.99');
-    expect(money(5500, 'jpy')).toBe('¥5,500');
-    expect(money(1234, 'kwd')).toBe('KWD\u00a01.234');
     const d = orderData({
       lines: [{ title: 'Socks', size: null, quantity: 3, unitPriceMinor: 10, lineTotalMinor: 30 }],
       subtotalMinor: 30,

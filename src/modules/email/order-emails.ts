@@ -1,4 +1,4 @@
-import { currencyExponent, minorToMajorString } from '../../shared/money.js';
+import { formatMoney } from '../../shared/money.js';
 import { emailDocument, escapeHtml, isWebUrl, oneLine, style } from './email-layout.js';
 
 /**
@@ -139,14 +139,14 @@ export function orderRefundEmail(d: OrderEmailData & { refund: RefundInfo }): Re
   const { order, store, refund } = d;
   const subject = oneLine(`Refund for order #${order.number}`, 300);
   const hello = greeting(order.customerName);
-  const amount = money(refund.amountMinor, order.currency);
+  const amount = formatMoney(refund.amountMinor, order.currency, RECEIPT);
   const inFull = refund.totalRefundedMinor >= order.totalMinor;
-  const paid = money(order.totalMinor, order.currency);
+  const paid = formatMoney(order.totalMinor, order.currency, RECEIPT);
   const overall = inFull
     ? `Order #${order.number} has now been refunded in full.`
     : refund.totalRefundedMinor === refund.amountMinor
       ? `This is part of the ${paid} you paid; the rest of your order stands.`
-      : `In all, ${money(refund.totalRefundedMinor, order.currency)} of the ${paid} you paid has been refunded.`;
+      : `In all, ${formatMoney(refund.totalRefundedMinor, order.currency, RECEIPT)} of the ${paid} you paid has been refunded.`;
   const timing =
     'The money goes back to the card or account you paid with; banks usually take 5 to 10 business days to show it.';
   const reason = refund.reason ? oneLine(refund.reason, 500) : null;
@@ -186,20 +186,8 @@ function greeting(customerName: string | null): string {
   return first ? `Hello ${first},` : 'Hello,';
 }
 
-/**
- * An amount as a receipt shows it: always the currency's full decimals ($89.00 beside $19.99), from the exact
- * decimal text (Intl.NumberFormat formats the string, so no float ever rounds it).
- */
-export function money(minor: number, currency: string): string {
-  const exponent = currencyExponent(currency);
-  const formatter = new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-    minimumFractionDigits: exponent,
-    maximumFractionDigits: exponent,
-  });
-  return formatter.format(minorToMajorString(minor, currency) as unknown as number);
-}
+/** Amounts as a receipt shows them: always the currency's full decimals ($89.00 beside $19.99). */
+const RECEIPT = { decimals: 'always' } as const;
 
 function itemText(l: { title: string; size: string | null }): string {
   const title = oneLine(l.title);
@@ -221,12 +209,12 @@ function linesTableHtml(order: OrderEmailData['order']): string {
   const rows = order.lines
     .map(
       (l) =>
-        `<tr><td style="${style.td}">${escapeHtml(oneLine(l.title))}</td><td style="${style.td}">${escapeHtml(l.size ? oneLine(l.size, 20) : '—')}</td><td style="${style.tdNum}">${l.quantity}</td><td style="${style.tdNum}">${escapeHtml(money(l.unitPriceMinor, c))}</td><td style="${style.tdNum}">${escapeHtml(money(l.lineTotalMinor, c))}</td></tr>`,
+        `<tr><td style="${style.td}">${escapeHtml(oneLine(l.title))}</td><td style="${style.td}">${escapeHtml(l.size ? oneLine(l.size, 20) : '—')}</td><td style="${style.tdNum}">${l.quantity}</td><td style="${style.tdNum}">${escapeHtml(formatMoney(l.unitPriceMinor, c, RECEIPT))}</td><td style="${style.tdNum}">${escapeHtml(formatMoney(l.lineTotalMinor, c, RECEIPT))}</td></tr>`,
     )
     .join('\n');
   const adjustments = order.totalMinor - order.subtotalMinor;
   const total = (label: string, amount: number, strong = false) =>
-    `<tr><th scope="row" colspan="4" style="${strong ? style.rowHeadStrong : style.rowHead}">${escapeHtml(label)}</th><td style="${style.tdNum}${strong ? 'font-weight:700;' : ''}">${escapeHtml(money(amount, c))}</td></tr>`;
+    `<tr><th scope="row" colspan="4" style="${strong ? style.rowHeadStrong : style.rowHead}">${escapeHtml(label)}</th><td style="${style.tdNum}${strong ? 'font-weight:700;' : ''}">${escapeHtml(formatMoney(amount, c, RECEIPT))}</td></tr>`;
   return `<table style="${style.table}">
 <caption style="${style.caption}">Items in order #${order.number}</caption>
 <thead><tr><th scope="col" style="${style.th}">Item</th><th scope="col" style="${style.th}">Size</th><th scope="col" style="${style.thNum}">Quantity</th><th scope="col" style="${style.thNum}">Price</th><th scope="col" style="${style.thNum}">Total</th></tr></thead>
@@ -248,12 +236,12 @@ function linesText(order: OrderEmailData['order']): string[] {
     `Items in order #${order.number}`,
     ...order.lines.map(
       (l) =>
-        `- ${itemText(l)}: ${l.quantity} × ${money(l.unitPriceMinor, c)} = ${money(l.lineTotalMinor, c)}`,
+        `- ${itemText(l)}: ${l.quantity} × ${formatMoney(l.unitPriceMinor, c, RECEIPT)} = ${formatMoney(l.lineTotalMinor, c, RECEIPT)}`,
     ),
     '',
-    `Subtotal: ${money(order.subtotalMinor, c)}`,
-    ...(adjustments !== 0 ? [`Shipping and adjustments: ${money(adjustments, c)}`] : []),
-    `Total paid: ${money(order.totalMinor, c)}`,
+    `Subtotal: ${formatMoney(order.subtotalMinor, c, RECEIPT)}`,
+    ...(adjustments !== 0 ? [`Shipping and adjustments: ${formatMoney(adjustments, c, RECEIPT)}`] : []),
+    `Total paid: ${formatMoney(order.totalMinor, c, RECEIPT)}`,
     '',
   ];
 }

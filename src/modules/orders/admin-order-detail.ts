@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/database.js';
-import { minorToMajorString } from '../../shared/money.js';
+import { formatMoneyExact } from '../../shared/money.js';
 import { orderStageLabel } from '../../shared/orders.js';
 import { emailsOfOrder, type OutboxEntry } from '../email/outbox.repository.js';
 import { orderPagePath } from './order-access.js';
@@ -18,9 +18,7 @@ const EMAIL_NAME: Record<string, string> = {
 function money(detail: Record<string, unknown>): string {
   const amount = detail.amountMinor;
   const currency = detail.currency;
-  return typeof amount === 'number' && typeof currency === 'string'
-    ? `${currency.toUpperCase()} ${minorToMajorString(amount, currency)}`
-    : '';
+  return typeof amount === 'number' && typeof currency === 'string' ? formatMoneyExact(amount, currency) : '';
 }
 
 function text(value: unknown): string | null {

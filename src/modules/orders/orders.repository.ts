@@ -3,13 +3,9 @@ import { sql } from 'kysely';
 import type { DbOrTx, OrderStatus } from '../../db/database.js';
 import { oneAtATime } from '../../db/engine-sql.js';
 import type { OrderSummary } from '../../shared/checkout.js';
-import type { PaymentEvent, SessionOutcome } from '../payments/payment-gateway.js';
-import { releaseReservations, sellReservations } from '../stock/reservations.js';
+import type { SessionOutcome } from '../payments/payment-gateway.js';
 import { newAccessToken, orderPagePath } from './order-access.js';
-import { type OrderEventKind, recordOrderEvent } from './order-events.repository.js';
-import { queueOrderEmail } from './order-mail.js';
-import { canMove } from './order-status.js';
-import { applyProviderRefund } from './refunds.service.js';
+import { recordOrderEvent } from './order-events.repository.js';
 
 export type NewOrderLine = {
   productId: string;
@@ -158,37 +154,27 @@ export async function orderLines(db: DbOrTx, orderId: string) {
   }));
 }
 
-/** The status changes an order's timeline tells of (processing is a moment on the way to paid). */
-const EVENT_OF_STATUS: Partial<Record<OrderStatus, OrderEventKind>> = {
-  paid: 'paid',
-  payment_failed: 'payment_failed',
-  expired: 'expired',
-};
-
-/**
- * Applies what the payment provider says about a session to its order, only ever moving the status forward.
- * Returns whether anything changed and which order it was (null when no order has that session).
- */
-export async function applySessionOutcome(
-  db: DbOrTx,
-  outcome: SessionOutcome,
-  now: Date,
-  /** The store's address, for the order page link in the confirmation email a payment queues. */
-  publicUrl: string,
-): Promise<{ orderId: string | null; changed: boolean; from?: OrderStatus }> {
-  const order = await db
+/** The order a provider's session outcome is about: the one with that session, or the id the session carries. */
+export async function findOrderOfSession(db: DbOrTx, sessionId: string, orderId: string | null) {
+  return db
     .selectFrom('orders')
     .select(['id', 'status', 'payment_mode', 'subtotal_minor'])
     .where((eb) =>
-      eb.or([
-        eb('stripe_session_id', '=', outcome.sessionId),
-        ...(outcome.orderId ? [eb('id', '=', outcome.orderId)] : []),
-      ]),
+      eb.or([eb('stripe_session_id', '=', sessionId), ...(orderId ? [eb('id', '=', orderId)] : [])]),
     )
     .executeTakeFirst();
-  if (!order) return { orderId: null, changed: false };
-  if (!canMove(order.status, outcome.status))
-    return { orderId: order.id, changed: false, from: order.status };
+}
+
+/**
+ * Moves an order to the outcome's status with what the provider told of the payment, only while it still
+ * has the status it was read with (`from`).
+ */
+export async function moveOrderToOutcome(
+  db: DbOrTx,
+  order: { id: string; from: OrderStatus },
+  outcome: SessionOutcome,
+  now: Date,
+): Promise<void> {
   const iso = now.toISOString();
   await db
     .updateTable('orders')
@@ -204,84 +190,15 @@ export async function applySessionOutcome(
       ...(outcome.paymentIntentId ? { payment_intent_id: outcome.paymentIntentId } : {}),
     })
     .where('id', '=', order.id)
-    .where('status', '=', order.status)
+    .where('status', '=', order.from)
     .execute();
-  const told = EVENT_OF_STATUS[outcome.status];
-  if (told) {
-    await recordOrderEvent(db, {
-      orderId: order.id,
-      kind: told,
-      actor: order.payment_mode === 'stripe' ? 'Stripe' : 'shopper (demo payment)',
-      detail:
-        outcome.status === 'paid'
-          ? { amountMinor: outcome.amountTotalMinor ?? order.subtotal_minor, currency: outcome.currency }
-          : {},
-      at: now,
-    });
-  }
-  if (outcome.status === 'paid') {
-    const short = await sellReservations(db, order.id);
-    if (short.length > 0) {
-      // Never oversold in silence: the admin sees the flag and refunds (or finds the piece).
-      const problem = `Paid for more than was in stock: ${short.join(', ')}. Refund it, or restock.`;
-      await db
-        .updateTable('orders')
-        .set({ stock_problem: problem.slice(0, 1000) })
-        .where('id', '=', order.id)
-        .execute();
-      await recordOrderEvent(db, {
-        orderId: order.id,
-        kind: 'oversold',
-        actor: 'store',
-        detail: { short },
-        at: now,
-      });
-    }
-    await queueOrderEmail(db, { kind: 'order_confirmation', orderId: order.id, publicUrl, now });
-  } else if (outcome.status === 'expired' || outcome.status === 'payment_failed') {
-    await releaseReservations(db, order.id);
-  }
-  return { orderId: order.id, changed: true, from: order.status };
 }
 
-/**
- * Applies a payment provider's event to its order and records the event, once: a replay (or two deliveries
- * at once) changes nothing the second time. The caller holds the transaction, so the record and the effect
- * commit together.
- */
-export async function recordPaymentEvent(
-  trx: DbOrTx,
-  event: PaymentEvent,
-  now: Date,
-  publicUrl: string,
-): Promise<{ duplicate: boolean; outcome: string }> {
-  // Two deliveries of one event at once: the second waits here for the first to commit, then sees it
-  // (SQLite's writes take turns anyway; PostgreSQL's read committed would let both pass the check).
-  await oneAtATime(trx, `payment-event:${event.id}`);
-  const seen = await trx
-    .selectFrom('stripe_events')
-    .select('id')
-    .where('id', '=', event.id)
-    .executeTakeFirst();
-  if (seen) return { duplicate: true, outcome: 'duplicate' };
-  let outcome = 'ignored';
-  let orderId: string | null = null;
-  if (event.refund) {
-    const applied = await applyProviderRefund(trx, event.refund, now, publicUrl);
-    orderId = applied.orderId;
-    outcome = applied.outcome;
-  } else if (event.outcome) {
-    const applied = await applySessionOutcome(trx, event.outcome, now, publicUrl);
-    orderId = applied.orderId;
-    outcome = !applied.orderId
-      ? 'unknown-session'
-      : applied.changed
-        ? `${applied.from}->${event.outcome.status}`
-        : `unchanged (${applied.from})`;
-  }
-  await trx
-    .insertInto('stripe_events')
-    .values({ id: event.id, type: event.type, order_id: orderId, outcome, received_at: now.toISOString() })
+/** Sets the order's stock problem, the flag the admin sees on an order paid for more than was in stock. */
+export async function flagStockProblem(db: DbOrTx, orderId: string, problem: string): Promise<void> {
+  await db
+    .updateTable('orders')
+    .set({ stock_problem: problem.slice(0, 1000) })
+    .where('id', '=', orderId)
     .execute();
-  return { duplicate: false, outcome };
 }

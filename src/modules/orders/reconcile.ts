@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { durableTransaction } from '../../db/durable.js';
 import type { PaymentGateway } from '../payments/payment-gateway.js';
-import { applySessionOutcome } from './orders.repository.js';
+import { applySessionOutcome } from './after-payment.service.js';
 
 /**
  * Brings pending orders up to date by asking the payment provider about each session: the path for

@@ -4,6 +4,7 @@ import { parseJsonArray } from '../../db/json-columns.js';
 import { enqueueEmail } from '../email/outbox.repository.js';
 import { backInStockEmail } from '../email/stock-emails.js';
 import { readStoreIdentity } from '../email/store-identity.js';
+import { isSoldOut, sizeSoldOut } from './sold-out.js';
 
 /**
  * An address as the wish list keeps it: trimmed and lower-cased whole, so `BIS1@x` and `bis1@x` are one
@@ -36,7 +37,7 @@ export async function addStockAlert(
     .where('product_id', '=', product.id)
     .where('size', '=', size)
     .executeTakeFirst();
-  if (!count || count.on_hand > count.reserved)
+  if (!count || !isSoldOut(count))
     throw new TRPCError({
       code: 'BAD_REQUEST',
       message: `${size} is available now: you can add it to your cart.`,
@@ -71,7 +72,7 @@ export async function notifyBackInStock(db: Db, opts: { now: Date; publicUrl: st
     )
     .select(['a.id', 'a.email', 'a.size', 'p.id as product_id', 'p.title'])
     .where('a.notified_at', 'is', null)
-    .where((eb) => eb.or([eb('s.product_id', 'is', null), eb('s.on_hand', '>', eb.ref('s.reserved'))]))
+    .where((eb) => eb.or([eb('s.product_id', 'is', null), eb.not(sizeSoldOut('s'))]))
     .orderBy('a.id')
     .limit(BACK_IN_STOCK_BATCH)
     .execute();

@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../../db/database.js';
+import { sizeSoldOut } from './sold-out.js';
 
 /** A size's count as the shop keeps it; what a shopper can buy is on_hand - reserved. */
 export type SizeCount = { onHand: number; reserved: number };
@@ -58,7 +59,7 @@ export async function soldOutByProduct(db: DbOrTx, productIds: string[]): Promis
     .selectFrom('size_stock')
     .select(['product_id', 'size'])
     .where('product_id', 'in', [...new Set(productIds)])
-    .whereRef('on_hand', '<=', 'reserved')
+    .where(sizeSoldOut())
     .execute();
   for (const r of rows) {
     const sizes = result.get(r.product_id) ?? new Set<string>();

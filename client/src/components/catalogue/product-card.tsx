@@ -1,10 +1,10 @@
 import type { ProductCard as ProductCardData } from '@shared/catalogue';
+import { formatMoney } from '@shared/money';
 import { responsiveImage } from '@shared/responsive-image';
 import { sortSizes } from '@shared/sizes';
 import { type MouseEvent, useId } from 'react';
 import { useLocation } from 'wouter';
 import { useSizedPurchase } from '../../lib/cart/use-sized-purchase';
-import { formatMoney } from '../../lib/money';
 import { paths } from '../../lib/paths';
 import { useEarlyInput } from '../../lib/use-early-input';
 import { useImageState } from '../../lib/use-image-state';

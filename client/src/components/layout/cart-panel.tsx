@@ -1,9 +1,9 @@
+import { formatMoney } from '@shared/money';
 import { Trash2 } from 'lucide-react';
 import { Link } from 'wouter';
 import { cart } from '../../lib/cart/cart-store';
 import { problemText } from '../../lib/cart/problem-text';
 import { useCartQuote } from '../../lib/cart/use-cart-quote';
-import { formatMoney } from '../../lib/money';
 import { paths } from '../../lib/paths';
 import { buttonClass } from '../ui/button';
 

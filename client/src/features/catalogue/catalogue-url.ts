@@ -1,7 +1,7 @@
-import type { CatalogueFilterInput } from '@shared/catalogue-input';
 import { type CatalogueView, parseView, STORE_CURRENCY } from '@shared/listing';
 import { minorToMajorString } from '@shared/money';
 import { LISTING_PARAM } from '@shared/ssr-contract';
+import type { CatalogueFilterInput } from '@shared/storefront-input';
 import { useCallback, useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
 

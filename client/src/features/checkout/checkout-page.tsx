@@ -1,4 +1,5 @@
 import { MAX_LINE_QUANTITY } from '@shared/checkout';
+import { formatMoney } from '@shared/money';
 import { Trash2 } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
@@ -7,7 +8,6 @@ import { cart, linesForQuote } from '../../lib/cart/cart-store';
 import { problemText } from '../../lib/cart/problem-text';
 import { useCartQuote } from '../../lib/cart/use-cart-quote';
 import { useCheckout } from '../../lib/cart/use-checkout';
-import { formatMoney } from '../../lib/money';
 import { paths } from '../../lib/paths';
 import { toast } from '../../lib/toast';
 import { usePageTitle } from '../../lib/use-page-title';

@@ -1,10 +1,10 @@
+import { formatMoney } from '@shared/money';
 import { ORDER_STATUS_LABEL } from '@shared/orders';
 import { useEffect } from 'react';
 import { Link, useSearch } from 'wouter';
 import { OrderLines } from '../../components/order-lines';
 import { buttonClass } from '../../components/ui/button';
 import { cart } from '../../lib/cart/cart-store';
-import { formatMoney } from '../../lib/money';
 import { paths } from '../../lib/paths';
 import { trpc } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';

@@ -1,10 +1,10 @@
+import { formatMoney } from '@shared/money';
 import type { CustomerOrderView } from '@shared/orders';
 import { Check } from 'lucide-react';
 import { Link, useParams, useSearch } from 'wouter';
 import { OrderLines } from '../../components/order-lines';
 import { PostalAddress } from '../../components/postal-address';
 import { Button, buttonClass } from '../../components/ui/button';
-import { formatMoney } from '../../lib/money';
 import { paths } from '../../lib/paths';
 import { trpc } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';

@@ -1,4 +1,5 @@
 import type { ProductDetail } from '@shared/catalogue';
+import { formatMoneyExact } from '@shared/money';
 import { sortSizes } from '@shared/sizes';
 import { ArrowLeft } from 'lucide-react';
 import { useEffect, useId } from 'react';
@@ -6,7 +7,6 @@ import { Link, useParams } from 'wouter';
 import { NotFoundView } from '../../components/site/not-found-view';
 import { Button, buttonClass } from '../../components/ui/button';
 import { useSizedPurchase } from '../../lib/cart/use-sized-purchase';
-import { formatMoneyExact } from '../../lib/money';
 import { paths } from '../../lib/paths';
 import { trpc } from '../../lib/trpc';
 import { useEarlyInput } from '../../lib/use-early-input';

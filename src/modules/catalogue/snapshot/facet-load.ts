@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTx, FacetKind } from '../../../db/database.js';
 import { groupConcat } from '../../../db/engine-sql.js';
+import { sizeSoldOut } from '../../stock/sold-out.js';
 import { SLOT_SORTS, type SortKeys, sortSlots } from './slot-orders.js';
 import { toSlotSet } from './slot-sets.js';
 
@@ -178,11 +179,7 @@ export function loadBuffers(load: FacetLoad): ArrayBuffer[] {
 
 /** The storefront's test of sold out (stock.repository's soldOutByProduct), for the whole catalogue. */
 export function soldOutRows(db: DbOrTx): Promise<SoldOutRow[]> {
-  return db
-    .selectFrom('size_stock')
-    .select(['product_id', 'size'])
-    .whereRef('on_hand', '<=', 'reserved')
-    .execute();
+  return db.selectFrom('size_stock').select(['product_id', 'size']).where(sizeSoldOut()).execute();
 }
 
 async function lastChange(db: DbOrTx): Promise<number> {

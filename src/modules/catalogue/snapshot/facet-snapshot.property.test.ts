@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseSource } from '../../../db/database-source.js';
 import type { CatalogueSort, SearchPage } from '../../../shared/catalogue.js';
-import type { CatalogueFilter } from '../../../shared/catalogue-input.js';
+import type { CatalogueFilter } from '../../../shared/storefront-input.js';
 import { facetCountsBySql, matchingIdsBySql } from '../../../test-support/facet-counts-oracle.js';
 import { insertProducts } from '../../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../../test-support/test-store.js';

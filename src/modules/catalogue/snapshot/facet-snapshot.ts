@@ -1,5 +1,5 @@
 import type { DbOrTx, FacetKind } from '../../../db/database.js';
-import type { CatalogueFilter } from '../../../shared/catalogue-input.js';
+import type { CatalogueFilter } from '../../../shared/storefront-input.js';
 import { FACET_GROUPS, facetKey, facetKeys } from '../search-query.js';
 import { type BitCounter, bitCounter } from './bit-counter.js';
 import {

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../db/database.js';
 import { databaseSource, rememberDatabaseSource } from '../../../db/database-source.js';
-import type { CatalogueFilter } from '../../../shared/catalogue-input.js';
+import type { CatalogueFilter } from '../../../shared/storefront-input.js';
 import { facetCountsBySql } from '../../../test-support/facet-counts-oracle.js';
 import { insertProducts } from '../../../test-support/fixtures.js';
 import { buildTestApp, createTestStore, type TestStore } from '../../../test-support/test-store.js';

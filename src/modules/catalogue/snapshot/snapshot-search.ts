@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../../db/database.js';
-import type { CatalogueFilter } from '../../../shared/catalogue-input.js';
+import type { CatalogueFilter } from '../../../shared/storefront-input.js';
 import { countFacets, type FacetSnapshot, filterMasks } from './facet-snapshot.js';
 import { withScratchMasks } from './scratch-masks.js';
 import { pageOf, type SlotSort } from './slot-orders.js';

@@ -1,4 +1,4 @@
-import { splitTags } from '@shared/catalog-input';
+import { splitTags } from '@shared/catalog-versions-input';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Modal } from '../../../components/ui/modal';

@@ -1,9 +1,9 @@
+import { formatMoney } from '@shared/money';
 import { type ReactNode, type RefObject, useId, useRef, useState } from 'react';
 import { OrderLines } from '../../../components/order-lines';
 import { PostalAddress } from '../../../components/postal-address';
 import { Button } from '../../../components/ui/button';
 import { Modal } from '../../../components/ui/modal';
-import { formatMoney } from '../../../lib/money';
 import { paths } from '../../../lib/paths';
 import { OrderActions } from './order-actions';
 import { OrderEmails } from './order-emails';

@@ -1,7 +1,7 @@
+import { formatMoney } from '@shared/money';
 import { REFUND_STATUS_LABEL } from '@shared/orders';
 import { useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
-import { formatMoney } from '../../../lib/money';
 import { ActionPanel } from './action-panel';
 import { RefundForm } from './refund-form';
 import type { OrderDetail } from './use-orders';

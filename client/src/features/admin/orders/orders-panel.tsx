@@ -1,8 +1,8 @@
+import { formatMoney } from '@shared/money';
 import { ORDER_STATUS_LABEL, ORDER_STATUSES, type OrderStatusName } from '@shared/orders';
 import { useId, useState } from 'react';
 import { type Column, DataTable } from '../../../components/admin/data-table';
 import { Button, buttonClass } from '../../../components/ui/button';
-import { formatMoney } from '../../../lib/money';
 import { paths } from '../../../lib/paths';
 import { OrderDialog } from './order-dialog';
 import { type OrderRow, useOrderList, useReconcileOrders } from './use-orders';

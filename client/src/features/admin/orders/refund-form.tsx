@@ -1,9 +1,8 @@
-import { parseMajorToMinor } from '@shared/money';
+import { formatMoney, parseMajorToMinor } from '@shared/money';
 import { type FormEvent, useId, useState } from 'react';
 import { TextAreaField } from '../../../components/admin/text-area-field';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
-import { formatMoney } from '../../../lib/money';
 import { useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';
 import { serverFieldErrors } from '../../../lib/use-zod-form';
 import { failureMessage, useFocusOnOpen } from './action-panel';

@@ -1,10 +1,10 @@
+import { minorToMajorString } from '@shared/money';
 import { sortSizes } from '@shared/sizes';
 import { History, Pencil, RefreshCw, Trash2 } from 'lucide-react';
 import { Fragment, type ReactNode, useEffect, useState } from 'react';
 import { type Column, DataTable, useSort } from '../../../components/admin/data-table';
 import { Button } from '../../../components/ui/button';
 import { Modal } from '../../../components/ui/modal';
-import { formatMoneyExact } from '../../../lib/money';
 import { CatalogManagement } from '../catalog/catalog-management';
 import { useIsOwner } from '../owner-only';
 import { AddProductDialog, EditProductDialog, HistoryDialog } from './product-dialogs';
@@ -34,7 +34,7 @@ function productColumns(open: (dialog: Dialog) => void, remove: (row: ProductRow
       header: 'Price',
       sortKey: 'price',
       cellClassName: 'whitespace-nowrap',
-      cell: (p) => formatMoneyExact(p.priceMinor, p.currency).split(' ')[1],
+      cell: (p) => minorToMajorString(p.priceMinor, p.currency),
     },
     { id: 'currency', header: 'Currency', sortKey: 'currency', cell: (p) => p.currency.toUpperCase() },
     { id: 'page_order', header: 'Page Order', sortKey: 'page_order', cell: (p) => p.pageOrder },

@@ -1,5 +1,10 @@
 import { z } from 'zod';
 
+/**
+ * What the admin sends to save, export and import catalogue versions (the catalog-versions module and the
+ * catalogue file upload). The shopper's side of the catalogue takes storefront-input.ts.
+ */
+
 /** Export dialog input: an optional label and comma-separated tags (trimmed, empties dropped). */
 export const exportCatalogInput = z.object({
   label: z.string().trim().max(200).optional(),

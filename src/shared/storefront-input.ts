@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { CATALOGUE_SORTS, MAX_OFFSET, SEARCH_MAX_LENGTH } from './catalogue.js';
 
+/**
+ * What shoppers send the storefront's catalogue procedures: a filter or a search, a product's id or slug, a
+ * back-in-stock wish. Catalogue versions (the admin's export and import) take catalog-versions-input.ts.
+ */
+
 const filterValues = z.array(z.string().max(100)).max(50).default([]);
 const minorAmount = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 

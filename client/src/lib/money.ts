@@ -1,1 +1,0 @@
-export { formatMoney, formatMoneyExact } from '@shared/money';
