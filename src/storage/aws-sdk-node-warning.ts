@@ -17,7 +17,7 @@ export function warnOnceAboutSdkNodeSupport(nodeVersion: string = process.versio
   if (major >= SDK_NODE_MAJOR) return;
   process.emitWarning(
     `S3 storage: AWS SDK releases from January 2027 need Node.js ${SDK_NODE_MAJOR} or newer, and this is ` +
-      `Node ${nodeVersion}: move to Node 22, 24 or 26 (README, "Node.js versions").`,
+      `Node ${nodeVersion}: move to a newer one (README, "Node.js versions").`,
     'NodeVersionNotice',
   );
 }
