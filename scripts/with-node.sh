@@ -58,6 +58,16 @@ if [ ! -x "$node_dir/bin/node" ]; then
 fi
 
 project="$cache/project-node$major"
+if ! command -v rsync >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "== with-node: installing Debian's rsync to copy the tree" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends rsync >&2 ||
+      { apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends rsync >&2; }
+  else
+    echo "with-node: needs rsync (Debian/Ubuntu: sudo apt-get install rsync)" >&2
+    exit 1
+  fi
+fi
 mkdir -p "$project"
 rsync -a --delete \
   --exclude=/node_modules --exclude=/dist --exclude=/.git --exclude=/test-results --exclude=/playwright-report \
