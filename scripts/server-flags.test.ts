@@ -13,7 +13,7 @@ describe('the production server heap settings', () => {
     const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
     expect(pkg.scripts.start).toBe(`node ${flags} scripts/start.mjs`);
     expect(read('README.md').replace(/\s+/g, ' ')).toContain(`\`node ${flags} dist/server.js\``);
-    expect(read('docs/deployment.md')).toContain(`ExecStart=/usr/bin/node ${flags} dist/server.js`);
+    expect(read('docs/deployment.md')).toContain(`ExecStart=/usr/local/bin/node ${flags} dist/server.js`);
   });
 
   it('are accepted by this Node and give the heap they promise', () => {

@@ -200,15 +200,23 @@ const CHUNK_BYTES = { least: 4096, most: 16_384 };
 
 function compress(body: Buffer, encoding: 'br' | 'gzip', smallest: boolean): Buffer {
   const chunkSize = Math.min(CHUNK_BYTES.most, Math.max(CHUNK_BYTES.least, Math.ceil(body.length / 2)));
-  return encoding === 'br'
-    ? brotliCompressSync(body, {
-        chunkSize,
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: smallest ? 5 : 1,
-          [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-        },
-      })
-    : gzipSync(body, { chunkSize, level: smallest ? 6 : 1 });
+  const out =
+    encoding === 'br'
+      ? brotliCompressSync(body, {
+          chunkSize,
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: smallest ? 5 : 1,
+            [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+          },
+        })
+      : gzipSync(body, { chunkSize, level: smallest ? 6 : 1 });
+  if (out.buffer.byteLength === out.length) return out;
+  // Node 24 and later give back output that fits in a chunk as a view of a 64 kB block, whatever `chunkSize`
+  // says: kept, a 2 kB listing would hold all of it. A buffer of its own, of its exact size (not from the
+  // shared pool, which a kept answer would hold whole).
+  const own = Buffer.allocUnsafeSlow(out.length);
+  out.copy(own);
+  return own;
 }
 
 function accepts(req: FastifyRequest, encoding: 'br' | 'gzip'): boolean {

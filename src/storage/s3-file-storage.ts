@@ -12,6 +12,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
+import { warnOnceAboutSdkNodeSupport } from './aws-sdk-node-warning.js';
 import { contentTypeFor } from './content-types.js';
 import {
   type ByteRange,
@@ -118,6 +119,7 @@ export class S3FileStorage implements FileStorage {
     this.region = options.region;
     this.listPageSize = options.listPageSize;
     this.description = `S3 bucket ${options.bucket}${options.endpoint ? ` at ${options.endpoint}` : ''}`;
+    warnOnceAboutSdkNodeSupport();
     this.client = new S3Client({
       region: options.region,
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),

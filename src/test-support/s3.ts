@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { z } from 'zod';
+import { warnOnceAboutSdkNodeSupport } from '../storage/aws-sdk-node-warning.js';
 import { S3FileStorage, type S3StorageOptions } from '../storage/s3-file-storage.js';
 
 /** s3rver's built-in account: it refuses other access keys (it does not check SigV4 signatures). */
@@ -34,6 +35,8 @@ const CHILD = fileURLToPath(new URL('./s3rver-child.ts', import.meta.url));
  * addressing, ranges, paging and error answers are the SDK's own.
  */
 export async function startS3Server(): Promise<TestS3Server> {
+  // Before the first client, so the s3rver child and the tests' own clients stay quiet as well.
+  warnOnceAboutSdkNodeSupport();
   const directory = mkdtempSync(path.join(tmpdir(), 's3rver-'));
   const child = spawn(process.execPath, ['--openssl-legacy-provider', '--import', 'tsx', CHILD, directory], {
     stdio: ['pipe', 'pipe', 'inherit'],
