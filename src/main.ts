@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { clientDistDir, demoDir } from './app-root.js';
 import { ConfigError, loadConfig } from './config.js';
 import { systemClock } from './core/clock.js';
+import { nodeRefusal } from './core/node-support.js';
 import { openStoreDatabase } from './db/store-database.js';
 import { ensureFirstAdmin } from './modules/auth/first-admin.js';
 import { loadSessionKeys } from './modules/auth/session-keys.js';
@@ -19,6 +20,11 @@ import { startUpBanner } from './ops/start-up-banner.js';
 import { openFileStorage } from './storage/open-file-storage.js';
 
 async function main(): Promise<void> {
+  const refusal = nodeRefusal();
+  if (refusal) {
+    console.error(refusal);
+    process.exit(1);
+  }
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();

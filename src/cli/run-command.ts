@@ -1,4 +1,5 @@
 import { ConfigError } from '../config.js';
+import { nodeRefusal } from '../core/node-support.js';
 
 /**
  * Runs a command line tool and exits with its code. A failure prints what `explain` says of it (never a
@@ -11,6 +12,11 @@ export function runCommand(
     explain: (error: unknown, usage: boolean) => string;
   },
 ): void {
+  const refusal = nodeRefusal();
+  if (refusal) {
+    console.error(refusal);
+    process.exit(1);
+  }
   run(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {
