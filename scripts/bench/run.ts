@@ -479,7 +479,7 @@ function cpuPerRequest(store: Measured, base: Measured | undefined): string {
 /** The cache-miss targets against this run's figures; a machine this noisy can miss one by its neighbours. */
 function printTargets(rows: RatedRow[], prepared: Prepared[]): void {
   const verdict = (ok: boolean) => (ok ? 'meets' : 'MISSES');
-  console.log('\nTargets (issue 18)');
+  console.log('\nTargets (docs/benchmark.md, "Targets")');
   // The ratio target goes with the catalogue's size: 0.3× at 10,000 products, 0.1× at 100,000.
   const ratioTarget = productCount >= 100_000 ? TARGETS.cacheMissRatio100k : TARGETS.cacheMissRatio10k;
   // Judged on the ratio as measured: the table's, rounded to two places, would call 0.096 a 0.1.
