@@ -2,12 +2,12 @@ import type { FastifyRequest } from 'fastify';
 import { PUBLIC_QUERIES } from '../core/public-queries.js';
 import { keepOutOfResponseCaches } from '../core/uncacheable-requests.js';
 import { memorySession } from '../modules/auth/session.js';
-import { catalogueQueries } from '../modules/catalogue/catalogue.router.js';
 import type { ServerQuery } from '../shared/ssr-contract.js';
 import { type Context, type ContextDeps, requestServices } from './context.js';
 import { createCallerFactory, throughPublicGate } from './init.js';
 import { type PublicQueryContext, runOnRawInput } from './public-query.js';
 import { appRouter } from './router.js';
+import { catalogueQueries } from './routers/catalogue.router.js';
 
 const createCaller = createCallerFactory(appRouter);
 

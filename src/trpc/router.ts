@@ -1,20 +1,20 @@
-import { adminAuditRouter } from '../modules/audit/admin-audit.router.js';
-import { accountRouter } from '../modules/auth/account.router.js';
-import { adminTeamRouter } from '../modules/auth/admin-team.router.js';
-import { authRouter } from '../modules/auth/auth.router.js';
-import { adminCatalogRouter } from '../modules/catalog-versions/catalog-versions.router.js';
-import { catalogueRouter } from '../modules/catalogue/catalogue.router.js';
-import { checkoutRouter } from '../modules/checkout/checkout.router.js';
-import { adminEmailsRouter } from '../modules/email/admin-emails.router.js';
-import { adminLogsRouter } from '../modules/logs/admin-logs.router.js';
-import { adminMediaRouter } from '../modules/media/media.router.js';
-import { adminOrdersRouter } from '../modules/orders/admin-orders.router.js';
-import { orderPageRouter } from '../modules/orders/order-page.router.js';
-import { adminProductsRouter } from '../modules/products/admin-products.router.js';
-import { adminSettingsRouter } from '../modules/settings/admin-settings.router.js';
-import { siteRouter } from '../modules/settings/site.router.js';
-import { adminPerformanceRouter, telemetryRouter } from '../modules/telemetry/telemetry.router.js';
 import { router } from './init.js';
+import { accountRouter } from './routers/account.router.js';
+import { adminAuditRouter } from './routers/admin-audit.router.js';
+import { adminEmailsRouter } from './routers/admin-emails.router.js';
+import { adminLogsRouter } from './routers/admin-logs.router.js';
+import { adminOrdersRouter } from './routers/admin-orders.router.js';
+import { adminProductsRouter } from './routers/admin-products.router.js';
+import { adminSettingsRouter } from './routers/admin-settings.router.js';
+import { adminTeamRouter } from './routers/admin-team.router.js';
+import { authRouter } from './routers/auth.router.js';
+import { adminCatalogRouter } from './routers/catalog-versions.router.js';
+import { catalogueRouter } from './routers/catalogue.router.js';
+import { checkoutRouter } from './routers/checkout.router.js';
+import { adminMediaRouter } from './routers/media.router.js';
+import { orderPageRouter } from './routers/order-page.router.js';
+import { siteRouter } from './routers/site.router.js';
+import { adminPerformanceRouter, telemetryRouter } from './routers/telemetry.router.js';
 
 export const appRouter = router({
   catalogue: catalogueRouter,

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, SESSION_FACTS, type TestStore } from '../../test-support/test-store.js';
 import { createCallerFactory } from '../../trpc/init.js';
-import { adminMediaRouter } from './media.router.js';
+import { adminMediaRouter } from '../../trpc/routers/media.router.js';
 import { removeStoredFiles, storageKeysForProduct } from './media.service.js';
 
 const createCaller = createCallerFactory(adminMediaRouter);

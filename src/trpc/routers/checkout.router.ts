@@ -1,14 +1,14 @@
 import { TRPCError } from '@trpc/server';
 import { RetryLater } from '../../core/failures.js';
 import { durableTransaction } from '../../db/durable.js';
+import { startCheckout } from '../../modules/checkout/checkout.service.js';
+import { quoteCart } from '../../modules/checkout/quote.js';
+import { applySessionOutcome } from '../../modules/orders/after-payment.service.js';
+import { findOrderIdBySession, orderSummaryBySession } from '../../modules/orders/orders.repository.js';
+import { stripeShippingOf } from '../../modules/orders/postal-address.js';
+import { readShipping } from '../../modules/settings/settings.repository.js';
 import { cartInput, sessionIdInput, testPaymentInput } from '../../shared/checkout-input.js';
-import { publicProcedure, router } from '../../trpc/init.js';
-import { applySessionOutcome } from '../orders/after-payment.service.js';
-import { findOrderIdBySession, orderSummaryBySession } from '../orders/orders.repository.js';
-import { stripeShippingOf } from '../orders/postal-address.js';
-import { readShipping } from '../settings/settings.repository.js';
-import { startCheckout } from './checkout.service.js';
-import { quoteCart } from './quote.js';
+import { publicProcedure, router } from '../init.js';
 
 export const checkoutRouter = router({
   /** Prices a cart from the database and flags each line that cannot be bought as it is. */

@@ -1,5 +1,5 @@
-import { publicProcedure, router } from '../../trpc/init.js';
-import { randomQuote, readSiteSettings } from './settings.repository.js';
+import { randomQuote, readSiteSettings } from '../../modules/settings/settings.repository.js';
+import { publicProcedure, router } from '../init.js';
 
 export const siteRouter = router({
   settings: publicProcedure.query(({ ctx }) => readSiteSettings(ctx.db)),

@@ -1,4 +1,13 @@
 import { TRPCError } from '@trpc/server';
+import { listProductMedia, productExists, toAdminMediaItem } from '../../modules/media/media.repository.js';
+import {
+  addUrlMedia,
+  MediaError,
+  removeMedia,
+  removeStoredFiles,
+  reorderMedia,
+  updateMedia,
+} from '../../modules/media/media.service.js';
 import {
   mediaAddUrlInput,
   mediaListInput,
@@ -7,16 +16,7 @@ import {
   mediaUpdateInput,
 } from '../../shared/media-input.js';
 import { MAX_MEDIA_PER_PRODUCT } from '../../shared/media-rules.js';
-import { adminProcedure, router } from '../../trpc/init.js';
-import { listProductMedia, productExists, toAdminMediaItem } from './media.repository.js';
-import {
-  addUrlMedia,
-  MediaError,
-  removeMedia,
-  removeStoredFiles,
-  reorderMedia,
-  updateMedia,
-} from './media.service.js';
+import { adminProcedure, router } from '../init.js';
 
 function toTrpcError(err: unknown): never {
   if (err instanceof MediaError) {

@@ -1,6 +1,6 @@
+import { auditFacets, listAudit } from '../../modules/audit/audit.repository.js';
 import { auditListInput } from '../../shared/audit.js';
-import { ownerProcedure, router } from '../../trpc/init.js';
-import { auditFacets, listAudit } from './audit.repository.js';
+import { ownerProcedure, router } from '../init.js';
 
 /** admin.audit.*: who changed what, when and from where (the owner's: decision 0031). */
 export const adminAuditRouter = router({

@@ -1,10 +1,10 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { RetryLater } from '../../core/failures.js';
+import { vitalSamplesSince } from '../../modules/telemetry/vitals.repository.js';
+import { summarizeVitals } from '../../modules/telemetry/vitals-summary.js';
 import { clientErrorReportInput } from '../../shared/telemetry.js';
-import { ownerProcedure, publicProcedure, router } from '../../trpc/init.js';
-import { vitalSamplesSince } from './vitals.repository.js';
-import { summarizeVitals } from './vitals-summary.js';
+import { ownerProcedure, publicProcedure, router } from '../init.js';
 
 export const telemetryRouter = router({
   /**

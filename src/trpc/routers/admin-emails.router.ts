@@ -1,8 +1,8 @@
 import { TRPCError } from '@trpc/server';
 import type { AdminRole, EmailKind } from '../../db/database.js';
+import { listEmails, requeueEmail } from '../../modules/email/outbox.repository.js';
 import { emailIdInput, emailListInput } from '../../shared/emails.js';
-import { adminProcedure, router } from '../../trpc/init.js';
-import { listEmails, requeueEmail } from './outbox.repository.js';
+import { adminProcedure, router } from '../init.js';
 
 /**
  * Team invitations are the owner's (admin.team.invite is owner-only): their emails, which name who is

@@ -1,5 +1,14 @@
 import { TRPCError } from '@trpc/server';
 import { RetryLater } from '../../core/failures.js';
+import { findProductDetail } from '../../modules/catalogue/catalogue.repository.js';
+import {
+  facetCounts,
+  findProductIdBySlug,
+  relatedProducts,
+  searchProducts,
+} from '../../modules/catalogue/catalogue-search.repository.js';
+import { withSoldOut } from '../../modules/stock/stock.repository.js';
+import { addStockAlert } from '../../modules/stock/stock-alerts.js';
 import {
   catalogueFilterInput,
   catalogueSearchInput,
@@ -7,17 +16,8 @@ import {
   productSlugInput,
   stockAlertInput,
 } from '../../shared/storefront-input.js';
-import { publicProcedure, router } from '../../trpc/init.js';
-import { publicQuery } from '../../trpc/public-query.js';
-import { withSoldOut } from '../stock/stock.repository.js';
-import { addStockAlert } from '../stock/stock-alerts.js';
-import { findProductDetail } from './catalogue.repository.js';
-import {
-  facetCounts,
-  findProductIdBySlug,
-  relatedProducts,
-  searchProducts,
-} from './catalogue-search.repository.js';
+import { publicProcedure, router } from '../init.js';
+import { publicQuery } from '../public-query.js';
 
 /** The storefront's two hottest queries, also run without tRPC's caller (trpc/public-caller.ts). */
 export const catalogueQueries = {

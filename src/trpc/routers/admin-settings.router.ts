@@ -1,7 +1,7 @@
+import { readStoredSettings, updateSettings } from '../../modules/settings/settings.repository.js';
 import { minorToMajorString } from '../../shared/money.js';
 import { settingsInput } from '../../shared/settings-input.js';
-import { adminProcedure, ownerProcedure, router } from '../../trpc/init.js';
-import { readStoredSettings, updateSettings } from './settings.repository.js';
+import { adminProcedure, ownerProcedure, router } from '../init.js';
 
 /** admin.settings.*: what the storefront shows about the store, and where and how it ships. */
 export const adminSettingsRouter = router({

@@ -1,14 +1,14 @@
 import { TRPCError } from '@trpc/server';
+import { refusalsAsBadRequest } from '../../modules/auth/account-refusals.js';
+import { changeRole, removeAccount } from '../../modules/auth/admin-accounts.js';
+import { findAdminById, listAdmins } from '../../modules/auth/admins.repository.js';
+import { inviteEmail } from '../../modules/auth/invites/invite-email.js';
+import { createInvite, inviteLink, openInvites, revokeInvite } from '../../modules/auth/invites/invites.js';
+import { resetTwoFactor } from '../../modules/auth/two-factor/two-factor.service.js';
+import { enqueueEmail } from '../../modules/email/outbox.repository.js';
+import { readStoreIdentity } from '../../modules/email/store-identity.js';
 import { inviteInput, teamMemberInput, teamRoleInput } from '../../shared/auth.js';
-import { ownerProcedure, router } from '../../trpc/init.js';
-import { enqueueEmail } from '../email/outbox.repository.js';
-import { readStoreIdentity } from '../email/store-identity.js';
-import { refusalsAsBadRequest } from './account-refusals.js';
-import { changeRole, removeAccount } from './admin-accounts.js';
-import { findAdminById, listAdmins } from './admins.repository.js';
-import { inviteEmail } from './invites/invite-email.js';
-import { createInvite, inviteLink, openInvites, revokeInvite } from './invites/invites.js';
-import { resetTwoFactor } from './two-factor/two-factor.service.js';
+import { ownerProcedure, router } from '../init.js';
 
 /**
  * admin.team.*: the owner's view of the shop's admin accounts (decision 0030): who they are, their roles,

@@ -1,6 +1,6 @@
+import { countLogs, listLogSources, listLogs } from '../../modules/logs/logs.repository.js';
 import { logListInput } from '../../shared/logs.js';
-import { ownerProcedure, router } from '../../trpc/init.js';
-import { countLogs, listLogSources, listLogs } from './logs.repository.js';
+import { ownerProcedure, router } from '../init.js';
 
 export const adminLogsRouter = router({
   /** Newest first, filtered and paged on the server; what was logged a moment ago is written first. */

@@ -1,24 +1,20 @@
 import { createHash } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import {
-  type AdminSessionEntry,
-  changePasswordInput,
-  confirmIdentityInput,
-  disableTwoFactorInput,
-  enrolmentCodeInput,
-  sessionHandleInput,
-} from '../../shared/auth.js';
-import { adminProcedure, router } from '../../trpc/init.js';
-import {
   carrySessionToCurrentEpoch,
   liveSessionsOf,
   newSessionId,
   renameSession,
   revokeSession,
-} from './admin-sessions.repository.js';
-import { adminWithPassword, bumpSessionEpoch, findAdminById, setAdminPassword } from './admins.repository.js';
-import { hashPassword, passwordProblem } from './password.js';
-import { currentSessionId, sessionPolicyOf } from './session.js';
+} from '../../modules/auth/admin-sessions.repository.js';
+import {
+  adminWithPassword,
+  bumpSessionEpoch,
+  findAdminById,
+  setAdminPassword,
+} from '../../modules/auth/admins.repository.js';
+import { hashPassword, passwordProblem } from '../../modules/auth/password.js';
+import { currentSessionId, sessionPolicyOf } from '../../modules/auth/session.js';
 import {
   admitProof,
   beginEnrolment,
@@ -27,8 +23,17 @@ import {
   disableTwoFactor,
   renewRecoveryCodes,
   twoFactorStatus,
-} from './two-factor/two-factor.service.js';
-import { describeUserAgent } from './user-agent.js';
+} from '../../modules/auth/two-factor/two-factor.service.js';
+import { describeUserAgent } from '../../modules/auth/user-agent.js';
+import {
+  type AdminSessionEntry,
+  changePasswordInput,
+  confirmIdentityInput,
+  disableTwoFactorInput,
+  enrolmentCodeInput,
+  sessionHandleInput,
+} from '../../shared/auth.js';
+import { adminProcedure, router } from '../init.js';
 
 /**
  * How the list names a session: a hash of its id. The id is what the sealed cookie carries; it stays out of

@@ -1,14 +1,14 @@
 import { TRPCError } from '@trpc/server';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
+import { adminOrderDetail } from '../../modules/orders/admin-order-detail.js';
+import { cancelOrder, markDelivered, shipOrder } from '../../modules/orders/fulfilment.service.js';
+import { reconcilePendingOrders } from '../../modules/orders/reconcile.js';
+import { refundOrder } from '../../modules/orders/refunds.service.js';
 import { orderIdInput, orderListInput } from '../../shared/checkout-input.js';
 import { cancelOrderInput, refundOrderInput, shipOrderInput } from '../../shared/order-admin-input.js';
 import { orderStageLabel } from '../../shared/orders.js';
-import { adminProcedure, ownerProcedure, router } from '../../trpc/init.js';
-import { adminOrderDetail } from './admin-order-detail.js';
-import { cancelOrder, markDelivered, shipOrder } from './fulfilment.service.js';
-import { reconcilePendingOrders } from './reconcile.js';
-import { refundOrder } from './refunds.service.js';
+import { adminProcedure, ownerProcedure, router } from '../init.js';
 
 function fulfilmentDeps(ctx: { db: Db; clock: Clock; config: { publicUrl: string } }) {
   return { db: ctx.db, clock: ctx.clock, publicUrl: ctx.config.publicUrl };

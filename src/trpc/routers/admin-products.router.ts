@@ -2,6 +2,19 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { DbOrTx } from '../../db/database.js';
 import { undoneAloneOnError } from '../../db/engine-sql.js';
+import { removeStoredFiles, storageKeysForProduct } from '../../modules/media/media.service.js';
+import { diffProducts, productHistory, recordHistory } from '../../modules/products/product-history.js';
+import { newProductId } from '../../modules/products/product-id.js';
+import {
+  deleteProductRow,
+  findAdminProduct,
+  insertProduct,
+  listAdminProducts,
+  updateProduct,
+} from '../../modules/products/products.repository.js';
+import { findSkuOwner, isSkuConflict } from '../../modules/products/sku.js';
+import { readStoredSettings } from '../../modules/settings/settings.repository.js';
+import { lowStock } from '../../modules/stock/stock.repository.js';
 import {
   adminProductListInput,
   createProductInput,
@@ -9,20 +22,7 @@ import {
   skuTakenMessage,
   updateProductInput,
 } from '../../shared/product-input.js';
-import { adminProcedure, router } from '../../trpc/init.js';
-import { removeStoredFiles, storageKeysForProduct } from '../media/media.service.js';
-import { readStoredSettings } from '../settings/settings.repository.js';
-import { lowStock } from '../stock/stock.repository.js';
-import { diffProducts, productHistory, recordHistory } from './product-history.js';
-import { newProductId } from './product-id.js';
-import {
-  deleteProductRow,
-  findAdminProduct,
-  insertProduct,
-  listAdminProducts,
-  updateProduct,
-} from './products.repository.js';
-import { findSkuOwner, isSkuConflict } from './sku.js';
+import { adminProcedure, router } from '../init.js';
 
 // Kept here for its importers; it lives in product-id.ts so the catalogue parse worker can use it without the database.
 

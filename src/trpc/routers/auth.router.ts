@@ -1,4 +1,14 @@
 import { TRPCError } from '@trpc/server';
+import { recordAdminChange } from '../../modules/audit/admin-change.js';
+import { refusalsAsBadRequest } from '../../modules/auth/account-refusals.js';
+import { revokeSession } from '../../modules/auth/admin-sessions.repository.js';
+import { findAdminById } from '../../modules/auth/admins.repository.js';
+import { login, openSession } from '../../modules/auth/auth.service.js';
+import { acceptInvite, findOpenInvite, INVITE_GONE } from '../../modules/auth/invites/invites.js';
+import { hashPassword, passwordProblem } from '../../modules/auth/password.js';
+import { currentSessionId } from '../../modules/auth/session.js';
+import { completeSignIn } from '../../modules/auth/two-factor/two-factor.service.js';
+import { readStoreContacts } from '../../modules/settings/settings.repository.js';
 import {
   type AdminSessionInfo,
   acceptInviteInput,
@@ -7,17 +17,7 @@ import {
   type PendingSignInInfo,
   signInCodeInput,
 } from '../../shared/auth.js';
-import { publicProcedure, router } from '../../trpc/init.js';
-import { recordAdminChange } from '../audit/admin-change.js';
-import { readStoreContacts } from '../settings/settings.repository.js';
-import { refusalsAsBadRequest } from './account-refusals.js';
-import { revokeSession } from './admin-sessions.repository.js';
-import { findAdminById } from './admins.repository.js';
-import { login, openSession } from './auth.service.js';
-import { acceptInvite, findOpenInvite, INVITE_GONE } from './invites/invites.js';
-import { hashPassword, passwordProblem } from './password.js';
-import { currentSessionId } from './session.js';
-import { completeSignIn } from './two-factor/two-factor.service.js';
+import { publicProcedure, router } from '../init.js';
 
 export const authRouter = router({
   login: publicProcedure

@@ -1,10 +1,10 @@
 import { TRPCError } from '@trpc/server';
+import { tokenMatches } from '../../modules/orders/order-access.js';
+import { loadOrderRecord } from '../../modules/orders/order-record.js';
+import { readStoreContacts } from '../../modules/settings/settings.repository.js';
 import { orderPageInput } from '../../shared/checkout-input.js';
 import { type CustomerOrderView, orderStageLabel } from '../../shared/orders.js';
-import { publicProcedure, router } from '../../trpc/init.js';
-import { readStoreContacts } from '../settings/settings.repository.js';
-import { tokenMatches } from './order-access.js';
-import { loadOrderRecord } from './order-record.js';
+import { publicProcedure, router } from '../init.js';
 
 /** The one answer to a wrong id, a wrong token and an unpaid order alike: nothing tells them apart. */
 const NOT_FOUND = () => new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });

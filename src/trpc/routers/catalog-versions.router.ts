@@ -1,6 +1,4 @@
 import { TRPCError } from '@trpc/server';
-import { catalogVersionIdInput, exportCatalogInput } from '../../shared/catalog-versions-input.js';
-import { ownerProcedure, router } from '../../trpc/init.js';
 import {
   type CatalogDeps,
   CatalogError,
@@ -9,7 +7,9 @@ import {
   listVersions,
   readVersionContent,
   setActiveVersion,
-} from './catalog-versions.service.js';
+} from '../../modules/catalog-versions/catalog-versions.service.js';
+import { catalogVersionIdInput, exportCatalogInput } from '../../shared/catalog-versions-input.js';
+import { ownerProcedure, router } from '../init.js';
 
 function deps(ctx: CatalogDeps): CatalogDeps {
   return { db: ctx.db, storage: ctx.storage, clock: ctx.clock };
