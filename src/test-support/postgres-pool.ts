@@ -71,16 +71,6 @@ export const SCHEMA_FINGERPRINT = `
      WHERE setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())
   ) s`;
 
-async function inDatabase<T>(name: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl(postgresAdminUrl, name) });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /**
  * Read from a freshly migrated database while the template is built, and kept as the template's comment:
  * nobody connects to the template itself, since CREATE DATABASE refuses a template anyone is connected to.
@@ -160,7 +150,7 @@ export function migratedPostgresTemplate(): Promise<string> {
         } finally {
           await handle.close();
         }
-        const snap = await inDatabase(building, takeSnapshot);
+        const snap = await asPostgresAdmin(takeSnapshot, building);
         await client.query(`COMMENT ON DATABASE ${building} IS ${pg.escapeLiteral(JSON.stringify(snap))}`);
         await client.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
         await sweep(client, name);
@@ -260,7 +250,7 @@ async function giveBack(template: string, name: string, keptAs?: string): Promis
     await asPostgresAdmin((c) =>
       c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]),
     );
-    const same = await inDatabase(name, async (c) => {
+    const same = await asPostgresAdmin(async (c) => {
       const schema = (await c.query<{ schema: string }>(SCHEMA_FINGERPRINT)).rows[0]?.schema;
       if (schema !== snap.schema) return false;
       await c.query('BEGIN');
@@ -274,7 +264,7 @@ async function giveBack(template: string, name: string, keptAs?: string): Promis
       for (const s of snap.sequences) await c.query('SELECT setval($1, $2, $3)', [s.name, s.value, s.called]);
       await c.query('COMMIT');
       return true;
-    });
+    }, name);
     if (!same) {
       await dropDatabase(name);
       return false;

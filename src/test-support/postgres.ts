@@ -16,8 +16,13 @@ export function databaseUrl(url: string, name: string): string {
   return u.toString();
 }
 
-export async function asPostgresAdmin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: postgresAdminUrl });
+/** Runs `run` on a connection of the tests' server, to its `postgres` database or to `database`. */
+export async function asPostgresAdmin<T>(
+  run: (client: pg.Client) => Promise<T>,
+  database?: string,
+): Promise<T> {
+  const url = database ? databaseUrl(postgresAdminUrl, database) : postgresAdminUrl;
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await run(client);
