@@ -15,8 +15,10 @@ export interface ProductsTable {
   sizes: string;
   /** JSON object: size -> measurement name -> value. */
   size_detail: string;
-  /** JSON array of colour names. */
+  /** JSON array of colour names: the names of colour_options, for the search and facet triggers. */
   colors: string;
+  /** JSON array of ColourOption (shared/colours.ts): the colour variants (migration 0027). */
+  colour_options: Generated<string>;
   /** JSON array of tags. */
   tags: string;
   image_folder: string | null;
@@ -204,6 +206,8 @@ export interface OrdersTable {
 /** Stock of one size; a size without a row is not tracked (always available). */
 export interface SizeStockTable {
   product_id: string;
+  /** colourKey of the colour this count is of; '' (ALL_COLOURS): every colour without a count of its own. */
+  colour: Generated<string>;
   size: string;
   on_hand: number;
   /** Units held by open checkouts: on_hand - reserved can be bought. */
@@ -213,6 +217,8 @@ export interface SizeStockTable {
 export interface StockAlertsTable {
   id: Generated<number>;
   product_id: string;
+  /** colourKey of the colour wished for; '' for a product without colours. */
+  colour: Generated<string>;
   size: string;
   email: string;
   created_at: string;
@@ -223,6 +229,8 @@ export interface StockReservationsTable {
   id: Generated<number>;
   order_id: string;
   product_id: string;
+  /** The stock pool the units were taken from (size_stock.colour): '' for all colours. */
+  colour: Generated<string>;
   size: string;
   quantity: number;
   state: 'held' | 'sold' | 'released';
@@ -268,6 +276,8 @@ export interface OrderLinesTable {
   order_id: string;
   product_id: string;
   title: string;
+  /** The colour's name as it was when bought; null for a product without colours. */
+  colour: ColumnType<string | null, string | null | undefined, string | null>;
   size: string | null;
   quantity: number;
   unit_price_minor: number;

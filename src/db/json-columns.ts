@@ -1,3 +1,4 @@
+import type { ColourOption } from '../shared/colours.js';
 /** JSON text columns are written by our own code, but a hand-edited row must not crash a page: fall back. */
 export function parseJsonArray(text: string): string[] {
   try {
@@ -19,3 +20,35 @@ export function parseJsonRecord<T>(text: string, isValue: (v: unknown) => v is T
     return {};
   }
 }
+
+/** The colour variants of a products row: colour_options as written, any hand-edited oddity left out. */
+export function colourOptionsOf(text: string): ColourOption[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(value)) return [];
+  const isText = (v: unknown): v is string => typeof v === 'string';
+  return value.flatMap((raw: unknown): ColourOption[] => {
+    if (!raw || typeof raw !== 'object') return [];
+    const c = raw as Record<string, unknown>;
+    if (!isText(c.name)) return [];
+    const detail = c.sizeDetail;
+    return [
+      {
+        name: c.name,
+        hex: isText(c.hex) ? c.hex : null,
+        skuSuffix: isText(c.skuSuffix) ? c.skuSuffix : null,
+        priceMinor: Number.isSafeInteger(c.priceMinor) ? (c.priceMinor as number) : null,
+        images: Array.isArray(c.images) ? c.images.filter(isText) : [],
+        sizeDetail:
+          detail && typeof detail === 'object' && !Array.isArray(detail)
+            ? (detail as Record<string, Record<string, string>>)
+            : null,
+      },
+    ];
+  });
+}
+

@@ -5,6 +5,8 @@ import { ORDER_STATUSES } from './orders.js';
 /** A cart line as the browser sends it: what and how many, never a price to trust. */
 export const cartLineInput = z.object({
   productId: z.string().trim().min(1).max(100),
+  /** The colour's name or its slug, for a product with colours (decision 0036). */
+  colour: z.string().trim().min(1).max(100).nullish(),
   size: z.string().trim().min(1).max(20).nullable(),
   quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY),
   /** The unit price the shopper last saw, only to tell them it changed; never used to charge. */

@@ -8,11 +8,15 @@ export type LineProblem =
   | 'size_unavailable'
   | 'price_changed'
   | 'size_required'
+  | 'colour_required'
+  | 'colour_unavailable'
   | 'sold_out'
   | 'not_enough_stock';
 
 export type QuotedLine = {
   productId: string;
+  /** The colour's name (the product's own spelling when it has the colour); null for a product without. */
+  colour: string | null;
   size: string | null;
   quantity: number;
   title: string | null;
@@ -59,6 +63,8 @@ export const PROBLEM_TEXT: Record<LineProblem, string> = {
   size_unavailable: 'This size is no longer offered. Please pick another size or remove it.',
   price_changed: 'The price changed since you added it.',
   size_required: 'Please choose a size for this product.',
+  colour_required: 'Please choose a colour for this product.',
+  colour_unavailable: 'This colour is no longer offered. Please pick another colour or remove it.',
   sold_out: 'This size is sold out. Please pick another size or remove it.',
   not_enough_stock: 'Fewer are left in this size than you asked for. Please lower the quantity.',
 };

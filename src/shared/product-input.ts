@@ -1,4 +1,14 @@
 import { z } from 'zod';
+import {
+  type ColourOption,
+  colourSlug,
+  MAX_COLOUR_IMAGES,
+  MAX_COLOUR_NAME,
+  MAX_COLOURS,
+  MAX_SKU_SUFFIX,
+  normaliseHex,
+  tidyColourName,
+} from './colours.js';
 import { currencyExponent, isKnownCurrency, parseMajorToMinor } from './money.js';
 import { DEFAULT_SIZES } from './sizes.js';
 
@@ -46,6 +56,80 @@ const chips = (max: number, maxLength: number) =>
     .refine((v) => v.length <= max, `At most ${max} entries`)
     .refine((v) => v.every((x) => x.length <= maxLength), `Each entry at most ${maxLength} characters`)
     .refine((v) => v.every(isStorableText), UNSTORABLE_TEXT_MESSAGE);
+
+const sizeDetailInput = z.record(
+  z.string().trim().min(1).max(20).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
+  z.record(
+    z.string().trim().min(1).max(40).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
+    z.string().trim().max(40).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
+  ),
+);
+
+/** Only measurements for sizes the product has, and only filled cells. */
+function filledSizeDetail(detail: Record<string, Record<string, string>>) {
+  return Object.fromEntries(
+    Object.entries(detail).flatMap(([size, row]) => {
+      const cells = Object.entries(row).filter(([, v]) => v !== '');
+      return cells.length > 0 ? [[size, Object.fromEntries(cells)]] : [];
+    }),
+  );
+}
+
+/** A colour as the form and a catalogue file give it: a plain name (today's files) or the whole variant. */
+const colourInput = z.union([
+  z.string().transform((name) => ({ name, plain: true as const })),
+  z.object({
+    name: z.string(),
+    hex: z.string().max(20).nullish(),
+    skuSuffix: z.string().max(MAX_SKU_SUFFIX, `A SKU suffix has at most ${MAX_SKU_SUFFIX} characters`).nullish(),
+    /** Decimal text in the product's currency, like the product's price; empty: the product's price. */
+    price: z.string().max(20).nullish(),
+    images: z.array(z.string().trim().min(1).max(2048)).max(MAX_COLOUR_IMAGES).nullish(),
+    sizeDetail: sizeDetailInput.nullish(),
+  }),
+]);
+
+const colourList = z
+  .array(colourInput)
+  .max(MAX_COLOURS, `At most ${MAX_COLOURS} colours`)
+  .transform((values) => {
+    // A plain list (today's files, the old form) drops a repeated name as it always did; a variant never.
+    const plainSeen = new Set<string>();
+    return values
+      .map((c) => ({ ...c, name: tidyColourName(c.name) }))
+      .filter((c) => {
+        if (c.name === '') return false;
+        if (!('plain' in c)) return true;
+        const slug = colourSlug(c.name);
+        if (plainSeen.has(slug)) return false;
+        plainSeen.add(slug);
+        return true;
+      });
+  })
+  .superRefine((colours, ctx) => {
+    const seen = new Map<string, string>();
+    for (const [i, c] of colours.entries()) {
+      if (c.name.length > MAX_COLOUR_NAME)
+        ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `Each colour at most ${MAX_COLOUR_NAME} characters` });
+      if (!isStorableText(c.name))
+        ctx.addIssue({ code: 'custom', path: [i, 'name'], message: UNSTORABLE_TEXT_MESSAGE });
+      const slug = colourSlug(c.name);
+      const before = seen.get(slug);
+      if (slug === '')
+        ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `"${c.name}" is not a colour name` });
+      else if (before !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'name'],
+          message: `"${c.name}" is the same colour as "${before}"`,
+        });
+      else seen.set(slug, c.name);
+      if ('hex' in c && c.hex && normaliseHex(c.hex) === null)
+        ctx.addIssue({ code: 'custom', path: [i, 'hex'], message: 'A swatch is a colour like #1f7a6d' });
+      if ('skuSuffix' in c && c.skuSuffix && !isStorableText(c.skuSuffix))
+        ctx.addIssue({ code: 'custom', path: [i, 'skuSuffix'], message: UNSTORABLE_TEXT_MESSAGE });
+    }
+  });
 
 /** Page order bounds: a decimal sort key (2.5 goes between 2 and 3), as the spec parses it. */
 export const MAX_PAGE_ORDER = 1_000_000_000;
@@ -100,21 +184,23 @@ export const productFields = z
       .default(999),
     sizes: chips(20, 20),
     tags: chips(30, 50),
-    colors: chips(20, 50),
-    sizeDetail: z
-      .record(
-        z.string().trim().min(1).max(20).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
-        z.record(
-          z.string().trim().min(1).max(40).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
-          z.string().trim().max(40).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
-        ),
-      )
-      .default({}),
+    colors: colourList.default([]),
+    sizeDetail: sizeDetailInput.default({}),
     /** Units on hand per size; a size that is absent is not tracked (always available). */
     stock: z
       .record(
         z.string().trim().min(1).max(20),
         z.number().int('Whole numbers only').min(0, 'Stock cannot be negative').max(1_000_000),
+      )
+      .default({}),
+    /** Units on hand per colour (by name) and size, for colours with a count of their own. */
+    colourStock: z
+      .record(
+        z.string().max(200),
+        z.record(
+          z.string().trim().min(1).max(20),
+          z.number().int('Whole numbers only').min(0, 'Stock cannot be negative').max(1_000_000),
+        ),
       )
       .default({}),
     stripePaymentLink: httpUrl.default(''),
@@ -134,17 +220,53 @@ export const productFields = z
           message: `Stock for ${size}, a size this product does not have`,
         });
     }
+    const colourSlugs = new Set(p.colors.map((c) => colourSlug(c.name)));
+    for (const [colour, counts] of Object.entries(p.colourStock)) {
+      if (!colourSlugs.has(colourSlug(colour))) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['colourStock', colour],
+          message: `Stock for ${colour}, a colour this product does not have`,
+        });
+        continue;
+      }
+      for (const size of Object.keys(counts))
+        if (!(sizes as readonly string[]).includes(size))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['colourStock', colour, size],
+            message: `Stock for ${colour} ${size}, a size this product does not have`,
+          });
+    }
+    for (const [i, c] of p.colors.entries()) {
+      const price = 'price' in c ? c.price?.trim() : '';
+      if (price && isKnownCurrency(p.currency) && parseMajorToMinor(price, p.currency) === null)
+        ctx.addIssue({ code: 'custom', path: ['colors', i, 'price'], message: priceMessage(price, p.currency) });
+    }
   })
   .transform((p) => ({
     ...p,
     // A product with no sizes is sold in the default sizes.
     sizes: p.sizes.length > 0 ? p.sizes : [...DEFAULT_SIZES],
     priceMinor: parseMajorToMinor(p.price, p.currency) ?? 0,
-    // Only measurements for sizes the product has, and only filled cells.
-    sizeDetail: Object.fromEntries(
-      Object.entries(p.sizeDetail).flatMap(([size, row]) => {
-        const cells = Object.entries(row).filter(([, v]) => v !== '');
-        return cells.length > 0 ? [[size, Object.fromEntries(cells)]] : [];
+    sizeDetail: filledSizeDetail(p.sizeDetail),
+    colors: p.colors.map((c): ColourOption => {
+      const price = 'price' in c ? c.price?.trim() : '';
+      const sizeDetail = 'sizeDetail' in c && c.sizeDetail ? filledSizeDetail(c.sizeDetail) : null;
+      return {
+        name: c.name,
+        hex: 'hex' in c && c.hex ? normaliseHex(c.hex) : null,
+        skuSuffix: 'skuSuffix' in c && c.skuSuffix?.trim() ? c.skuSuffix.trim() : null,
+        priceMinor: price ? parseMajorToMinor(price, p.currency) : null,
+        images: 'images' in c && c.images ? [...new Set(c.images)] : [],
+        sizeDetail: sizeDetail && Object.keys(sizeDetail).length > 0 ? sizeDetail : null,
+      };
+    }),
+    // Keyed by the colour's own spelling, whatever spelling the form or the file used.
+    colourStock: Object.fromEntries(
+      Object.entries(p.colourStock).flatMap(([colour, counts]) => {
+        const own = p.colors.find((c) => colourSlug(c.name) === colourSlug(colour));
+        return own ? [[own.name, counts]] : [];
       }),
     ),
   }));

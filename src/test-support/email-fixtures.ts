@@ -55,6 +55,7 @@ export async function seedOrder(db: Db, id = 'ord_1', now = new Date(T0)): Promi
         {
           productId: 'p1',
           title: 'Lawn Kurta',
+          colour: null,
           size: 'M',
           quantity: 2,
           unitPriceMinor: 4450,

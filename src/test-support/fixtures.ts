@@ -1,7 +1,10 @@
 import type { Db, ProductsTable } from '../db/database.js';
 import { slugify } from '../shared/slug.js';
 
-type ProductRow = Omit<ProductsTable, 'page_order'> & { page_order: number };
+type ProductRow = Omit<ProductsTable, 'page_order' | 'colour_options'> & {
+  page_order: number;
+  colour_options?: string;
+};
 type ProductInput = Partial<ProductRow> & { id: string };
 
 export function productRow(overrides: ProductInput): ProductRow {
@@ -26,6 +29,22 @@ export function productRow(overrides: ProductInput): ProductRow {
     page_order: 999,
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
+    // The colour list's names as plain variants, as migration 0027 made them, unless a test gives its own
+    // (left out without colours, so tests of older schemas can insert rows too).
+    ...(overrides.colors && overrides.colors !== '[]'
+      ? {
+          colour_options: JSON.stringify(
+            (JSON.parse(overrides.colors) as string[]).map((name) => ({
+              name,
+              hex: null,
+              skuSuffix: null,
+              priceMinor: null,
+              images: [],
+              sizeDetail: null,
+            })),
+          ),
+        }
+      : {}),
     ...overrides,
   };
 }

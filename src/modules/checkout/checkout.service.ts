@@ -5,6 +5,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { durableTransaction } from '../../db/durable.js';
 import { PROBLEM_TEXT } from '../../shared/checkout.js';
+import { colourKey } from '../../shared/colours.js';
 import type { cartLineInput } from '../../shared/checkout-input.js';
 import { CHECKOUT_SESSION_LIFETIME_MS } from '../orders/abandoned-orders.js';
 import { attachSession, deleteOrder, insertPendingOrder, newOrderId } from '../orders/orders.repository.js';
@@ -58,6 +59,7 @@ export async function startCheckout(
   const orderLines = quote.lines.map((l) => ({
     productId: l.productId,
     title: l.title ?? '',
+    colour: l.colour,
     size: l.size,
     quantity: l.quantity,
     unitPriceMinor: l.unitPriceMinor ?? 0,
@@ -78,7 +80,10 @@ export async function startCheckout(
       });
       await reserveLines(trx, {
         id: orderId,
-        lines: orderLines,
+        lines: orderLines.map((l) => ({
+          ...l,
+          colour: l.colour === null ? null : { key: colourKey(l.colour), name: l.colour },
+        })),
         // A Stripe checkout holds its units while its session can be paid; a demo one for 30 minutes.
         expiresAt: ctx.payments.mode === 'demo' ? new Date(now.getTime() + DEMO_RESERVATION_MS) : expiresAt,
         now,

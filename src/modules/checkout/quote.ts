@@ -1,10 +1,11 @@
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/database.js';
-import { parseJsonArray } from '../../db/json-columns.js';
+import { colourOptionsOf, parseJsonArray } from '../../db/json-columns.js';
+import { ALL_COLOURS, type ColourOption, colourKey, colourSlug, findColour } from '../../shared/colours.js';
 import { type LineProblem, MAX_LINE_QUANTITY, type Quote, type QuotedLine } from '../../shared/checkout.js';
 import type { cartLineInput } from '../../shared/checkout-input.js';
 import { productSpelling, sizeKey } from '../../shared/sizes.js';
-import { available, stockOf } from '../stock/stock.repository.js';
+import { available, poolOf, stockOf } from '../stock/stock.repository.js';
 
 type CartLine = z.infer<typeof cartLineInput>;
 
@@ -24,6 +25,7 @@ export async function quoteCart(db: DbOrTx, input: CartLine[], now: Date): Promi
       'p.price_minor',
       'p.currency',
       'p.sizes',
+      'p.colour_options',
       (eb) =>
         eb
           .selectFrom('media as m')
@@ -38,14 +40,21 @@ export async function quoteCart(db: DbOrTx, input: CartLine[], now: Date): Promi
     .where('p.id', 'in', ids)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
+  const coloursOf = new Map(rows.map((r) => [r.id, colourOptionsOf(r.colour_options)]));
 
-  const merged = new Map<string, CartLine>();
+  const merged = new Map<string, Omit<CartLine, 'colour'> & { colour: string | null }>();
   for (const raw of input) {
     const product = byId.get(raw.productId);
     const size =
       raw.size === null ? null : productSpelling(product ? parseJsonArray(product.sizes) : [], raw.size);
-    const line = { ...raw, size };
-    const key = JSON.stringify([line.productId, size === null ? null : sizeKey(size)]);
+    // The product's own spelling of its colour, whatever spelling or slug the cart kept.
+    const colour = findColour(coloursOf.get(raw.productId) ?? [], raw.colour)?.name ?? raw.colour ?? null;
+    const line = { ...raw, colour, size };
+    const key = JSON.stringify([
+      line.productId,
+      colour === null ? null : colourSlug(colour),
+      size === null ? null : sizeKey(size),
+    ]);
     const existing = merged.get(key);
     merged.set(
       key,
@@ -72,27 +81,38 @@ export async function quoteCart(db: DbOrTx, input: CartLine[], now: Date): Promi
       };
     }
     const sizes = parseJsonArray(product.sizes);
-    const count = line.size === null ? undefined : stock.get(product.id)?.get(line.size);
-    const left = count ? available(count) : null;
+    const colours = coloursOf.get(product.id) ?? [];
+    const colour: ColourOption | undefined = findColour(colours, line.colour);
+    const found =
+      line.size === null
+        ? undefined
+        : poolOf(stock.get(product.id), colour ? colourKey(colour.name) : ALL_COLOURS, line.size);
+    const left = found ? available(found.count) : null;
+    const unitPriceMinor = colour?.priceMinor ?? product.price_minor;
     const problem: LineProblem | null =
-      sizes.length > 0 && line.size === null
-        ? 'size_required'
-        : line.size !== null && !sizes.some((s) => sizeKey(s) === sizeKey(line.size ?? ''))
-          ? 'size_unavailable'
-          : left === 0
-            ? 'sold_out'
-            : left !== null && line.quantity > left
-              ? 'not_enough_stock'
-              : line.seenUnitPriceMinor !== undefined && line.seenUnitPriceMinor !== product.price_minor
-                ? 'price_changed'
-                : null;
+      colours.length > 0 && line.colour === null
+        ? 'colour_required'
+        : (colours.length > 0 && !colour) || (colours.length === 0 && line.colour !== null)
+          ? 'colour_unavailable'
+          : sizes.length > 0 && line.size === null
+            ? 'size_required'
+            : line.size !== null && !sizes.some((s) => sizeKey(s) === sizeKey(line.size ?? ''))
+              ? 'size_unavailable'
+              : left === 0
+                ? 'sold_out'
+                : left !== null && line.quantity > left
+                  ? 'not_enough_stock'
+                  : line.seenUnitPriceMinor !== undefined && line.seenUnitPriceMinor !== unitPriceMinor
+                    ? 'price_changed'
+                    : null;
     return {
       ...pick(line),
       title: product.title,
-      image: product.image ?? null,
-      unitPriceMinor: product.price_minor,
+      // The colour's own first photo, else the product's.
+      image: colour?.images[0] ?? product.image ?? null,
+      unitPriceMinor,
       currency: product.currency,
-      lineTotalMinor: product.price_minor * line.quantity,
+      lineTotalMinor: unitPriceMinor * line.quantity,
       problem,
       left,
     };
@@ -109,6 +129,6 @@ export async function quoteCart(db: DbOrTx, input: CartLine[], now: Date): Promi
   };
 }
 
-function pick(line: CartLine) {
-  return { productId: line.productId, size: line.size, quantity: line.quantity };
+function pick(line: Omit<CartLine, 'colour'> & { colour: string | null }) {
+  return { productId: line.productId, colour: line.colour, size: line.size, quantity: line.quantity };
 }

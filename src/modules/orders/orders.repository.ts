@@ -10,6 +10,8 @@ import { recordOrderEvent } from './order-events.repository.js';
 export type NewOrderLine = {
   productId: string;
   title: string;
+  /** The colour's name; null for a product without colours. */
+  colour: string | null;
   size: string | null;
   quantity: number;
   unitPriceMinor: number;
@@ -68,6 +70,7 @@ export async function insertPendingOrder(
         order_id: order.id,
         product_id: l.productId,
         title: l.title,
+        colour: l.colour,
         size: l.size,
         quantity: l.quantity,
         unit_price_minor: l.unitPriceMinor,
@@ -139,13 +142,23 @@ export async function orderSummaryBySession(db: DbOrTx, sessionId: string): Prom
 export async function orderLines(db: DbOrTx, orderId: string) {
   const rows = await db
     .selectFrom('order_lines')
-    .select(['product_id', 'title', 'size', 'quantity', 'unit_price_minor', 'line_total_minor', 'image_url'])
+    .select([
+      'product_id',
+      'title',
+      'colour',
+      'size',
+      'quantity',
+      'unit_price_minor',
+      'line_total_minor',
+      'image_url',
+    ])
     .where('order_id', '=', orderId)
     .orderBy('id')
     .execute();
   return rows.map((l) => ({
     productId: l.product_id,
     title: l.title,
+    colour: l.colour,
     size: l.size,
     quantity: l.quantity,
     unitPriceMinor: l.unit_price_minor,

@@ -7,6 +7,7 @@ export type CheckoutOrder = {
   currency: string;
   lines: Array<{
     title: string;
+    colour: string | null;
     size: string | null;
     quantity: number;
     unitPriceMinor: number;

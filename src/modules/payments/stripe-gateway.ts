@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import type { OrderStatus, RefundStatus } from '../../db/database.js';
+import { variantLabel } from '../../shared/colours.js';
 import {
   type CheckoutSessionRequest,
   type PaymentEvent,
@@ -162,7 +163,8 @@ export class StripeGateway implements PaymentGateway {
               currency: order.currency,
               unit_amount: line.unitPriceMinor,
               product_data: {
-                name: line.size ? `${line.title} (${line.size})` : line.title,
+                // "Lawn Kurta (Teal / M)": the colour and size bought, as every receipt names them.
+                name: line.colour || line.size ? `${line.title} (${variantLabel(line.colour, line.size)})` : line.title,
                 images: stripeImage(line.imageUrl, req.publicUrl),
               },
             },

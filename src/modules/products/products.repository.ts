@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import type { DbOrTx, ProductsTable } from '../../db/database.js';
 import { jsonArrayValues } from '../../db/engine-sql.js';
-import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
+import { colourOptionsOf, parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
 import { MAJOR_AMOUNT_SQL_FUNCTION } from '../../db/sql-functions.js';
+import { ALL_COLOURS, type ColourOption } from '../../shared/colours.js';
 import { minorToMajorString } from '../../shared/money.js';
 import type { ProductFields } from '../../shared/product-input.js';
 import { slugify } from '../../shared/slug.js';
-import { setStock, stockMapOf, stockOf } from '../stock/stock.repository.js';
+import { colourName, setStock, stockMapOf, stockOf } from '../stock/stock.repository.js';
 
 export type AdminProductRow = {
   id: string;
@@ -18,8 +19,10 @@ export type AdminProductRow = {
   tags: string[];
   mediaCount: number;
   updatedAt: string;
-  /** Tracked sizes: on hand, and held by open checkouts (an untracked size is absent). */
-  stock: Array<{ size: string; onHand: number; reserved: number }>;
+  /** The colours' names, in the product's order. */
+  colours: string[];
+  /** Tracked sizes: on hand, and held by open checkouts (an untracked size is absent); colour null: all colours. */
+  stock: Array<{ colour: string | null; size: string; onHand: number; reserved: number }>;
 };
 
 /** The form's view of a product (decimal price text, plain arrays), plus its version stamp. */
@@ -77,6 +80,7 @@ export async function listAdminProducts(
       'p.currency',
       'p.page_order',
       'p.tags',
+      'p.colors',
       'p.updated_at',
       (eb) =>
         eb
@@ -111,19 +115,23 @@ export async function listAdminProducts(
       tags: parseJsonArray(r.tags),
       mediaCount: Number(r.media_count ?? 0),
       updatedAt: r.updated_at,
+      colours: parseJsonArray(r.colors),
       /** Tracked sizes: on hand, and held by open checkouts. */
-      stock: [...(stock.get(r.id)?.entries() ?? [])].map(([size, c]) => ({
-        size,
-        onHand: c.onHand,
-        reserved: c.reserved,
-      })),
+      stock: [...(stock.get(r.id)?.entries() ?? [])].flatMap(([pool, sizes]) =>
+        [...sizes].map(([size, c]) => ({
+          colour: pool === ALL_COLOURS ? null : colourName(parseJsonArray(r.colors), pool),
+          size,
+          onHand: c.onHand,
+          reserved: c.reserved,
+        })),
+      ),
     })),
     total,
     nextCursor: next < total ? next : null,
   };
 }
 
-type FullRow = Omit<ProductsTable, 'page_order'> & { page_order: number };
+type FullRow = Omit<ProductsTable, 'page_order' | 'colour_options'> & { page_order: number; colour_options: string };
 
 /**
  * A product's editable fields as read from its row: JSON columns parsed, absent texts empty. The keys are
@@ -142,15 +150,26 @@ export type ProductRecord = {
   pageOrder: number;
   sizes: string[];
   sizeDetail: Record<string, Record<string, string>>;
-  colors: string[];
+  /** The colour variants (a colour's price as decimal text, '' for the product's). */
+  colors: ColourRecord[];
   tags: string[];
   imageFolder: string;
   images: string[];
   stripePaymentLink: string;
   productLink: string;
-  /** Units on hand per tracked size (absent: not tracked), read beside the row (stockMapOf). */
+  /** Units on hand per tracked size for all colours (absent: not tracked), read beside the row (stockMapOf). */
   stock?: Record<string, number>;
+  /** Units on hand per colour (by name) and size, for colours with counts of their own. */
+  colourStock?: Record<string, Record<string, number>>;
 };
+
+/** A colour as the form and the catalogue file hold it. */
+export type ColourRecord = Omit<ColourOption, 'priceMinor'> & { price: string };
+
+function colourRecord(c: ColourOption, currency: string): ColourRecord {
+  const { priceMinor, ...rest } = c;
+  return { ...rest, price: priceMinor === null ? '' : minorToMajorString(priceMinor, currency) };
+}
 
 /** The one reading of a products row: the admin form and the catalogue file both start from it. */
 export function productFromRow(r: FullRow): ProductRecord {
@@ -169,7 +188,7 @@ export function productFromRow(r: FullRow): ProductRecord {
       r.size_detail,
       (v): v is Record<string, string> => !!v && typeof v === 'object' && !Array.isArray(v),
     ),
-    colors: parseJsonArray(r.colors),
+    colors: colourOptionsOf(r.colour_options).map((c) => colourRecord(c, r.currency)),
     tags: parseJsonArray(r.tags),
     imageFolder: r.image_folder ?? '',
     images: parseJsonArray(r.images),
@@ -185,7 +204,16 @@ function toAdminProduct(r: FullRow): AdminProduct {
 
 export async function findAdminProduct(db: DbOrTx, id: string): Promise<AdminProduct | null> {
   const row = await db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? { ...toAdminProduct(row), stock: await stockMapOf(db, id) } : null;
+  if (!row) return null;
+  const product = toAdminProduct(row);
+  return {
+    ...product,
+    ...(await stockMapOf(
+      db,
+      id,
+      product.colors.map((c) => c.name),
+    )),
+  };
 }
 
 /** The products row columns a validated form (or imported item) sets. */
@@ -201,7 +229,8 @@ export function productColumns(f: ProductFields) {
     currency: f.currency,
     sizes: JSON.stringify(f.sizes),
     size_detail: JSON.stringify(f.sizeDetail),
-    colors: JSON.stringify(f.colors),
+    colors: JSON.stringify(f.colors.map((c) => c.name)),
+    colour_options: JSON.stringify(f.colors),
     tags: JSON.stringify(f.tags),
     image_folder: f.imageFolder || null,
     stripe_payment_link: f.stripePaymentLink,
@@ -216,7 +245,7 @@ export async function insertProduct(db: DbOrTx, id: string, f: ProductFields, no
     .insertInto('products')
     .values({ id, ...productColumns(f), images: '[]', created_at: iso, updated_at: iso })
     .execute();
-  await setStock(db, id, f.stock);
+  await setStock(db, id, f.stock, f.colourStock);
 }
 
 /** Updates only if nobody changed the product since `expectedUpdatedAt`; false when someone did (or it is gone). */
@@ -234,7 +263,7 @@ export async function updateProduct(
     .where('updated_at', '=', expectedUpdatedAt)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return false;
-  await setStock(db, id, f.stock);
+  await setStock(db, id, f.stock, f.colourStock);
   return true;
 }
 

@@ -1,7 +1,15 @@
 import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../db/database.js';
+import { ALL_COLOURS, variantLabel } from '../../shared/colours.js';
 
-export type ReservedLine = { productId: string; title: string; size: string | null; quantity: number };
+export type ReservedLine = {
+  productId: string;
+  title: string;
+  /** The colour bought: its key (stock rows' colour) and name; null for a product without colours. */
+  colour: { key: string; name: string } | null;
+  size: string | null;
+  quantity: number;
+};
 
 /** A line that asked for more of a size than is left; `left` is what could still be bought. */
 export class StockShortage extends Error {
@@ -10,10 +18,11 @@ export class StockShortage extends Error {
     readonly line: ReservedLine,
     readonly left: number,
   ) {
+    const variant = variantLabel(line.colour?.name, line.size);
     super(
       left === 0
-        ? `${line.title} (${line.size}): this size is sold out.`
-        : `${line.title} (${line.size}): only ${left} left in this size.`,
+        ? `${line.title} (${variant}): this size is sold out.`
+        : `${line.title} (${variant}): only ${left} left in this size.`,
     );
   }
 }
@@ -31,11 +40,15 @@ export async function reserveLines(
   for (const line of order.lines) {
     const { size } = line;
     if (size === null) continue;
+    const pool = await poolFor(trx, line.productId, line.colour?.key ?? ALL_COLOURS, size);
+    // No row: the size is not tracked, always available.
+    if (pool === null) continue;
     const hold = () =>
       trx
         .updateTable('size_stock')
         .set((eb) => ({ reserved: eb('reserved', '+', line.quantity) }))
         .where('product_id', '=', line.productId)
+        .where('colour', '=', pool)
         .where('size', '=', size)
         .where((eb) => eb(eb('on_hand', '-', eb.ref('reserved')), '>=', line.quantity))
         .executeTakeFirst();
@@ -43,7 +56,7 @@ export async function reserveLines(
     // Holds whose time ran out give their units back first (the background does it too, but later).
     if (
       Number(held.numUpdatedRows) === 0 &&
-      (await releaseExpiredOf(trx, line.productId, size, order.now)) > 0
+      (await releaseExpiredOf(trx, line.productId, pool, size, order.now)) > 0
     )
       held = await hold();
     if (Number(held.numUpdatedRows) === 0) {
@@ -51,9 +64,9 @@ export async function reserveLines(
         .selectFrom('size_stock')
         .select(['on_hand', 'reserved'])
         .where('product_id', '=', line.productId)
-        .where('size', '=', line.size)
+        .where('colour', '=', pool)
+        .where('size', '=', size)
         .executeTakeFirst();
-      // No row: the size is not tracked, always available.
       if (!count) continue;
       throw new StockShortage(line, Math.max(0, count.on_hand - count.reserved));
     }
@@ -62,6 +75,7 @@ export async function reserveLines(
       .values({
         order_id: order.id,
         product_id: line.productId,
+        colour: pool,
         size,
         quantity: line.quantity,
         state: 'held',
@@ -70,6 +84,22 @@ export async function reserveLines(
       })
       .execute();
   }
+}
+
+/**
+ * The stock row a colour and size is sold from (decision 0036): the colour's own, else all colours', else
+ * null (not tracked).
+ */
+async function poolFor(trx: DbOrTx, productId: string, colour: string, size: string): Promise<string | null> {
+  const rows = await trx
+    .selectFrom('size_stock')
+    .select('colour')
+    .where('product_id', '=', productId)
+    .where('size', '=', size)
+    .where('colour', 'in', [...new Set([colour, ALL_COLOURS])])
+    .execute();
+  if (rows.some((r) => r.colour === colour)) return colour;
+  return rows.length > 0 ? ALL_COLOURS : null;
 }
 
 /** Moves a reservation out of `from` once: true for the one caller that moved it. */
@@ -83,7 +113,7 @@ async function claim(trx: DbOrTx, id: number, from: 'held' | 'released', to: 'so
   return Number(moved.numUpdatedRows) === 1;
 }
 
-async function giveBack(trx: DbOrTx, r: { product_id: string; size: string; quantity: number }) {
+async function giveBack(trx: DbOrTx, r: { product_id: string; colour: string; size: string; quantity: number }) {
   await trx
     .updateTable('size_stock')
     // Never below zero, even if the admin's count and the holds went out of step.
@@ -91,6 +121,7 @@ async function giveBack(trx: DbOrTx, r: { product_id: string; size: string; quan
       reserved: sql<number>`CASE WHEN reserved >= ${r.quantity} THEN reserved - ${r.quantity} ELSE 0 END`,
     })
     .where('product_id', '=', r.product_id)
+    .where('colour', '=', r.colour)
     .where('size', '=', r.size)
     .execute();
 }
@@ -99,7 +130,7 @@ async function giveBack(trx: DbOrTx, r: { product_id: string; size: string; quan
 export async function releaseReservations(trx: DbOrTx, orderId: string): Promise<number> {
   const held = await trx
     .selectFrom('stock_reservations')
-    .select(['id', 'product_id', 'size', 'quantity'])
+    .select(['id', 'product_id', 'colour', 'size', 'quantity'])
     .where('order_id', '=', orderId)
     .where('state', '=', 'held')
     .execute();
@@ -121,7 +152,7 @@ export async function sellReservations(trx: DbOrTx, orderId: string): Promise<st
   const rows = await trx
     .selectFrom('stock_reservations as r')
     .leftJoin('products as p', 'p.id', 'r.product_id')
-    .select(['r.id', 'r.product_id', 'r.size', 'r.quantity', 'r.state', 'p.title'])
+    .select(['r.id', 'r.product_id', 'r.colour', 'r.size', 'r.quantity', 'r.state', 'p.title'])
     .where('r.order_id', '=', orderId)
     .where('r.state', 'in', ['held', 'released'])
     .execute();
@@ -137,6 +168,7 @@ export async function sellReservations(trx: DbOrTx, orderId: string): Promise<st
           : { on_hand: eb('on_hand', '-', r.quantity) },
       )
       .where('product_id', '=', r.product_id)
+      .where('colour', '=', r.colour)
       .where('size', '=', r.size)
       .where((eb) =>
         from === 'held'
@@ -149,20 +181,28 @@ export async function sellReservations(trx: DbOrTx, orderId: string): Promise<st
       .selectFrom('size_stock')
       .select('on_hand')
       .where('product_id', '=', r.product_id)
+      .where('colour', '=', r.colour)
       .where('size', '=', r.size)
       .executeTakeFirst();
     if (!tracked) continue; // no longer tracked: made to order now
     if (from === 'held') await giveBack(trx, r);
-    short.push(`${r.title ?? r.product_id} (${r.size}) × ${r.quantity}`);
+    short.push(`${r.title ?? r.product_id} (${variantLabel(r.colour || null, r.size)}) × ${r.quantity}`);
   }
   return short;
 }
 
-async function releaseExpiredOf(trx: DbOrTx, productId: string, size: string, now: Date): Promise<number> {
+async function releaseExpiredOf(
+  trx: DbOrTx,
+  productId: string,
+  colour: string,
+  size: string,
+  now: Date,
+): Promise<number> {
   const expired = await trx
     .selectFrom('stock_reservations')
-    .select(['id', 'product_id', 'size', 'quantity'])
+    .select(['id', 'product_id', 'colour', 'size', 'quantity'])
     .where('product_id', '=', productId)
+    .where('colour', '=', colour)
     .where('size', '=', size)
     .where('state', '=', 'held')
     .where('expires_at', '<', now.toISOString())
@@ -180,7 +220,7 @@ async function releaseExpiredOf(trx: DbOrTx, productId: string, size: string, no
 export async function releaseExpiredReservations(db: Db, now: Date): Promise<number> {
   const expired = await db
     .selectFrom('stock_reservations')
-    .select(['id', 'product_id', 'size', 'quantity'])
+    .select(['id', 'product_id', 'colour', 'size', 'quantity'])
     .where('state', '=', 'held')
     .where('expires_at', '<', now.toISOString())
     .limit(1000)

@@ -15,3 +15,30 @@ export function sizeSoldOut(alias?: 'ss' | 's'): RawBuilder<SqlBool> {
 export function isSoldOut(count: { on_hand: number; reserved: number }): boolean {
   return count.on_hand <= count.reserved;
 }
+
+/** A stock row as the sold-out rule reads it: its pool (colour key, '' for all colours), size and state. */
+export type PoolRow = { colour: string; size: string; soldOut: boolean };
+
+/** What is sold out of one product: per colour, and the sizes sold out in every colour (what a card shows). */
+export type SoldOutStock = { sizes: Set<string>; byColour: Map<string, Set<string>> };
+
+/**
+ * The one rule of colour stock (decision 0036): a colour and size is counted by the colour's own row when it
+ * has one, else by the all-colours row (''), else it is not tracked (always available). `colours` are the
+ * product's colour keys (none for a product without colours). Sizes are the rows' own spelling.
+ */
+export function soldOutOf(colours: readonly string[], rows: readonly PoolRow[]): SoldOutStock {
+  const state = new Map<string, boolean>();
+  for (const r of rows) state.set(`${r.colour}\u001f${r.size}`, r.soldOut);
+  const sizes = [...new Set(rows.map((r) => r.size))];
+  const out = (colour: string, size: string) =>
+    state.get(`${colour}\u001f${size}`) ?? state.get(`\u001f${size}`) ?? false;
+  if (colours.length === 0)
+    return { sizes: new Set(sizes.filter((s) => state.get(`\u001f${s}`) === true)), byColour: new Map() };
+  const byColour = new Map<string, Set<string>>();
+  for (const c of colours) {
+    const gone = sizes.filter((s) => out(c, s));
+    if (gone.length > 0) byColour.set(c, new Set(gone));
+  }
+  return { sizes: new Set(sizes.filter((s) => colours.every((c) => out(c, s)))), byColour };
+}

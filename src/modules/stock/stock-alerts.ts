@@ -4,7 +4,9 @@ import { parseJsonArray } from '../../db/json-columns.js';
 import { enqueueEmail } from '../email/outbox.repository.js';
 import { backInStockEmail } from '../email/stock-emails.js';
 import { readStoreIdentity } from '../email/store-identity.js';
+import { ALL_COLOURS, colourKey, colourSlug, findColour, variantLabel } from '../../shared/colours.js';
 import { isSoldOut, sizeSoldOut } from './sold-out.js';
+import { colourName } from './stock.repository.js';
 
 /**
  * An address as the wish list keeps it: trimmed and lower-cased whole, so `BIS1@x` and `bis1@x` are one
@@ -21,37 +23,50 @@ export function stockAlertAddress(email: string): string {
  */
 export async function addStockAlert(
   db: Db,
-  alert: { productId: string; size: string; email: string; now: Date },
+  alert: { productId: string; colour?: string | null | undefined; size: string; email: string; now: Date },
 ): Promise<void> {
   const product = await db
     .selectFrom('products')
-    .select(['id', 'sizes'])
+    .select(['id', 'sizes', 'colors'])
     .where('id', '=', alert.productId)
     .executeTakeFirst();
   if (!product) throw new TRPCError({ code: 'NOT_FOUND', message: 'Product not found' });
   const size = parseJsonArray(product.sizes).find((s) => s === alert.size);
   if (!size) throw new TRPCError({ code: 'BAD_REQUEST', message: 'This product has no such size.' });
-  const count = await db
+  const colours = parseJsonArray(product.colors);
+  const colour = findColour(
+    colours.map((name) => ({ name })),
+    alert.colour,
+  )?.name;
+  if (colours.length > 0 && !colour)
+    throw new TRPCError({ code: 'BAD_REQUEST', message: 'Choose one of this product’s colours.' });
+  if (colours.length === 0 && alert.colour)
+    throw new TRPCError({ code: 'BAD_REQUEST', message: 'This product has no such colour.' });
+  const key = colour ? colourKey(colour) : ALL_COLOURS;
+  const rows = await db
     .selectFrom('size_stock')
-    .select(['on_hand', 'reserved'])
+    .select(['colour', 'on_hand', 'reserved'])
     .where('product_id', '=', product.id)
     .where('size', '=', size)
-    .executeTakeFirst();
+    .where('colour', 'in', [...new Set([key, ALL_COLOURS])])
+    .execute();
+  const count = rows.find((r) => r.colour === key) ?? rows.find((r) => r.colour === ALL_COLOURS);
   if (!count || !isSoldOut(count))
     throw new TRPCError({
       code: 'BAD_REQUEST',
-      message: `${size} is available now: you can add it to your cart.`,
+      message: `${variantLabel(colour, size)} is available now: you can add it to your cart.`,
     });
   await db
     .insertInto('stock_alerts')
     .values({
       product_id: product.id,
+      colour: key,
       size,
       email: stockAlertAddress(alert.email),
       created_at: alert.now.toISOString(),
       notified_at: null,
     })
-    .onConflict((oc) => oc.columns(['product_id', 'size', 'email']).doUpdateSet({ notified_at: null }))
+    .onConflict((oc) => oc.columns(['product_id', 'colour', 'size', 'email']).doUpdateSet({ notified_at: null }))
     .execute();
 }
 
@@ -67,12 +82,30 @@ export async function notifyBackInStock(db: Db, opts: { now: Date; publicUrl: st
   const ready = await db
     .selectFrom('stock_alerts as a')
     .innerJoin('products as p', 'p.id', 'a.product_id')
+    // The colour's own count, else all colours' (decision 0036).
     .leftJoin('size_stock as s', (join) =>
-      join.onRef('s.product_id', '=', 'a.product_id').onRef('s.size', '=', 'a.size'),
+      join
+        .onRef('s.product_id', '=', 'a.product_id')
+        .onRef('s.colour', '=', 'a.colour')
+        .onRef('s.size', '=', 'a.size'),
     )
-    .select(['a.id', 'a.email', 'a.size', 'p.id as product_id', 'p.title'])
+    .leftJoin('size_stock as ss', (join) =>
+      join
+        .onRef('ss.product_id', '=', 'a.product_id')
+        .on('ss.colour', '=', ALL_COLOURS)
+        .onRef('ss.size', '=', 'a.size'),
+    )
+    .select(['a.id', 'a.email', 'a.colour', 'a.size', 'p.id as product_id', 'p.title', 'p.colors'])
     .where('a.notified_at', 'is', null)
-    .where((eb) => eb.or([eb('s.product_id', 'is', null), eb.not(sizeSoldOut('s'))]))
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('s.product_id', 'is not', null), eb.not(sizeSoldOut('s'))]),
+        eb.and([
+          eb('s.product_id', 'is', null),
+          eb.or([eb('ss.product_id', 'is', null), eb.not(sizeSoldOut('ss'))]),
+        ]),
+      ]),
+    )
     .orderBy('a.id')
     .limit(BACK_IN_STOCK_BATCH)
     .execute();
@@ -88,12 +121,15 @@ export async function notifyBackInStock(db: Db, opts: { now: Date; publicUrl: st
         .where('notified_at', 'is', null)
         .executeTakeFirst();
       if (Number(marked.numUpdatedRows) !== 1) return false;
+      const colour = alert.colour === ALL_COLOURS ? null : colourName(parseJsonArray(alert.colors), alert.colour);
       const email = backInStockEmail({
         store,
         product: {
           title: alert.title,
-          size: alert.size,
-          url: `${opts.publicUrl}/product/${encodeURIComponent(alert.product_id)}`,
+          size: variantLabel(colour, alert.size),
+          url: `${opts.publicUrl}/product/${encodeURIComponent(alert.product_id)}${
+            colour ? `?colour=${encodeURIComponent(colourSlug(colour))}` : ''
+          }`,
         },
       });
       await enqueueEmail(trx, { kind: 'back_in_stock', orderId: null, to: alert.email, ...email }, opts.now);
