@@ -119,18 +119,21 @@ export async function colourVariantsFromLists(db: Kysely<unknown>): Promise<void
     const [only] = kept;
     if (kept.length === 1 && only !== undefined) {
       const key = colourKey(only);
-      const stock = await sql`UPDATE size_stock SET colour = ${key} WHERE product_id = ${row.id} AND colour = ''`.execute(
-        db,
-      );
+      const stock =
+        await sql`UPDATE size_stock SET colour = ${key} WHERE product_id = ${row.id} AND colour = ''`.execute(
+          db,
+        );
       await sql`UPDATE stock_reservations SET colour = ${key} WHERE product_id = ${row.id} AND colour = ''`.execute(
         db,
       );
-      await sql`UPDATE stock_alerts SET colour = ${key} WHERE product_id = ${row.id} AND colour = ''`.execute(db);
-      if (Number(stock.numAffectedRows ?? 0) > 0) moved += 1;
-    } else {
-      const stock = await sql<{ n: number }>`SELECT count(*) AS n FROM size_stock WHERE product_id = ${row.id}`.execute(
+      await sql`UPDATE stock_alerts SET colour = ${key} WHERE product_id = ${row.id} AND colour = ''`.execute(
         db,
       );
+      if (Number(stock.numAffectedRows ?? 0) > 0) moved += 1;
+    } else {
+      const stock = await sql<{
+        n: number;
+      }>`SELECT count(*) AS n FROM size_stock WHERE product_id = ${row.id}`.execute(db);
       if (Number(stock.rows[0]?.n ?? 0) > 0) shared += 1;
     }
   }

@@ -37,7 +37,9 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   );
   await sql`DELETE FROM stock_alerts s WHERE EXISTS (SELECT 1 FROM stock_alerts o WHERE o.product_id = s.product_id
     AND o.size = s.size AND o.email = s.email AND o.id < s.id)`.execute(db);
-  await sql`ALTER TABLE stock_alerts DROP CONSTRAINT stock_alerts_product_id_colour_size_email_key`.execute(db);
+  await sql`ALTER TABLE stock_alerts DROP CONSTRAINT stock_alerts_product_id_colour_size_email_key`.execute(
+    db,
+  );
   await sql`ALTER TABLE stock_alerts DROP COLUMN colour`.execute(db);
   await sql`ALTER TABLE stock_alerts ADD CONSTRAINT stock_alerts_product_id_size_email_key
     UNIQUE (product_id, size, email)`.execute(db);

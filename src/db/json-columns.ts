@@ -51,4 +51,3 @@ export function colourOptionsOf(text: string): ColourOption[] {
     ];
   });
 }
-

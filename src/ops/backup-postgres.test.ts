@@ -28,7 +28,17 @@ async function placeOrder(db: Db, id: string, productId: string) {
       id,
       currency: 'usd',
       paymentMode: 'demo',
-      lines: [{ productId, title: productId, colour: null, size: 'M', quantity: 2, unitPriceMinor: 4500, imageUrl: null }],
+      lines: [
+        {
+          productId,
+          title: productId,
+          colour: null,
+          size: 'M',
+          quantity: 2,
+          unitPriceMinor: 4500,
+          imageUrl: null,
+        },
+      ],
       now,
     }),
   );

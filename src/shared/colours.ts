@@ -55,7 +55,10 @@ export function colourSlug(name: string): string {
 }
 
 /** The colour a link or a cart line names, by its slug (any spelling of the name gives the same slug). */
-export function findColour<T extends { name: string }>(colours: readonly T[], asked: string | null | undefined) {
+export function findColour<T extends { name: string }>(
+  colours: readonly T[],
+  asked: string | null | undefined,
+) {
   if (!asked) return undefined;
   const slug = colourSlug(asked);
   return slug === '' ? undefined : colours.find((c) => colourSlug(c.name) === slug);

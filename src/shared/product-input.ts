@@ -81,7 +81,10 @@ const colourInput = z.union([
   z.object({
     name: z.string(),
     hex: z.string().max(20).nullish(),
-    skuSuffix: z.string().max(MAX_SKU_SUFFIX, `A SKU suffix has at most ${MAX_SKU_SUFFIX} characters`).nullish(),
+    skuSuffix: z
+      .string()
+      .max(MAX_SKU_SUFFIX, `A SKU suffix has at most ${MAX_SKU_SUFFIX} characters`)
+      .nullish(),
     /** Decimal text in the product's currency, like the product's price; empty: the product's price. */
     price: z.string().max(20).nullish(),
     images: z.array(z.string().trim().min(1).max(2048)).max(MAX_COLOUR_IMAGES).nullish(),
@@ -110,7 +113,11 @@ const colourList = z
     const seen = new Map<string, string>();
     for (const [i, c] of colours.entries()) {
       if (c.name.length > MAX_COLOUR_NAME)
-        ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `Each colour at most ${MAX_COLOUR_NAME} characters` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'name'],
+          message: `Each colour at most ${MAX_COLOUR_NAME} characters`,
+        });
       if (!isStorableText(c.name))
         ctx.addIssue({ code: 'custom', path: [i, 'name'], message: UNSTORABLE_TEXT_MESSAGE });
       const slug = colourSlug(c.name);
@@ -241,7 +248,11 @@ export const productFields = z
     for (const [i, c] of p.colors.entries()) {
       const price = 'price' in c ? c.price?.trim() : '';
       if (price && isKnownCurrency(p.currency) && parseMajorToMinor(price, p.currency) === null)
-        ctx.addIssue({ code: 'custom', path: ['colors', i, 'price'], message: priceMessage(price, p.currency) });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['colors', i, 'price'],
+          message: priceMessage(price, p.currency),
+        });
     }
   })
   .transform((p) => ({

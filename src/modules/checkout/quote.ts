@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/database.js';
 import { colourOptionsOf, parseJsonArray } from '../../db/json-columns.js';
-import { ALL_COLOURS, type ColourOption, colourKey, colourSlug, findColour } from '../../shared/colours.js';
 import { type LineProblem, MAX_LINE_QUANTITY, type Quote, type QuotedLine } from '../../shared/checkout.js';
 import type { cartLineInput } from '../../shared/checkout-input.js';
+import { ALL_COLOURS, type ColourOption, colourKey, colourSlug, findColour } from '../../shared/colours.js';
 import { productSpelling, sizeKey } from '../../shared/sizes.js';
 import { available, poolOf, stockOf } from '../stock/stock.repository.js';
 

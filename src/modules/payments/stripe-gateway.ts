@@ -164,7 +164,10 @@ export class StripeGateway implements PaymentGateway {
               unit_amount: line.unitPriceMinor,
               product_data: {
                 // "Lawn Kurta (Teal / M)": the colour and size bought, as every receipt names them.
-                name: line.colour || line.size ? `${line.title} (${variantLabel(line.colour, line.size)})` : line.title,
+                name:
+                  line.colour || line.size
+                    ? `${line.title} (${variantLabel(line.colour, line.size)})`
+                    : line.title,
                 images: stripeImage(line.imageUrl, req.publicUrl),
               },
             },

@@ -131,7 +131,10 @@ export async function listAdminProducts(
   };
 }
 
-type FullRow = Omit<ProductsTable, 'page_order' | 'colour_options'> & { page_order: number; colour_options: string };
+type FullRow = Omit<ProductsTable, 'page_order' | 'colour_options'> & {
+  page_order: number;
+  colour_options: string;
+};
 
 /**
  * A product's editable fields as read from its row: JSON columns parsed, absent texts empty. The keys are

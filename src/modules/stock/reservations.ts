@@ -113,7 +113,10 @@ async function claim(trx: DbOrTx, id: number, from: 'held' | 'released', to: 'so
   return Number(moved.numUpdatedRows) === 1;
 }
 
-async function giveBack(trx: DbOrTx, r: { product_id: string; colour: string; size: string; quantity: number }) {
+async function giveBack(
+  trx: DbOrTx,
+  r: { product_id: string; colour: string; size: string; quantity: number },
+) {
   await trx
     .updateTable('size_stock')
     // Never below zero, even if the admin's count and the holds went out of step.

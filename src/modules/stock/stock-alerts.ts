@@ -1,10 +1,10 @@
 import { TRPCError } from '@trpc/server';
 import type { Db } from '../../db/database.js';
 import { parseJsonArray } from '../../db/json-columns.js';
+import { ALL_COLOURS, colourKey, colourSlug, findColour, variantLabel } from '../../shared/colours.js';
 import { enqueueEmail } from '../email/outbox.repository.js';
 import { backInStockEmail } from '../email/stock-emails.js';
 import { readStoreIdentity } from '../email/store-identity.js';
-import { ALL_COLOURS, colourKey, colourSlug, findColour, variantLabel } from '../../shared/colours.js';
 import { isSoldOut, sizeSoldOut } from './sold-out.js';
 import { colourName } from './stock.repository.js';
 
@@ -66,7 +66,9 @@ export async function addStockAlert(
       created_at: alert.now.toISOString(),
       notified_at: null,
     })
-    .onConflict((oc) => oc.columns(['product_id', 'colour', 'size', 'email']).doUpdateSet({ notified_at: null }))
+    .onConflict((oc) =>
+      oc.columns(['product_id', 'colour', 'size', 'email']).doUpdateSet({ notified_at: null }),
+    )
     .execute();
 }
 
@@ -121,7 +123,8 @@ export async function notifyBackInStock(db: Db, opts: { now: Date; publicUrl: st
         .where('notified_at', 'is', null)
         .executeTakeFirst();
       if (Number(marked.numUpdatedRows) !== 1) return false;
-      const colour = alert.colour === ALL_COLOURS ? null : colourName(parseJsonArray(alert.colors), alert.colour);
+      const colour =
+        alert.colour === ALL_COLOURS ? null : colourName(parseJsonArray(alert.colors), alert.colour);
       const email = backInStockEmail({
         store,
         product: {

@@ -1,7 +1,13 @@
 import type { DbOrTx } from '../../db/database.js';
 import { parseJsonArray } from '../../db/json-columns.js';
 import { ALL_COLOURS, colourKey } from '../../shared/colours.js';
-import { isSoldOut as isCountSoldOut, type PoolRow, type SoldOutStock, sizeSoldOut, soldOutOf } from './sold-out.js';
+import {
+  isSoldOut as isCountSoldOut,
+  type PoolRow,
+  type SoldOutStock,
+  sizeSoldOut,
+  soldOutOf,
+} from './sold-out.js';
 
 /** A size's count as the shop keeps it; what a shopper can buy is on_hand - reserved. */
 export type SizeCount = { onHand: number; reserved: number };
@@ -35,7 +41,11 @@ export function poolOf(
  * The tracked sizes of these products: product id -> pool -> size -> count. Untracked sizes have no entry.
  * Holds whose time has run out at `now` no longer count, even before anything released them.
  */
-export async function stockOf(db: DbOrTx, productIds: string[], now: Date): Promise<Map<string, ProductStock>> {
+export async function stockOf(
+  db: DbOrTx,
+  productIds: string[],
+  now: Date,
+): Promise<Map<string, ProductStock>> {
   const result = new Map<string, ProductStock>();
   if (productIds.length === 0) return result;
   const ids = [...new Set(productIds)];
@@ -158,7 +168,11 @@ export function markCard<T extends StockMarks>(card: T, soldOut: Set<string> | u
 }
 
 /** The sizes of a product (of one colour, '' for none) that cannot be bought now. */
-export function soldOutSizes(sizes: string[], stock: ProductStock | undefined, colour = ALL_COLOURS): string[] {
+export function soldOutSizes(
+  sizes: string[],
+  stock: ProductStock | undefined,
+  colour = ALL_COLOURS,
+): string[] {
   if (!stock) return [];
   return sizes.filter((s) => {
     const found = poolOf(stock, colour, s);

@@ -45,7 +45,7 @@ export function CartPanel({ onNavigate }: { onNavigate: () => void }) {
                 </span>
                 <button
                   type="button"
-                  onClick={() => cart.remove(line.productId, line.size)}
+                  onClick={() => cart.remove(line.productId, line)}
                   className="rounded p-1 text-muted hover:text-red-700"
                   aria-label={`Remove ${q?.title ?? 'item'}${line.size ? ` (${line.size})` : ''}`}
                 >

@@ -85,7 +85,7 @@ export function CheckoutPage() {
                       <button
                         type="button"
                         className="underline"
-                        onClick={() => cart.acceptPrice(line.productId, q.unitPriceMinor ?? 0)}
+                        onClick={() => cart.acceptPrice(line.productId, line.colour, q.unitPriceMinor ?? 0)}
                       >
                         OK, keep it
                       </button>
@@ -98,7 +98,7 @@ export function CheckoutPage() {
                   <span className="sr-only">Quantity of {label}</span>
                   <select
                     value={line.quantity}
-                    onChange={(e) => cart.setQuantity(line.productId, line.size, Number(e.target.value))}
+                    onChange={(e) => cart.setQuantity(line.productId, line, Number(e.target.value))}
                     className="rounded-lg border border-stone-line bg-white px-2 py-1.5"
                   >
                     {Array.from({ length: MAX_LINE_QUANTITY }, (_, i) => i + 1).map((n) => (
@@ -113,7 +113,7 @@ export function CheckoutPage() {
                 </p>
                 <button
                   type="button"
-                  onClick={() => cart.remove(line.productId, line.size)}
+                  onClick={() => cart.remove(line.productId, line)}
                   className="rounded p-1.5 text-muted hover:text-red-700"
                   aria-label={`Remove ${label}`}
                 >

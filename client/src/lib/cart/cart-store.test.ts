@@ -20,20 +20,20 @@ describe('the cart store', () => {
 
   it('adds M and m to one line, within the per-line limit, and changes or removes it by either spelling', async () => {
     const cart = await freshCart();
-    cart.add('k1', 'M');
-    cart.add('k1', 'm');
-    cart.add('k1', ' M ');
-    cart.add('k1', 'L');
+    cart.add('k1', { size: 'M' });
+    cart.add('k1', { size: 'm' });
+    cart.add('k1', { size: ' M ' });
+    cart.add('k1', { size: 'L' });
     expect(cart.lines()).toEqual([
-      { productId: 'k1', size: 'M', quantity: 3 },
-      { productId: 'k1', size: 'L', quantity: 1 },
+      { productId: 'k1', colour: null, size: 'M', quantity: 3 },
+      { productId: 'k1', colour: null, size: 'L', quantity: 1 },
     ]);
-    for (let i = 0; i < 12; i += 1) cart.add('k1', 'm');
-    expect(cart.lines()[0]).toEqual({ productId: 'k1', size: 'M', quantity: 10 });
-    cart.setQuantity('k1', 'm', 4);
+    for (let i = 0; i < 12; i += 1) cart.add('k1', { size: 'm' });
+    expect(cart.lines()[0]).toEqual({ productId: 'k1', colour: null, size: 'M', quantity: 10 });
+    cart.setQuantity('k1', { size: 'm' }, 4);
     expect(cart.lines()[0]?.quantity).toBe(4);
-    cart.remove('k1', 'm');
-    expect(cart.lines()).toEqual([{ productId: 'k1', size: 'L', quantity: 1 }]);
+    cart.remove('k1', { size: 'm' });
+    expect(cart.lines()).toEqual([{ productId: 'k1', colour: null, size: 'L', quantity: 1 }]);
   });
 
   it('merges a saved cart that holds one size twice (M×10 and m×10) into one line of 10', async () => {
@@ -42,9 +42,10 @@ describe('the cart store', () => {
       { productId: 'k1', size: 'm', quantity: 10 },
       { productId: 'd1', size: null, quantity: 2 },
     ]);
+    // A cart kept before colours (no colour) reads as lines without one.
     expect(cart.lines()).toEqual([
-      { productId: 'k1', size: 'M', quantity: 10 },
-      { productId: 'd1', size: null, quantity: 2 },
+      { productId: 'k1', colour: null, size: 'M', quantity: 10 },
+      { productId: 'd1', colour: null, size: null, quantity: 2 },
     ]);
   });
 });

@@ -1,8 +1,16 @@
+import { colourSlug } from '@shared/colours';
 import { sizeKey } from '@shared/sizes';
 import { useSyncExternalStore } from 'react';
 
-/** A cart line as the browser keeps it: only what identifies it, never a price (the server prices). */
-export type CartLine = { productId: string; size: string | null; quantity: number };
+/**
+ * A cart line as the browser keeps it: only what identifies it, never a price (the server prices). A line is
+ * one product + colour + size; `colour` is the colour's name, null (or absent, in carts kept before colours)
+ * for a product without colours.
+ */
+export type CartLine = { productId: string; colour?: string | null; size: string | null; quantity: number };
+
+/** Which line of a product: its colour and size. */
+export type LineVariant = { colour?: string | null; size: string | null };
 
 const STORAGE_KEY = 'cart:v1';
 /** Prices the shopper saw when adding, kept for this tab only and used only to say "the price changed". */
@@ -21,16 +29,18 @@ function readLines(): CartLine[] {
           typeof l === 'object' &&
           typeof l.productId === 'string' &&
           (l.size === null || typeof l.size === 'string') &&
+          (l.colour === undefined || l.colour === null || typeof l.colour === 'string') &&
           Number.isInteger(l.quantity),
       )
       .reduce<CartLine[]>((merged, l) => {
         // One line per product and size as the server merges them ('m' and 'M' are one), within the limit.
         const quantity = Math.max(l.quantity, 1);
-        const existing = merged.find((m) => sameLine(m, l.productId, l.size));
+        const existing = merged.find((m) => sameLine(m, l.productId, l));
         if (existing) existing.quantity = Math.min(existing.quantity + quantity, MAX_LINE_QUANTITY);
         else
           merged.push({
             productId: l.productId,
+            colour: l.colour ?? null,
             size: l.size,
             quantity: Math.min(quantity, MAX_LINE_QUANTITY),
           });
@@ -69,12 +79,22 @@ if (typeof window !== 'undefined') {
   });
 }
 
-/** Whether `a` is the line of this product and size: sizes compare as the server's checkout compares them. */
-function sameLine(a: CartLine, productId: string, size: string | null): boolean {
+/**
+ * Whether `a` is the line of this product, colour and size: sizes and colours compare as the server's
+ * checkout compares them ('m' and 'M', 'Teal' and 'teal' are one).
+ */
+function sameLine(a: CartLine, productId: string, { colour = null, size }: LineVariant): boolean {
+  const colourA = a.colour ?? null;
   return (
     a.productId === productId &&
-    (a.size === null || size === null ? a.size === size : sizeKey(a.size) === sizeKey(size))
+    (a.size === null || size === null ? a.size === size : sizeKey(a.size) === sizeKey(size)) &&
+    (colourA === null || colour === null ? colourA === colour : colourSlug(colourA) === colourSlug(colour))
   );
+}
+
+/** The key a price seen for a product (and colour, which may have its own price) is kept under. */
+function priceKey(productId: string, colour: string | null | undefined): string {
+  return colour ? `${productId}\u001f${colourSlug(colour)}` : productId;
 }
 
 function readSeenPrices(): Record<string, number> {
@@ -86,10 +106,10 @@ function readSeenPrices(): Record<string, number> {
   }
 }
 
-function rememberPrice(productId: string, priceMinor: number | undefined) {
+function rememberPrice(key: string, priceMinor: number | undefined) {
   if (priceMinor === undefined || typeof sessionStorage === 'undefined') return;
   try {
-    sessionStorage.setItem(SEEN_PRICES_KEY, JSON.stringify({ ...readSeenPrices(), [productId]: priceMinor }));
+    sessionStorage.setItem(SEEN_PRICES_KEY, JSON.stringify({ ...readSeenPrices(), [key]: priceMinor }));
   } catch {
     // not essential
   }
@@ -98,12 +118,16 @@ function rememberPrice(productId: string, priceMinor: number | undefined) {
 /** What a quote request sends: the lines plus the price last shown for each product, if any. */
 export function linesForQuote(current: CartLine[]) {
   const seen = typeof sessionStorage === 'undefined' ? {} : readSeenPrices();
-  return current.map((l) => ({
-    productId: l.productId,
-    size: l.size,
-    quantity: l.quantity,
-    ...(typeof seen[l.productId] === 'number' ? { seenUnitPriceMinor: seen[l.productId] } : {}),
-  }));
+  return current.map((l) => {
+    const price = seen[priceKey(l.productId, l.colour)];
+    return {
+      productId: l.productId,
+      ...(l.colour ? { colour: l.colour } : {}),
+      size: l.size,
+      quantity: l.quantity,
+      ...(typeof price === 'number' ? { seenUnitPriceMinor: price } : {}),
+    };
+  });
 }
 
 export const cart = {
@@ -112,9 +136,11 @@ export const cart = {
     return () => listeners.delete(listener);
   },
   lines: () => lines,
-  add(productId: string, size: string | null, seenPriceMinor?: number) {
-    rememberPrice(productId, seenPriceMinor);
-    const existing = lines.find((l) => sameLine(l, productId, size));
+  add(productId: string, variant: LineVariant, seenPriceMinor?: number) {
+    const colour = variant.colour ?? null;
+    const { size } = variant;
+    rememberPrice(priceKey(productId, colour), seenPriceMinor);
+    const existing = lines.find((l) => sameLine(l, productId, variant));
     if (existing) {
       write(
         lines.map((l) =>
@@ -122,22 +148,22 @@ export const cart = {
         ),
       );
     } else if (lines.length < MAX_LINES) {
-      write([...lines, { productId, size, quantity: 1 }]);
+      write([...lines, { productId, colour, size, quantity: 1 }]);
     }
   },
-  setQuantity(productId: string, size: string | null, quantity: number) {
+  setQuantity(productId: string, variant: LineVariant, quantity: number) {
     const q = Math.min(Math.max(Math.trunc(quantity), 1), MAX_LINE_QUANTITY);
-    write(lines.map((l) => (sameLine(l, productId, size) ? { ...l, quantity: q } : l)));
+    write(lines.map((l) => (sameLine(l, productId, variant) ? { ...l, quantity: q } : l)));
   },
-  remove(productId: string, size: string | null) {
-    write(lines.filter((l) => !sameLine(l, productId, size)));
+  remove(productId: string, variant: LineVariant) {
+    write(lines.filter((l) => !sameLine(l, productId, variant)));
   },
   clear() {
     write([]);
   },
   /** The shopper has seen the new price. */
-  acceptPrice(productId: string, priceMinor: number) {
-    rememberPrice(productId, priceMinor);
+  acceptPrice(productId: string, colour: string | null | undefined, priceMinor: number) {
+    rememberPrice(priceKey(productId, colour), priceMinor);
     write([...lines]);
   },
 };

@@ -12,6 +12,8 @@ export function useSizedPurchase(product: {
   id: string;
   sizes: string[];
   priceMinor: number;
+  /** The colour chosen (its name), for a product with colours; its price is `priceMinor`. */
+  colour?: string | null;
   /** Every size is tracked and none is left. */
   soldOut?: boolean;
   /** Sizes shown but not buyable now (a card has them only when there are some). */
@@ -53,13 +55,22 @@ export function useSizedPurchase(product: {
     addToCart() {
       const chosen = chosenSize();
       if (chosen === undefined) return;
-      cart.add(product.id, chosen, product.priceMinor);
+      cart.add(product.id, { colour: product.colour ?? null, size: chosen }, product.priceMinor);
       toast.success('Added to cart!');
     },
     buyNow() {
       const chosen = chosenSize();
       if (chosen === undefined) return;
-      checkout.mutate({ lines: [{ productId: product.id, size: chosen, quantity: 1 }] });
+      checkout.mutate({
+        lines: [
+          {
+            productId: product.id,
+            ...(product.colour ? { colour: product.colour } : {}),
+            size: chosen,
+            quantity: 1,
+          },
+        ],
+      });
     },
   };
 }
