@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../db/database.js';
-import { ALL_COLOURS, variantLabel } from '../../shared/colours.js';
+import { ALL_COLOURS, colourKey, variantLabel } from '../../shared/colours.js';
 
 export type ReservedLine = {
   productId: string;
@@ -160,6 +160,7 @@ export async function sellReservations(trx: DbOrTx, orderId: string): Promise<st
     .where('r.state', 'in', ['held', 'released'])
     .execute();
   const short: string[] = [];
+  let lines: OrderLineColour[] | null = null;
   for (const r of rows) {
     const from = r.state === 'held' ? 'held' : 'released';
     if (!(await claim(trx, r.id, from, 'sold'))) continue;
@@ -189,9 +190,37 @@ export async function sellReservations(trx: DbOrTx, orderId: string): Promise<st
       .executeTakeFirst();
     if (!tracked) continue; // no longer tracked: made to order now
     if (from === 'held') await giveBack(trx, r);
-    short.push(`${r.title ?? r.product_id} (${variantLabel(r.colour || null, r.size)}) × ${r.quantity}`);
+    lines ??= await trx
+      .selectFrom('order_lines')
+      .select(['product_id', 'colour', 'size', 'quantity'])
+      .where('order_id', '=', orderId)
+      .execute();
+    short.push(
+      `${r.title ?? r.product_id} (${variantLabel(boughtColour(lines, r), r.size)}) × ${r.quantity}`,
+    );
   }
   return short;
+}
+
+type OrderLineColour = { product_id: string; colour: string | null; size: string | null; quantity: number };
+
+/**
+ * The colour's name as the order line bought it, for the owner's flag: a hold knows only its pool, the
+ * colour's key ("teal") or '' for all colours' count, which several colours of one size may share.
+ */
+function boughtColour(
+  lines: OrderLineColour[],
+  r: { product_id: string; colour: string; size: string; quantity: number },
+): string | null {
+  const same = lines.filter(
+    (l) =>
+      l.product_id === r.product_id &&
+      l.size === r.size &&
+      l.colour !== null &&
+      (r.colour === ALL_COLOURS || colourKey(l.colour) === r.colour),
+  );
+  const exact = same.length > 1 ? same.filter((l) => l.quantity === r.quantity) : same;
+  return exact.length === 1 ? (exact[0]?.colour ?? null) : r.colour || null;
 }
 
 async function releaseExpiredOf(
