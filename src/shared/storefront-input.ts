@@ -39,6 +39,8 @@ export const productSlugInput = z.object({ slug: z.string().trim().min(1).max(30
 /** "Email me when it is back" for a sold-out size. */
 export const stockAlertInput = z.object({
   productId: z.string().trim().min(1).max(100),
+  /** The colour's name or slug, for a product with colours: a wish is per colour and size (decision 0036). */
+  colour: z.string().trim().min(1).max(100).nullish(),
   size: z.string().trim().min(1).max(20),
   email: z.string().trim().max(254).email('Enter a valid email address'),
 });

@@ -1,3 +1,4 @@
+import { MAX_COLOUR_NAME } from '../../shared/colours.js';
 import { emailDocument, escapeHtml, isWebUrl, oneLine, style } from './email-layout.js';
 import type { RenderedEmail, StoreIdentity } from './order-emails.js';
 
@@ -7,7 +8,8 @@ export function backInStockEmail(d: {
   product: { title: string; size: string; url: string };
 }): RenderedEmail {
   const title = oneLine(d.product.title, 200);
-  const size = oneLine(d.product.size, 20);
+  // "Teal / M" since colours (decision 0036): a colour's name (up to 50) and a size (up to 20), whole.
+  const size = oneLine(d.product.size, MAX_COLOUR_NAME + 3 + 20);
   const subject = oneLine(`${title} in ${size} is back — ${d.store.name}`, 300);
   const link = isWebUrl(d.product.url)
     ? `<p style="${style.p}"><a href="${escapeHtml(d.product.url)}" style="${style.button}">See ${escapeHtml(title)}</a></p>`
