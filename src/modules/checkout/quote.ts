@@ -3,7 +3,14 @@ import type { DbOrTx } from '../../db/database.js';
 import { colourOptionsOf, parseJsonArray } from '../../db/json-columns.js';
 import { type LineProblem, MAX_LINE_QUANTITY, type Quote, type QuotedLine } from '../../shared/checkout.js';
 import type { cartLineInput } from '../../shared/checkout-input.js';
-import { ALL_COLOURS, type ColourOption, colourKey, colourSlug, findColour } from '../../shared/colours.js';
+import {
+  ALL_COLOURS,
+  type ColourOption,
+  colourKey,
+  colourSlug,
+  findColour,
+  photosForColour,
+} from '../../shared/colours.js';
 import { productSpelling, sizeKey } from '../../shared/sizes.js';
 import { available, poolOf, stockOf } from '../stock/stock.repository.js';
 
@@ -19,28 +26,24 @@ export async function quoteCart(db: DbOrTx, input: CartLine[], now: Date): Promi
   const ids = [...new Set(input.map((l) => l.productId))];
   const rows = await db
     .selectFrom('products as p')
-    .select([
-      'p.id',
-      'p.title',
-      'p.price_minor',
-      'p.currency',
-      'p.sizes',
-      'p.colour_options',
-      (eb) =>
-        eb
-          .selectFrom('media as m')
-          .select('m.url')
-          .whereRef('m.product_id', '=', 'p.id')
-          .where('m.media_type', '=', 'image')
-          .orderBy('m.display_order')
-          .orderBy('m.id')
-          .limit(1)
-          .as('image'),
-    ])
+    .select(['p.id', 'p.title', 'p.price_minor', 'p.currency', 'p.sizes', 'p.colour_options'])
     .where('p.id', 'in', ids)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   const coloursOf = new Map(rows.map((r) => [r.id, colourOptionsOf(r.colour_options)]));
+  // Every photo of the cart's products (a few): a colour's line shows its own first photo, else one of every
+  // colour's, never another colour's (the product's first photo may be Maroon's on a Teal line).
+  const media = await db
+    .selectFrom('media')
+    .select(['product_id', 'url'])
+    .where('product_id', 'in', ids)
+    .where('media_type', '=', 'image')
+    .orderBy('product_id')
+    .orderBy('display_order')
+    .orderBy('id')
+    .execute();
+  const photosOf = new Map<string, Array<{ url: string }>>();
+  for (const m of media) photosOf.set(m.product_id, [...(photosOf.get(m.product_id) ?? []), { url: m.url }]);
 
   const merged = new Map<string, Omit<CartLine, 'colour'> & { colour: string | null }>();
   for (const raw of input) {
@@ -108,8 +111,7 @@ export async function quoteCart(db: DbOrTx, input: CartLine[], now: Date): Promi
     return {
       ...pick(line),
       title: product.title,
-      // The colour's own first photo, else the product's.
-      image: colour?.images[0] ?? product.image ?? null,
+      image: lineImage(photosOf.get(product.id) ?? [], colours, colour),
       unitPriceMinor,
       currency: product.currency,
       lineTotalMinor: unitPriceMinor * line.quantity,
@@ -127,6 +129,18 @@ export async function quoteCart(db: DbOrTx, input: CartLine[], now: Date): Promi
     totalMinor,
     ok: currencies.length === 1 && quoted.every((l) => l.problem === null),
   };
+}
+
+/**
+ * The photo a line shows: the colour's own first, else the first photo of every colour, else the product's
+ * first. A colour's photo that is not among the product's (a hand-edited file) is not shown.
+ */
+function lineImage(
+  photos: Array<{ url: string }>,
+  colours: ColourOption[],
+  colour: ColourOption | undefined,
+): string | null {
+  return photosForColour(photos, colours, colour)[0]?.url ?? photos[0]?.url ?? null;
 }
 
 function pick(line: Omit<CartLine, 'colour'> & { colour: string | null }) {
