@@ -80,7 +80,7 @@ const colourInput = z.union([
   z.string().transform((name) => ({ name, plain: true as const })),
   z.object({
     name: z.string(),
-    hex: z.string().max(20).nullish(),
+    hex: z.string().max(20, 'A swatch is a colour like #1f7a6d').nullish(),
     skuSuffix: z
       .string()
       .max(MAX_SKU_SUFFIX, `A SKU suffix has at most ${MAX_SKU_SUFFIX} characters`)
@@ -228,6 +228,8 @@ export const productFields = z
         });
     }
     const colourSlugs = new Set(p.colors.map((c) => colourSlug(c.name)));
+    // One count per colour: "Teal" and "teal" both given would keep one of them silently.
+    const stockedAs = new Map<string, string>();
     for (const [colour, counts] of Object.entries(p.colourStock)) {
       if (!colourSlugs.has(colourSlug(colour))) {
         ctx.addIssue({
@@ -237,6 +239,14 @@ export const productFields = z
         });
         continue;
       }
+      const before = stockedAs.get(colourSlug(colour));
+      if (before !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['colourStock', colour],
+          message: `Stock for ${colour} is given twice (also as ${before})`,
+        });
+      stockedAs.set(colourSlug(colour), colour);
       for (const size of Object.keys(counts))
         if (!(sizes as readonly string[]).includes(size))
           ctx.addIssue({
