@@ -32,10 +32,7 @@ describe('back in stock per colour and size', () => {
   const notify = () =>
     notifyBackInStock(store.handle.db, { now: clock.now(), publicUrl: 'https://shop.example' });
   const outbox = () =>
-    store.handle.db
-      .selectFrom('email_outbox')
-      .select(['to_address', 'subject', 'text_body'])
-      .execute();
+    store.handle.db.selectFrom('email_outbox').select(['to_address', 'subject', 'text_body']).execute();
 
   it('takes a wish per colour and size, by name or slug, and refuses a colour the product does not have', async () => {
     await ask('Teal');
