@@ -94,7 +94,9 @@ const colourInput = z.union([
 
 const colourList = z
   .array(colourInput)
-  .max(MAX_COLOURS, `At most ${MAX_COLOURS} colours`)
+  // Counted again once repeats and blanks are dropped: a plain list of today's files held at most 20
+  // colours after those went (chips(20, 50)), however many entries it had.
+  .max(200, `At most ${MAX_COLOURS} colours`)
   .transform((values) => {
     // A plain list (today's files, the old form) drops a repeated name as it always did; a variant never.
     const plainSeen = new Set<string>();
@@ -110,6 +112,8 @@ const colourList = z
       });
   })
   .superRefine((colours, ctx) => {
+    if (colours.length > MAX_COLOURS)
+      ctx.addIssue({ code: 'custom', path: [], message: `At most ${MAX_COLOURS} colours` });
     const seen = new Map<string, string>();
     for (const [i, c] of colours.entries()) {
       if (c.name.length > MAX_COLOUR_NAME)

@@ -101,6 +101,15 @@ describe('hostile colours over HTTP', () => {
     await refused(create, product({ colors: names(500) }), /At most/);
     const twenty = await h.send(create, product({ sku: 'LK-20', colors: names(20) }));
     expect(twenty.statusCode, twenty.body.slice(0, 300)).toBe(200);
+    // Today's plain list counts its colours once repeats and blanks are dropped, as it always did.
+    const repeated = [...names(20), 'shade 1', ' SHADE 2 ', '', '  '];
+    const plain = await h.send(create, product({ sku: 'LK-21', colors: repeated }));
+    expect(plain.statusCode, plain.body.slice(0, 300)).toBe(200);
+    await refused(
+      create,
+      product({ colors: [...names(20), { name: 'Shade 21' }] }),
+      `At most ${MAX_COLOURS} colours`,
+    );
   });
 
   it('refuses one colour given twice in any case or spacing', async () => {
