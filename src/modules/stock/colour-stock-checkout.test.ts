@@ -17,7 +17,7 @@ describe('stock per colour and size at checkout', () => {
     store = await createTestStore({ env: { PUBLIC_URL: 'https://shop.example' } });
     // Teal and Maroon count their own M; Mint has no count of its own and draws from all colours' M.
     await insertProducts(store.handle.db, [
-      { id: 'k1', title: 'Lawn Kurta', price_minor: 8500, colors: '["Teal","Maroon","Mint"]' },
+      { id: 'k1', title: 'Lawn Kurta', price_minor: 8500, colors: '["Teal","Maroon","Mint","Sage"]' },
     ]);
     await store.handle.db
       .transaction()
@@ -80,6 +80,34 @@ describe('stock per colour and size at checkout', () => {
       .where('stock_problem', 'is not', null)
       .execute();
     expect(flagged).toEqual([]);
+  });
+
+  it('100 checkouts at once for Mint M and Sage M, both drawing from all colours’ M with 3 left, give exactly 3 orders', async () => {
+    await store.handle.db
+      .transaction()
+      .execute((trx) => setStock(trx, 'k1', { M: 3 }, { Teal: { M: 3 }, Maroon: { M: 1 } }));
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 100 }, (_, i) => buy(i % 2 === 0 ? 'Mint' : 'sage')),
+    );
+    expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(3);
+    expect(await count('')).toEqual({ on_hand: 3, reserved: 3 });
+    expect(await count('teal')).toEqual({ on_hand: 3, reserved: 0 });
+    const holds = await store.handle.db
+      .selectFrom('stock_reservations')
+      .select(['colour', 'quantity'])
+      .execute();
+    expect(holds).toEqual(Array.from({ length: 3 }, () => ({ colour: '', quantity: 1 })));
+    // Teal, counted on its own, is still for sale.
+    const quote = await shop().checkout.quote({
+      lines: [
+        { productId: 'k1', colour: 'Sage', size: 'M', quantity: 1 },
+        { productId: 'k1', colour: 'Teal', size: 'M', quantity: 1 },
+      ],
+    });
+    expect(quote.lines.map((l) => [l.colour, l.problem, l.left])).toEqual([
+      ['Sage', 'sold_out', 0],
+      ['Teal', null, 3],
+    ]);
   });
 
   it('a colour without its own count draws from the all-colours pool, and never from another colour', async () => {
