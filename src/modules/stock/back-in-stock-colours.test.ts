@@ -109,4 +109,27 @@ describe('back in stock per colour and size', () => {
     await stockIs({ M: 3 }, { Teal: { M: 0 }, Maroon: { M: 0 }, 'Sea Green': { M: 1 } });
     expect(await notify()).toBe(1);
   });
+
+  it('a wish for a colour the product no longer has is closed without an email', async () => {
+    await ask('Teal');
+    await ask('Maroon', 'M', 'k1', 'bilal@example.com');
+    // The owner drops Teal (its counts go with it) and Maroon comes back.
+    await store.handle.db
+      .updateTable('products')
+      .set({ colors: JSON.stringify(['Maroon', 'Sea Green', LONG]) })
+      .where('id', '=', 'k1')
+      .execute();
+    await store.handle.db.deleteFrom('size_stock').where('product_id', '=', 'k1').execute();
+    expect(await notify()).toBe(1);
+    expect((await outbox()).map((e) => [e.to_address, e.subject])).toEqual([
+      ['bilal@example.com', 'Lawn Kurta in Maroon / M is back — My Store'],
+    ]);
+    const open = await store.handle.db
+      .selectFrom('stock_alerts')
+      .select('email')
+      .where('notified_at', 'is', null)
+      .execute();
+    expect(open).toEqual([]);
+    expect(await notify()).toBe(0);
+  });
 });

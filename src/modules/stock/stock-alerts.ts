@@ -123,8 +123,11 @@ export async function notifyBackInStock(db: Db, opts: { now: Date; publicUrl: st
         .where('notified_at', 'is', null)
         .executeTakeFirst();
       if (Number(marked.numUpdatedRows) !== 1) return false;
-      const colour =
-        alert.colour === ALL_COLOURS ? null : colourName(parseJsonArray(alert.colors), alert.colour);
+      const names = parseJsonArray(alert.colors);
+      // A colour the product no longer has (removed, or renamed: its key changed) has no count left, which
+      // reads as "not tracked": telling the shopper it is back would be false. Its wish is closed unsent.
+      if (alert.colour !== ALL_COLOURS && !names.some((n) => colourKey(n) === alert.colour)) return false;
+      const colour = alert.colour === ALL_COLOURS ? null : colourName(names, alert.colour);
       const email = backInStockEmail({
         store,
         product: {
