@@ -36,9 +36,11 @@ export type CatalogueSearchInput = z.input<typeof catalogueSearchInput>;
 export const productIdInput = z.object({ id: z.string().trim().min(1).max(100) });
 export const productSlugInput = z.object({ slug: z.string().trim().min(1).max(300) });
 
-/** "Email me when it is back" for a sold-out size. */
+/** "Email me when it is back" for a sold-out size (of one colour, for a product with colours). */
 export const stockAlertInput = z.object({
   productId: z.string().trim().min(1).max(100),
+  /** The colour's name or slug; required for a product with colours (addStockAlert says so). */
+  colour: z.string().trim().min(1).max(200).nullish(),
   size: z.string().trim().min(1).max(20),
   email: z.string().trim().max(254).email('Enter a valid email address'),
 });
