@@ -77,7 +77,12 @@ export const catalogueRouter = router({
     }
     await addStockAlert(ctx.db, { ...input, now: ctx.clock.now() });
     ctx.log.info(
-      { event: 'stock.alert_added', product: input.productId, colour: input.colour ?? null, size: input.size },
+      {
+        event: 'stock.alert_added',
+        product: input.productId,
+        colour: input.colour ?? null,
+        size: input.size,
+      },
       'back-in-stock alert',
     );
     return { ok: true as const };
