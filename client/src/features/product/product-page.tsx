@@ -176,10 +176,7 @@ function ProductView({ product }: { product: ProductDetail }) {
           <p className="mt-6 leading-relaxed text-muted">{product.description}</p>
           <dl className="mt-6 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
             <dt className="text-muted">SKU</dt>
-            <dd>
-              {product.sku}
-              {colour?.skuSuffix ?? ''}
-            </dd>
+            <dd>{`${product.sku}${colour?.skuSuffix ?? ''}`}</dd>
           </dl>
           {tags.length > 0 ? (
             <ul className="mt-4 flex flex-wrap gap-2" aria-label="Tags and colours">
