@@ -8,10 +8,13 @@ import {
 import { findProductIdBySlug } from '../modules/catalogue/catalogue-search.repository.js';
 import { readSiteSettings } from '../modules/settings/settings.repository.js';
 import { clipDescription } from '../shared/clip-text.js';
+import { findColour } from '../shared/colours.js';
 import { listingTitle, parseView } from '../shared/listing.js';
 import { minorToMajorString } from '../shared/money.js';
 import { isClientRoute } from '../shared/routes.js';
 import { ACCESSIBILITY_PAGE } from '../shared/site.js';
+import { COLOUR_PAGE_PARAM } from '../shared/ssr-contract.js';
+import { colourUrl, productJsonLd } from './product-json-ld.js';
 
 export type PageHead = { title: string; description: string; tags: string; status?: number };
 
@@ -84,47 +87,32 @@ export async function pageHead(
         status: 404,
       };
     }
-    const url = `${publicUrl}/product/${encodeURIComponent(product.id)}`;
+    const productUrl = `${publicUrl}/product/${encodeURIComponent(product.id)}`;
+    // A link naming one of its colours is that colour's page: its title, address, picture and price. Any
+    // other value names no colour (the page's own head).
+    const colour = findColour(product.colours, new URLSearchParams(search).get(COLOUR_PAGE_PARAM));
+    const url = colour ? colourUrl(productUrl, colour) : productUrl;
     const images = product.media
       .filter((m) => m.mediaType === 'image')
       .map((m) => absolute(publicUrl, m.url));
+    const image = colour?.images[0] ? absolute(publicUrl, colour.images[0]) : images[0];
     const description = clipDescription(product.description || product.title);
-    const title = `${product.title} · ${settings.storeName}`;
-    const jsonLd = {
-      '@context': 'https://schema.org',
-      '@type': 'Product',
-      name: product.title,
-      description,
-      image: images,
-      sku: product.sku,
-      ...(product.manufacturer ? { brand: { '@type': 'Brand', name: product.manufacturer } } : {}),
-      // One offer per size, each with its real availability (a sold-out size is OutOfStock).
-      offers: (product.sizes.length > 0 ? product.sizes : [null]).map((size) => ({
-        '@type': 'Offer',
-        url,
-        ...(size ? { name: `${product.title} (${size})`, sku: `${product.sku}-${size}` } : {}),
-        price: minorToMajorString(product.priceMinor, product.currency),
-        priceCurrency: product.currency.toUpperCase(),
-        availability:
-          size && product.soldOutSizes.includes(size)
-            ? 'https://schema.org/OutOfStock'
-            : 'https://schema.org/InStock',
-        itemCondition: 'https://schema.org/NewCondition',
-      })),
-    };
-    const price = minorToMajorString(product.priceMinor, product.currency);
+    const name = colour ? `${product.title} — ${colour.name}` : product.title;
+    const title = `${name} · ${settings.storeName}`;
+    const jsonLd = productJsonLd(product, productUrl, description, (u) => absolute(publicUrl, u));
+    const price = minorToMajorString(colour?.priceMinor ?? product.priceMinor, product.currency);
     const tags = [
       `<link rel="canonical" href="${escapeHtml(url)}">`,
       meta({ property: 'og:type', content: 'product' }),
       meta({ property: 'og:site_name', content: settings.storeName }),
-      meta({ property: 'og:title', content: product.title }),
+      meta({ property: 'og:title', content: name }),
       meta({ property: 'og:description', content: description }),
       meta({ property: 'og:url', content: url }),
-      ...(images[0] ? [meta({ property: 'og:image', content: images[0] })] : []),
+      ...(image ? [meta({ property: 'og:image', content: image })] : []),
       meta({ property: 'product:price:amount', content: price }),
       meta({ property: 'product:price:currency', content: product.currency.toUpperCase() }),
       meta({ name: 'twitter:card', content: 'summary_large_image' }),
-      meta({ name: 'twitter:title', content: product.title }),
+      meta({ name: 'twitter:title', content: name }),
       meta({ name: 'twitter:description', content: description }),
       `<script type="application/ld+json">${jsonForScript(jsonLd)}</script>`,
     ].join('');

@@ -117,6 +117,9 @@ describe('storefront page HTML', () => {
     expect(pageSearch('/', `${written}&utm_source=mail&fbclid=x`)).toBe(written.toString());
     expect(pageSearch('/', 'size=M&size=L')).toBe('size=M&size=L');
     expect(pageSearch('/product/p1', 'utm_source=mail&size=M')).toBe('');
+    // A product page reads its colour alone, by its slug: every spelling shares one cached page.
+    expect(pageSearch('/product/p1', 'utm_source=mail&colour=Sea+Green')).toBe('colour=sea-green');
+    expect(pageSearch('/product/p1', 'colour=%20')).toBe('');
     expect(pageSearch('/about', 'q=x')).toBe('');
   });
 });

@@ -2,7 +2,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import { LISTING_PARAMS, QUERY_STATE_ID, type RenderPage, type ServerQuery } from '../shared/ssr-contract.js';
+import { colourSlug, MAX_COLOUR_NAME } from '../shared/colours.js';
+import {
+  COLOUR_PAGE_PARAM,
+  LISTING_PARAMS,
+  QUERY_STATE_ID,
+  type RenderPage,
+  type ServerQuery,
+} from '../shared/ssr-contract.js';
 import { injectHead, type PageHead } from './seo.js';
 
 /**
@@ -23,9 +30,18 @@ export function isRenderedPage(pathname: string): boolean {
   return RENDERED.some((r) => r.test(pathname));
 }
 
+const PRODUCT_PAGE = /^\/product\/[^/]+\/?$/;
+
 /** The part of a page's query string its render depends on, in the order given. */
 export function pageSearch(pathname: string, search: string): string {
-  if (pathname !== '/' || search === '') return '';
+  if (search === '') return '';
+  if (PRODUCT_PAGE.test(pathname)) {
+    // A product page reads only its colour, and by its slug: "Teal", "teal" and "TEAL" share one page.
+    const asked = new URLSearchParams(search).get(COLOUR_PAGE_PARAM)?.slice(0, MAX_COLOUR_NAME * 2) ?? '';
+    const slug = colourSlug(asked);
+    return slug ? new URLSearchParams({ [COLOUR_PAGE_PARAM]: slug }).toString() : '';
+  }
+  if (pathname !== '/') return '';
   const params = new URLSearchParams(search);
   const kept = new URLSearchParams();
   for (const [name, value] of params) if (LISTING_PARAMS.has(name)) kept.append(name, value);

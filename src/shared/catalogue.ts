@@ -69,6 +69,25 @@ export type ProductMedia = {
 
 export type SizeDetail = Record<string, Record<string, string>>;
 
+/**
+ * One colour of a product as its page shows it (decision 0036): the swatch, the photos shown first for it
+ * (only photos the product has), its own price and chart when it has them, and the sizes sold out in it by
+ * the colour rule (its own count, else the all-colours count, else untracked).
+ */
+export type ProductColour = {
+  name: string;
+  /** The colour in a link: `?colour=sea-green`. */
+  slug: string;
+  hex: string | null;
+  skuSuffix: string | null;
+  /** Its own price in minor units; null: the product's price. */
+  priceMinor: number | null;
+  images: string[];
+  /** Its own measurements; null: the product's chart. */
+  sizeDetail: SizeDetail | null;
+  soldOutSizes: string[];
+};
+
 export type ProductDetail = ProductCard & {
   /** As on a card, but always there (empty when every size can be bought). */
   soldOutSizes: string[];
@@ -76,6 +95,8 @@ export type ProductDetail = ProductCard & {
   manufacturerUrl: string | null;
   sizeDetail: SizeDetail;
   colors: string[];
+  /** The colour variants in the owner's order; empty for a product without colours. */
+  colours: ProductColour[];
   tags: string[];
   productLink: string | null;
   stripePaymentLink: string | null;

@@ -34,3 +34,9 @@ export const LISTING_PARAM = {
 } as const;
 
 export const LISTING_PARAMS: ReadonlySet<string> = new Set(Object.values(LISTING_PARAM));
+
+/**
+ * The one parameter a product page reads: the colour chosen (`/product/{id}?colour=teal`). Its page is
+ * rendered, titled and cached by it; every other parameter of a product's address leaves the page as it is.
+ */
+export const COLOUR_PAGE_PARAM = 'colour';

@@ -8,6 +8,8 @@ type HeadOptions = {
   description?: string | null;
   /** Pages with a canonical address (home, about, a product): the current path. Others have none. */
   canonical?: boolean;
+  /** The query string the canonical address keeps ("?colour=teal"): a page a parameter makes its own. */
+  canonicalSearch?: string;
   /** Pages that must stay out of search engines (a shopper's order behind its private link). */
   noindex?: boolean;
 };
@@ -39,7 +41,7 @@ function headElement<T extends HTMLElement>(selector: string, create: () => T): 
 export function usePageTitle(page: string | null, options: HeadOptions = {}) {
   const settings = useSiteSettings().data;
   const [pathname] = useLocation();
-  const { description, canonical = false, noindex = false } = options;
+  const { description, canonical = false, canonicalSearch = '', noindex = false } = options;
   const storeName = settings?.storeName;
   const tagline = settings?.tagline ?? '';
   const storeDescription = settings ? settings.tagline || settings.aboutText || settings.storeName : '';
@@ -67,8 +69,8 @@ export function usePageTitle(page: string | null, options: HeadOptions = {}) {
       l.rel = 'canonical';
       return l;
     });
-    link.href = `${canonicalOrigin}${pathname}`;
-  }, [canonical, pathname]);
+    link.href = `${canonicalOrigin}${pathname}${canonicalSearch}`;
+  }, [canonical, pathname, canonicalSearch]);
 
   useEffect(() => {
     if (!noindex) return;

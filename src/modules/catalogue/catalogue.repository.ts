@@ -1,10 +1,17 @@
 import { type SqlBool, sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
 import { jsonArrayText, jsonColumn, jsonFirst } from '../../db/engine-sql.js';
-import { parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
-import type { ProductCard, ProductDetail, ProductMedia, SizeDetail } from '../../shared/catalogue.js';
+import { colourOptionsOf, parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
+import type {
+  ProductCard,
+  ProductColour,
+  ProductDetail,
+  ProductMedia,
+  SizeDetail,
+} from '../../shared/catalogue.js';
+import { colourKey, colourSlug } from '../../shared/colours.js';
 import { parseVariants, responsiveFields, responsiveImage } from '../../shared/responsive-image.js';
-import { soldOutByProduct } from '../stock/stock.repository.js';
+import { soldOutStockOf } from '../stock/stock.repository.js';
 
 const DESCRIPTION_PREVIEW = 280;
 
@@ -19,6 +26,8 @@ function isMeasurements(v: unknown): v is Record<string, string> {
 function normaliseSizeDetail(raw: Record<string, Record<string, string>>): SizeDetail {
   const out: SizeDetail = {};
   for (const [size, measurements] of Object.entries(raw)) {
+    // A colour's chart comes from a JSON column read without a schema: a row that is not one is left out.
+    if (!isMeasurements(measurements)) continue;
     const row: Record<string, string> = {};
     for (const [name, value] of Object.entries(measurements)) if (isString(value)) row[name] = String(value);
     out[size] = row;
@@ -130,6 +139,7 @@ export async function findProductDetail(db: DbOrTx, id: string): Promise<Product
       'p.sizes',
       'p.size_detail',
       'p.colors',
+      'p.colour_options',
       'p.tags',
       'p.images',
       'p.stripe_payment_link',
@@ -181,8 +191,22 @@ export async function findProductDetail(db: DbOrTx, id: string): Promise<Product
   }
   const firstImage = media.find((m) => m.mediaType === 'image');
   const sizes = parseJsonArray(row.sizes);
-  const soldOutSizes = [...((await soldOutByProduct(db, [row.id])).get(row.id) ?? [])].filter((s) =>
-    sizes.includes(s),
+  const stock = (await soldOutStockOf(db, [row.id])).get(row.id);
+  // The product's own marks stay what they were: a size sold out in every colour (all a card can say).
+  const soldOutSizes = [...(stock?.sizes ?? [])].filter((s) => sizes.includes(s));
+  // A colour names only photos this page shows: a URL left over from an edited or hand-written file is not one.
+  const photoUrls = new Set(media.filter((m) => m.mediaType === 'image').map((m) => m.url));
+  const colours = colourOptionsOf(row.colour_options).map(
+    (c): ProductColour => ({
+      name: c.name,
+      slug: colourSlug(c.name),
+      hex: c.hex,
+      skuSuffix: c.skuSuffix,
+      priceMinor: c.priceMinor,
+      images: c.images.filter((url) => photoUrls.has(url)),
+      sizeDetail: c.sizeDetail ? normaliseSizeDetail(c.sizeDetail) : null,
+      soldOutSizes: sizes.filter((s) => stock?.byColour.get(colourKey(c.name))?.has(s) === true),
+    }),
   );
   return {
     id: row.id,
@@ -196,6 +220,7 @@ export async function findProductDetail(db: DbOrTx, id: string): Promise<Product
     sizes: parseJsonArray(row.sizes),
     sizeDetail: normaliseSizeDetail(parseJsonRecord(row.size_detail, isMeasurements)),
     colors: parseJsonArray(row.colors),
+    colours,
     tags: parseJsonArray(row.tags),
     image: firstImage
       ? { ...responsiveImageOf(firstImage), url: firstImage.url, alt: firstImage.altText ?? row.title }

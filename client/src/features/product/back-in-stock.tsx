@@ -1,3 +1,4 @@
+import { variantLabel } from '@shared/colours';
 import { useId, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/text-field';
@@ -5,10 +6,20 @@ import { trpc } from '../../lib/trpc';
 import { useEarlyInput } from '../../lib/use-early-input';
 
 /**
- * "Email me when it is back" for the sold-out sizes of a product: a size (when there are several) and an
- * address. The store emails once, when the size can be bought again.
+ * "Email me when it is back" for the sold-out sizes of a product (of the colour chosen, for a product with
+ * colours): a size (when there are several) and an address. The store emails once, when the size can be
+ * bought again.
  */
-export function BackInStock({ productId, sizes }: { productId: string; sizes: string[] }) {
+export function BackInStock({
+  productId,
+  colour = null,
+  sizes,
+}: {
+  productId: string;
+  /** The colour's name; the wish is for this colour's size. */
+  colour?: string | null;
+  sizes: string[];
+}) {
   const headingId = useId();
   const [size, setSize] = useState(sizes[0] ?? '');
   const [email, setEmail] = useState('');
@@ -20,15 +31,19 @@ export function BackInStock({ productId, sizes }: { productId: string; sizes: st
     const picked = element.querySelector('select');
     if (picked && picked.value !== size) setSize(picked.value);
   });
+  const chosen = sizes.includes(size) ? size : (sizes[0] ?? '');
   const ask = trpc.catalogue.notifyWhenBack.useMutation({
-    onSuccess: () => setDone(`We will email ${email} once when ${size} is back.`),
+    onSuccess: () => setDone(`We will email ${email} once when ${variantLabel(colour, chosen)} is back.`),
   });
   if (sizes.length === 0) return null;
-  const chosen = sizes.includes(size) ? size : (sizes[0] ?? '');
   return (
     <section aria-labelledby={headingId} className="mt-6 rounded-xl border border-stone-line p-4">
       <h2 id={headingId} className="text-sm font-semibold">
-        {sizes.length === 1 ? `${chosen} is sold out` : 'Sold out in your size?'}
+        {sizes.length === 1
+          ? `${variantLabel(colour, chosen)} is sold out`
+          : colour
+            ? `Sold out in your size of ${colour}?`
+            : 'Sold out in your size?'}
       </h2>
       <form
         ref={form}
@@ -36,7 +51,7 @@ export function BackInStock({ productId, sizes }: { productId: string; sizes: st
         onSubmit={(e) => {
           e.preventDefault();
           setDone(null);
-          ask.mutate({ productId, size: chosen, email });
+          ask.mutate({ productId, ...(colour ? { colour } : {}), size: chosen, email });
         }}
       >
         {sizes.length > 1 ? (

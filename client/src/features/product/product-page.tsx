@@ -1,19 +1,23 @@
 import type { ProductDetail } from '@shared/catalogue';
+import { photosForColour } from '@shared/colours';
 import { formatMoneyExact } from '@shared/money';
 import { sortSizes } from '@shared/sizes';
 import { ArrowLeft } from 'lucide-react';
-import { useEffect, useId } from 'react';
-import { Link, useParams } from 'wouter';
+import { useEffect, useId, useState } from 'react';
+import { Link, useLocation, useParams, useSearch } from 'wouter';
 import { NotFoundView } from '../../components/site/not-found-view';
 import { Button, buttonClass } from '../../components/ui/button';
 import { useSizedPurchase } from '../../lib/cart/use-sized-purchase';
 import { paths } from '../../lib/paths';
+import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
 import { useEarlyInput } from '../../lib/use-early-input';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useSiteSettings } from '../../lib/use-site-settings';
 import { BackInStock } from './back-in-stock';
+import { ColourSwatches } from './colour-swatches';
 import { FitFinder } from './fit-finder';
+import { colourInSearch, defaultColour, isColourSoldOut, searchWithColour } from './product-colour';
 import { ProductGallery } from './product-gallery';
 import { RelatedProducts } from './related-products';
 import { SizeDetailsTable } from './size-details-table';
@@ -26,6 +30,9 @@ export function ProductPage() {
     { retry: (n, err) => err.data?.code !== 'NOT_FOUND' && n < 2, retryOnMount: false },
   );
   const notFound = product.error?.data?.code === 'NOT_FOUND';
+  // The colour a shared link names (an unknown one names none): the title and canonical link say it.
+  const search = useSearch();
+  const linkedColour = product.data ? colourInSearch(product.data.colours, search) : undefined;
   // Asked for beside the product, not after it: one round trip in the browser, one render pass less on the
   // server (RelatedProducts below reads the same cached answer).
   trpc.catalogue.related.useQuery({ id }, { enabled: id !== '' && !notFound });
@@ -35,11 +42,21 @@ export function ProductPage() {
     if (notFound) console.warn(`Product not found: ${id}`);
   }, [notFound, id]);
 
-  usePageTitle(product.data?.title ?? (notFound ? 'Product not found' : null), {
-    description: product.data ? product.data.description || product.data.title : null,
-    canonical: product.data !== undefined,
-    noindex: notFound,
-  });
+  usePageTitle(
+    product.data
+      ? linkedColour
+        ? `${product.data.title} — ${linkedColour.name}`
+        : product.data.title
+      : notFound
+        ? 'Product not found'
+        : null,
+    {
+      description: product.data ? product.data.description || product.data.title : null,
+      canonical: product.data !== undefined,
+      canonicalSearch: linkedColour ? searchWithColour('', linkedColour.slug) : '',
+      noindex: notFound,
+    },
+  );
 
   if (product.isPending) return <ProductSkeleton />;
   // A page of its own, answered 404 by the server (src/http/seo.ts); the shopper stays on it until they go.
@@ -62,8 +79,40 @@ export function ProductPage() {
 }
 
 function ProductView({ product }: { product: ProductDetail }) {
-  const { size, hasSizes, soldOut, isSoldOut, missingSize, buying, chooseSize, addToCart, buyNow } =
-    useSizedPurchase(product);
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  // The address holds the choice (a shared link opens that colour); without one, the first in stock.
+  const colour = colourInSearch(product.colours, search) ?? defaultColour(product.colours, product.sizes);
+  const hasColours = product.colours.length > 0;
+  const [missingColour, setMissingColour] = useState(false);
+  const purchase = useSizedPurchase({
+    id: product.id,
+    sizes: product.sizes,
+    priceMinor: colour?.priceMinor ?? product.priceMinor,
+    colour: colour?.name ?? null,
+    soldOut: colour ? isColourSoldOut(colour, product.sizes) : product.soldOut,
+    soldOutSizes: colour ? colour.soldOutSizes : product.soldOutSizes,
+  });
+  const { size, hasSizes, soldOut, isSoldOut, missingSize, buying, chooseSize } = purchase;
+  const soldOutSizes = colour ? colour.soldOutSizes : product.soldOutSizes;
+  const sizeDetail = colour?.sizeDetail ?? product.sizeDetail;
+  // Replacing the entry: trying colours on is not a trail Back has to walk back through.
+  const chooseColour = (slug: string) => {
+    setMissingColour(false);
+    navigate(`${location}${searchWithColour(window.location.search, slug)}`, { replace: true });
+  };
+  const colourChosen = () => {
+    if (!hasColours || colour) return true;
+    setMissingColour(true);
+    toast.error('Please select a colour');
+    return false;
+  };
+  const addToCart = () => {
+    if (colourChosen()) purchase.addToCart();
+  };
+  const buyNow = () => {
+    if (colourChosen()) purchase.buyNow();
+  };
   const settings = useSiteSettings();
   const sizeGroupId = useId();
   const soldOutId = `${sizeGroupId}-sold-out`;
@@ -72,7 +121,12 @@ function ProductView({ product }: { product: ProductDetail }) {
     const picked = group.querySelector<HTMLInputElement>('input[type="radio"]:checked');
     if (picked && picked.value !== size) chooseSize(picked.value);
   });
-  const images = product.media.filter((m) => m.mediaType === 'image');
+  const images = photosForColour(
+    product.media.filter((m) => m.mediaType === 'image'),
+    product.colours,
+    colour,
+  );
+  const tags = hasColours ? product.tags : [...product.tags, ...product.colors];
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
@@ -86,7 +140,8 @@ function ProductView({ product }: { product: ProductDetail }) {
       {/* grid-cols-1 is minmax(0, 1fr): below lg the one column is the screen's width, never its widest
           content's (the Size Details table scrolls in its own box instead of widening the page). */}
       <div className="grid grid-cols-1 gap-10 lg:grid-cols-2">
-        <ProductGallery images={images} title={product.title} />
+        {/* A new colour starts at its own first photo. */}
+        <ProductGallery key={colour?.slug ?? ''} images={images} title={product.title} />
         <div data-testid="product-detail" className="min-w-0 wrap-anywhere">
           {product.manufacturer ? (
             <p className="text-xs font-medium tracking-[0.14em] text-gold uppercase">
@@ -107,7 +162,7 @@ function ProductView({ product }: { product: ProductDetail }) {
           ) : null}
           <h1 className="mt-2 font-serif text-3xl text-ink sm:text-4xl">{product.title}</h1>
           <p className="mt-4 text-2xl font-semibold" data-testid="product-detail-price">
-            {formatMoneyExact(product.priceMinor, product.currency)}
+            {formatMoneyExact(colour?.priceMinor ?? product.priceMinor, product.currency)}
           </p>
           {soldOut ? (
             <p
@@ -121,16 +176,17 @@ function ProductView({ product }: { product: ProductDetail }) {
           <p className="mt-6 leading-relaxed text-muted">{product.description}</p>
           <dl className="mt-6 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
             <dt className="text-muted">SKU</dt>
-            <dd>{product.sku}</dd>
+            <dd>{`${product.sku}${colour?.skuSuffix ?? ''}`}</dd>
           </dl>
-          {product.tags.length + product.colors.length > 0 ? (
+          {tags.length > 0 ? (
             <ul className="mt-4 flex flex-wrap gap-2" aria-label="Tags and colours">
               {product.tags.map((t) => (
                 <li key={`t-${t}`} className="rounded-full bg-sand px-3 py-1 text-xs">
                   {t}
                 </li>
               ))}
-              {product.colors.map((c) => (
+              {/* A product with colour variants shows them as swatches instead. */}
+              {(hasColours ? [] : product.colors).map((c) => (
                 <li key={`c-${c}`} className="rounded-full border border-stone-line px-3 py-1 text-xs">
                   {c}
                 </li>
@@ -138,6 +194,15 @@ function ProductView({ product }: { product: ProductDetail }) {
             </ul>
           ) : null}
 
+          {hasColours ? (
+            <ColourSwatches
+              colours={product.colours}
+              chosen={colour}
+              sizes={product.sizes}
+              missing={missingColour}
+              onChoose={chooseColour}
+            />
+          ) : null}
           {hasSizes ? (
             <fieldset
               ref={sizeGroup}
@@ -186,15 +251,18 @@ function ProductView({ product }: { product: ProductDetail }) {
           {hasSizes ? (
             <FitFinder
               sizes={sortSizes(product.sizes)}
-              detail={product.sizeDetail}
+              detail={sizeDetail}
               onChoose={chooseSize}
-              soldOutSizes={soldOut ? product.sizes : product.soldOutSizes}
+              soldOutSizes={soldOut ? product.sizes : soldOutSizes}
             />
           ) : null}
 
           <BackInStock
+            // A wish is for one colour: another colour starts a form of its own.
+            key={colour?.slug ?? ''}
             productId={product.id}
-            sizes={sortSizes(product.sizes).filter((s) => soldOut || product.soldOutSizes.includes(s))}
+            colour={colour?.name ?? null}
+            sizes={sortSizes(product.sizes).filter((s) => soldOut || soldOutSizes.includes(s))}
           />
 
           <div className="mt-8 flex flex-wrap gap-3">
@@ -218,7 +286,7 @@ function ProductView({ product }: { product: ProductDetail }) {
             </Link>
           </div>
 
-          <SizeDetailsTable sizes={sortSizes(product.sizes)} detail={product.sizeDetail} />
+          <SizeDetailsTable sizes={sortSizes(product.sizes)} detail={sizeDetail} />
           {settings.data?.disclaimer ? (
             <p className="mt-10 border-t border-stone-line pt-6 text-xs leading-relaxed text-muted">
               {settings.data.disclaimer}
