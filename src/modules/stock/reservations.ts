@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../db/database.js';
-import { ALL_COLOURS, variantLabel } from '../../shared/colours.js';
+import { ALL_COLOURS, colourKey, variantLabel } from '../../shared/colours.js';
 
 export type ReservedLine = {
   productId: string;
@@ -160,6 +160,8 @@ export async function sellReservations(trx: DbOrTx, orderId: string): Promise<st
     .where('r.state', 'in', ['held', 'released'])
     .execute();
   const short: string[] = [];
+  // Read only when something is short: most payments never need it.
+  let colourOf: Map<number, string | null> | null = null;
   for (const r of rows) {
     const from = r.state === 'held' ? 'held' : 'released';
     if (!(await claim(trx, r.id, from, 'sold'))) continue;
@@ -189,9 +191,45 @@ export async function sellReservations(trx: DbOrTx, orderId: string): Promise<st
       .executeTakeFirst();
     if (!tracked) continue; // no longer tracked: made to order now
     if (from === 'held') await giveBack(trx, r);
-    short.push(`${r.title ?? r.product_id} (${variantLabel(r.colour || null, r.size)}) × ${r.quantity}`);
+    colourOf ??= await holdColours(trx, orderId);
+    short.push(`${r.title ?? r.product_id} (${variantLabel(colourOf.get(r.id), r.size)}) × ${r.quantity}`);
   }
   return short;
+}
+
+/**
+ * The colour's name each hold of an order was taken for. A hold keeps only its pool (a colour's key, or ''
+ * when the colour draws on the all-colours stock), not the name bought; the order's lines have it. Each line
+ * of a tracked size gave one hold, in the order of the lines, so walking both in order pairs them: a hold
+ * is its first remaining line of the same product and size whose colour can draw on its pool (a line of an
+ * untracked size fits no hold: it would have drawn on that same pool).
+ */
+async function holdColours(trx: DbOrTx, orderId: string): Promise<Map<number, string | null>> {
+  const holds = await trx
+    .selectFrom('stock_reservations')
+    .select(['id', 'product_id', 'colour', 'size'])
+    .where('order_id', '=', orderId)
+    .orderBy('id')
+    .execute();
+  const lines = await trx
+    .selectFrom('order_lines')
+    .select(['product_id', 'colour', 'size'])
+    .where('order_id', '=', orderId)
+    .orderBy('id')
+    .execute();
+  const left = [...lines];
+  const names = new Map<number, string | null>();
+  for (const h of holds) {
+    const i = left.findIndex(
+      (l) =>
+        l.product_id === h.product_id &&
+        l.size === h.size &&
+        (h.colour === ALL_COLOURS || (l.colour !== null && colourKey(l.colour) === h.colour)),
+    );
+    const [line] = i >= 0 ? left.splice(i, 1) : [];
+    names.set(h.id, line?.colour ?? null);
+  }
+  return names;
 }
 
 async function releaseExpiredOf(
