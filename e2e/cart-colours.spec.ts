@@ -41,7 +41,12 @@ test('the cart, the checkout, the receipt, the order page and the packing slip n
   const stamp = Date.now();
   const kurta = { id: `colour-kurta-${stamp}`, title: `Colour Lawn Kurta ${stamp}` };
   const shawl = { id: `plain-shawl-${stamp}`, title: `Plain Pashmina Shawl ${stamp}` };
-  const common = { description: 'For the colours journey.', currency: 'usd', sizes: ['S', 'M', 'L'], tags: [] };
+  const common = {
+    description: 'For the colours journey.',
+    currency: 'usd',
+    sizes: ['S', 'M', 'L'],
+    tags: [],
+  };
   await signIn(page);
   await createProduct(page, kurta.id, {
     ...common,
