@@ -48,6 +48,8 @@ export type OrderSummary = {
   lines: Array<{
     productId: string;
     title: string;
+    /** The colour's name as bought; null for a product without colours. */
+    colour: string | null;
     size: string | null;
     quantity: number;
     unitPriceMinor: number;

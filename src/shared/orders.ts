@@ -67,6 +67,8 @@ export type CustomerOrderView = {
   refundedMinor: number;
   lines: Array<{
     title: string;
+    /** The colour's name as bought; null for a product without colours. */
+    colour: string | null;
     size: string | null;
     quantity: number;
     refundedQuantity: number;

@@ -159,6 +159,53 @@ describe('order emails', () => {
     );
   });
 
+  it('name a line\'s colour and size ("Teal / M"), escaped, and leave lines without a colour as they were', () => {
+    const plain = orderConfirmationEmail(orderData());
+    expect(plain.html).toMatch(/<th scope="col" style="[^"]*">Size<\/th>/);
+    expect(plain.text).toContain('- Lawn Kurta (size M): 2 × $44.50 = $89.00');
+    const d = orderData();
+    const coloured = orderConfirmationEmail({
+      ...d,
+      order: {
+        ...d.order,
+        lines: [
+          {
+            title: 'Lawn Kurta',
+            colour: 'Teal',
+            size: 'M',
+            quantity: 1,
+            unitPriceMinor: 8900,
+            lineTotalMinor: 8900,
+          },
+          {
+            title: 'Shawl',
+            colour: '<b>Sea\nGreen</b>',
+            size: null,
+            quantity: 1,
+            unitPriceMinor: 1,
+            lineTotalMinor: 1,
+          },
+          {
+            title: 'Silk Dupatta',
+            colour: null,
+            size: null,
+            quantity: 1,
+            unitPriceMinor: 1999,
+            lineTotalMinor: 1999,
+          },
+        ],
+      },
+    });
+    expect(coloured.html).toMatch(/<th scope="col" style="[^"]*">Colour \/ size<\/th>/);
+    expect(coloured.html).toMatch(/>Lawn Kurta<\/td><td style="[^"]*">Teal \/ M<\/td>/);
+    expect(coloured.html).toMatch(/>Shawl<\/td><td style="[^"]*">&lt;b&gt;Sea Green&lt;\/b&gt;<\/td>/);
+    expect(coloured.html).toMatch(/>Silk Dupatta<\/td><td style="[^"]*">—<\/td>/);
+    expect(tags(coloured.html)).not.toContain('b');
+    expect(coloured.text).toContain('- Lawn Kurta (Teal / M): 1 × $89.00 = $89.00');
+    expect(coloured.text).toContain('- Shawl (<b>Sea Green</b>): 1 × $0.01 = $0.01');
+    expect(coloured.text).toContain('- Silk Dupatta: 1 × $19.99 = $19.99');
+  });
+
   it('keep a subject on one line whatever the store is called', () => {
     const d = orderData();
     const { subject } = orderConfirmationEmail({

@@ -1,3 +1,4 @@
+import { variantLabel } from '../../shared/colours.js';
 import { formatMoney } from '../../shared/money.js';
 import { emailDocument, escapeHtml, isWebUrl, oneLine, style } from './email-layout.js';
 
@@ -26,6 +27,8 @@ export type OrderEmailAddress = {
 
 export type OrderEmailLine = {
   title: string;
+  /** The colour's name as bought; null or absent for a product without colours. */
+  colour?: string | null;
   size: string | null;
   quantity: number;
   unitPriceMinor: number;
@@ -54,7 +57,7 @@ export type RefundInfo = {
   amountMinor: number;
   totalRefundedMinor: number;
   reason: string | null;
-  lines: Array<{ title: string; size: string | null; quantity: number }>;
+  lines: Array<{ title: string; colour?: string | null; size: string | null; quantity: number }>;
 };
 
 export type RenderedEmail = { subject: string; html: string; text: string };
@@ -189,9 +192,23 @@ function greeting(customerName: string | null): string {
 /** Amounts as a receipt shows them: always the currency's full decimals ($89.00 beside $19.99). */
 const RECEIPT = { decimals: 'always' } as const;
 
-function itemText(l: { title: string; size: string | null }): string {
+type ItemNames = { title: string; colour?: string | null; size: string | null };
+
+/** "Lawn Kurta (Teal / M)" for a line with a colour; a line without one reads as it always did. */
+function itemText(l: ItemNames): string {
   const title = oneLine(l.title);
+  if (l.colour) return `${title} (${variantCell(l)})`;
   return l.size ? `${title} (size ${oneLine(l.size, 20)})` : title;
+}
+
+/** What the table's second column shows of a line: "Teal / M", "M", or a dash when there is neither. */
+function variantCell(l: ItemNames): string {
+  return variantLabel(l.colour ? oneLine(l.colour, 50) : null, l.size ? oneLine(l.size, 20) : null) || '—';
+}
+
+/** "Size" as always, or "Colour / size" once a line of the table has a colour. */
+function variantHeader(lines: readonly ItemNames[]): string {
+  return lines.some((l) => l.colour) ? 'Colour / size' : 'Size';
 }
 
 function orderLinkHtml(pageUrl: string): string {
@@ -209,7 +226,7 @@ function linesTableHtml(order: OrderEmailData['order']): string {
   const rows = order.lines
     .map(
       (l) =>
-        `<tr><td style="${style.td}">${escapeHtml(oneLine(l.title))}</td><td style="${style.td}">${escapeHtml(l.size ? oneLine(l.size, 20) : '—')}</td><td style="${style.tdNum}">${l.quantity}</td><td style="${style.tdNum}">${escapeHtml(formatMoney(l.unitPriceMinor, c, RECEIPT))}</td><td style="${style.tdNum}">${escapeHtml(formatMoney(l.lineTotalMinor, c, RECEIPT))}</td></tr>`,
+        `<tr><td style="${style.td}">${escapeHtml(oneLine(l.title))}</td><td style="${style.td}">${escapeHtml(variantCell(l))}</td><td style="${style.tdNum}">${l.quantity}</td><td style="${style.tdNum}">${escapeHtml(formatMoney(l.unitPriceMinor, c, RECEIPT))}</td><td style="${style.tdNum}">${escapeHtml(formatMoney(l.lineTotalMinor, c, RECEIPT))}</td></tr>`,
     )
     .join('\n');
   const adjustments = order.totalMinor - order.subtotalMinor;
@@ -217,7 +234,7 @@ function linesTableHtml(order: OrderEmailData['order']): string {
     `<tr><th scope="row" colspan="4" style="${strong ? style.rowHeadStrong : style.rowHead}">${escapeHtml(label)}</th><td style="${style.tdNum}${strong ? 'font-weight:700;' : ''}">${escapeHtml(formatMoney(amount, c, RECEIPT))}</td></tr>`;
   return `<table style="${style.table}">
 <caption style="${style.caption}">Items in order #${order.number}</caption>
-<thead><tr><th scope="col" style="${style.th}">Item</th><th scope="col" style="${style.th}">Size</th><th scope="col" style="${style.thNum}">Quantity</th><th scope="col" style="${style.thNum}">Price</th><th scope="col" style="${style.thNum}">Total</th></tr></thead>
+<thead><tr><th scope="col" style="${style.th}">Item</th><th scope="col" style="${style.th}">${variantHeader(order.lines)}</th><th scope="col" style="${style.thNum}">Quantity</th><th scope="col" style="${style.thNum}">Price</th><th scope="col" style="${style.thNum}">Total</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>
@@ -250,12 +267,12 @@ function refundLinesTableHtml(orderNumber: number, lines: RefundInfo['lines']): 
   const rows = lines
     .map(
       (l) =>
-        `<tr><td style="${style.td}">${escapeHtml(oneLine(l.title))}</td><td style="${style.td}">${escapeHtml(l.size ? oneLine(l.size, 20) : '—')}</td><td style="${style.tdNum}">${l.quantity}</td></tr>`,
+        `<tr><td style="${style.td}">${escapeHtml(oneLine(l.title))}</td><td style="${style.td}">${escapeHtml(variantCell(l))}</td><td style="${style.tdNum}">${l.quantity}</td></tr>`,
     )
     .join('\n');
   return `<table style="${style.table}">
 <caption style="${style.caption}">Refunded items of order #${orderNumber}</caption>
-<thead><tr><th scope="col" style="${style.th}">Item</th><th scope="col" style="${style.th}">Size</th><th scope="col" style="${style.thNum}">Quantity</th></tr></thead>
+<thead><tr><th scope="col" style="${style.th}">Item</th><th scope="col" style="${style.th}">${variantHeader(lines)}</th><th scope="col" style="${style.thNum}">Quantity</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>

@@ -58,7 +58,9 @@ export async function queueOrderEmail(trx: DbOrTx, mail: OrderMail): Promise<str
         reason: refund.reason,
         lines: given.flatMap((g) => {
           const line = lines.find((l) => l.id === g.lineId);
-          return line ? [{ title: line.title, size: line.size, quantity: g.quantity }] : [];
+          return line
+            ? [{ title: line.title, colour: line.colour, size: line.size, quantity: g.quantity }]
+            : [];
         }),
       },
     });

@@ -15,6 +15,7 @@ export async function loadOrderRecord(db: DbOrTx, id: string) {
       'id',
       'product_id',
       'title',
+      'colour',
       'size',
       'quantity',
       'refunded_quantity',
@@ -52,6 +53,8 @@ export async function loadOrderRecord(db: DbOrTx, id: string) {
       id: l.id,
       productId: l.product_id,
       title: l.title,
+      /** The colour's name as bought; null for a product without colours. */
+      colour: l.colour,
       size: l.size,
       quantity: l.quantity,
       refundedQuantity: l.refunded_quantity,

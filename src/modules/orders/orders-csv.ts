@@ -22,6 +22,9 @@ export const CSV_COLUMNS = [
   'order_subtotal',
   'order_total',
   'order_refunded',
+  // Added last, so the columns before it keep their places in the spreadsheets already reading them.
+  /** The colour's name as bought; empty for a product without colours (size stays in its own column). */
+  'colour',
 ] as const;
 
 /**
@@ -111,6 +114,7 @@ export async function* orderCsvRows(db: DbOrTx, range: { from: string; to: strin
           money(o.subtotal_minor),
           money(o.total_minor ?? o.subtotal_minor),
           money(refunded),
+          l.colour,
         ]);
       }
     }

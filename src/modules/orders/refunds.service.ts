@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
 import type { Db, DbOrTx, RefundStatus } from '../../db/database.js';
+import { variantLabel } from '../../shared/colours.js';
 import { formatMoney } from '../../shared/money.js';
 import type { refundOrderInput } from '../../shared/order-admin-input.js';
 import { DemoGateway } from '../payments/demo-gateway.js';
@@ -71,7 +72,7 @@ async function reserveRefund(
     const sold = wanted.length
       ? await trx
           .selectFrom('order_lines')
-          .select(['id', 'title', 'size', 'quantity', 'refunded_quantity', 'unit_price_minor'])
+          .select(['id', 'title', 'colour', 'size', 'quantity', 'refunded_quantity', 'unit_price_minor'])
           .where('order_id', '=', order.id)
           .where(
             'id',
@@ -86,7 +87,7 @@ async function reserveRefund(
       const line = sold.find((l) => l.id === w.lineId);
       return new TRPCError({
         code: 'CONFLICT',
-        message: `${line?.title ?? 'A line'}${line?.size ? ` (${line.size})` : ''}: fewer are left to refund than that.`,
+        message: `${line?.title ?? 'A line'}${line && (line.colour || line.size) ? ` (${variantLabel(line.colour, line.size)})` : ''}: fewer are left to refund than that.`,
       });
     };
     // Told before the amount, which follows from the lines; the UPDATE below still decides under the lock.

@@ -2,7 +2,8 @@ import { formatMoney } from '@shared/money';
 import { Trash2 } from 'lucide-react';
 import { Link } from 'wouter';
 import { cart } from '../../lib/cart/cart-store';
-import { problemText } from '../../lib/cart/problem-text';
+import { lineKey, lineName, lineVariant, quotedLineOf } from '../../lib/cart/line-names';
+import { needsColourChoice, problemText } from '../../lib/cart/problem-text';
 import { useCartQuote } from '../../lib/cart/use-cart-quote';
 import { paths } from '../../lib/paths';
 import { buttonClass } from '../ui/button';
@@ -16,9 +17,10 @@ export function CartPanel({ onNavigate }: { onNavigate: () => void }) {
     <div>
       <ul className="max-h-80 divide-y divide-stone-line overflow-y-auto">
         {lines.map((line) => {
-          const q = data?.lines.find((l) => l.productId === line.productId && l.size === line.size);
+          const q = quotedLineOf(data?.lines, line);
+          const variant = lineVariant(line, q);
           return (
-            <li key={`${line.productId}-${line.size}`} className="flex gap-3 py-3" data-testid="cart-line">
+            <li key={lineKey(line)} className="flex gap-3 py-3" data-testid="cart-line">
               <img
                 src={q?.image ?? '/placeholder.svg'}
                 alt=""
@@ -30,12 +32,21 @@ export function CartPanel({ onNavigate }: { onNavigate: () => void }) {
                 {/* The whole name, on as many lines as it takes (two or three for the demo's longest on a
                     320 px phone): cut at the panel's edge, two products of one line could not be told apart. */}
                 <p className="font-medium wrap-break-word">{q?.title ?? '…'}</p>
-                <p className="text-muted">
-                  {line.size ? `Size ${line.size} · ` : ''}Qty {line.quantity}
+                <p className="text-muted" data-testid="cart-line-variant">
+                  {/* "Teal / M" for a colour line; a line without a colour reads "Size M" as it always did. */}
+                  {line.colour ? `${variant} · ` : line.size ? `Size ${line.size} · ` : ''}Qty {line.quantity}
                 </p>
                 {q?.problem ? (
                   <p className="mt-1 text-xs text-red-700">
-                    {problemText({ problem: q.problem, left: q.left })}
+                    {problemText({ problem: q.problem, left: q.left, colour: q.colour })}
+                    {needsColourChoice(q.problem) ? (
+                      <>
+                        {' '}
+                        <Link href={paths.product(line.productId)} onClick={onNavigate} className="underline">
+                          Choose a colour<span className="sr-only"> for {q.title ?? 'this item'}</span>
+                        </Link>
+                      </>
+                    ) : null}
                   </p>
                 ) : null}
               </div>
@@ -47,7 +58,7 @@ export function CartPanel({ onNavigate }: { onNavigate: () => void }) {
                   type="button"
                   onClick={() => cart.remove(line.productId, line)}
                   className="rounded p-1 text-muted hover:text-red-700"
-                  aria-label={`Remove ${q?.title ?? 'item'}${line.size ? ` (${line.size})` : ''}`}
+                  aria-label={`Remove ${lineName(line, q)}`}
                 >
                   <Trash2 aria-hidden="true" className="h-4 w-4" />
                 </button>

@@ -5,7 +5,8 @@ import { useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button, buttonClass } from '../../components/ui/button';
 import { cart, linesForQuote } from '../../lib/cart/cart-store';
-import { problemText } from '../../lib/cart/problem-text';
+import { lineKey, lineName, lineVariant, quotedLineOf } from '../../lib/cart/line-names';
+import { needsColourChoice, problemText } from '../../lib/cart/problem-text';
 import { useCartQuote } from '../../lib/cart/use-cart-quote';
 import { useCheckout } from '../../lib/cart/use-checkout';
 import { paths } from '../../lib/paths';
@@ -48,11 +49,11 @@ export function CheckoutPage() {
       ) : null}
       <ul className="mt-8 divide-y divide-stone-line border-y border-stone-line">
         {lines.map((line) => {
-          const q = data?.lines.find((l) => l.productId === line.productId && l.size === line.size);
-          const label = `${q?.title ?? 'item'}${line.size ? ` (${line.size})` : ''}`;
+          const q = quotedLineOf(data?.lines, line);
+          const label = lineName(line, q);
           return (
             <li
-              key={`${line.productId}-${line.size}`}
+              key={lineKey(line)}
               // Phones: picture and details side by side, the controls on a row of their own under the
               // details, so the title keeps the width it needs. From sm the controls sit at the right.
               className="grid grid-cols-[5rem_minmax(0,1fr)] gap-x-4 gap-y-3 py-5 sm:grid-cols-[5rem_minmax(0,1fr)_auto]"
@@ -69,7 +70,14 @@ export function CheckoutPage() {
                 <p className="font-medium">
                   {q?.title ?? <span className="skeleton inline-block h-4 w-40 rounded" />}
                 </p>
-                {line.size ? <p className="text-sm text-muted">Size {line.size}</p> : null}
+                {line.colour ? (
+                  // "Teal / M": the colour and size of this line, as the emails and the order page name them.
+                  <p className="text-sm text-muted" data-testid="checkout-line-variant">
+                    {lineVariant(line, q)}
+                  </p>
+                ) : line.size ? (
+                  <p className="text-sm text-muted">Size {line.size}</p>
+                ) : null}
                 {q?.unitPriceMinor != null && q.currency ? (
                   <p className="text-sm text-muted">{formatMoney(q.unitPriceMinor, q.currency)} each</p>
                 ) : !data ? (
@@ -80,7 +88,12 @@ export function CheckoutPage() {
                 ) : null}
                 {q?.problem ? (
                   <p className="mt-1 text-sm text-red-700" role="status">
-                    {problemText({ problem: q.problem, left: q.left })}{' '}
+                    {problemText({ problem: q.problem, left: q.left, colour: q.colour })}{' '}
+                    {needsColourChoice(q.problem) ? (
+                      <Link href={paths.product(line.productId)} className="underline">
+                        Choose a colour<span className="sr-only"> for {q.title ?? 'this item'}</span>
+                      </Link>
+                    ) : null}
                     {q.problem === 'price_changed' && q.unitPriceMinor != null ? (
                       <button
                         type="button"

@@ -1,3 +1,4 @@
+import { variantLabel } from '@shared/colours';
 import { formatMoney } from '@shared/money';
 import { REFUND_STATUS_LABEL } from '@shared/orders';
 import { useId, useState } from 'react';
@@ -20,7 +21,8 @@ export function OrderRefunds({ order, onDone }: { order: OrderDetail; onDone: (m
   const panelId = useId();
   const lineTitle = (lineId: number) => {
     const line = order.lines.find((l) => l.id === lineId);
-    return line ? `${line.title}${line.size ? ` (${line.size})` : ''}` : `line ${lineId}`;
+    if (!line) return `line ${lineId}`;
+    return line.colour || line.size ? `${line.title} (${variantLabel(line.colour, line.size)})` : line.title;
   };
 
   return (

@@ -1,3 +1,4 @@
+import { variantLabel } from '@shared/colours';
 import { Printer } from 'lucide-react';
 import { useParams } from 'wouter';
 import { PostalAddress } from '../../../components/postal-address';
@@ -35,6 +36,8 @@ export function PackingSlipPage() {
     );
   }
   const o = order.data;
+  // The column says "Size" as it always did, and "Colour / size" once a line of the order has a colour.
+  const coloured = o.lines.some((l) => l.colour);
   return (
     <article
       className="packing-slip mx-auto max-w-3xl bg-white px-8 py-10 text-ink"
@@ -76,7 +79,7 @@ export function PackingSlipPage() {
               Item
             </th>
             <th scope="col" className="py-2 pr-4">
-              Size
+              {coloured ? 'Colour / size' : 'Size'}
             </th>
             <th scope="col" className="py-2 text-right">
               Quantity
@@ -89,7 +92,7 @@ export function PackingSlipPage() {
             return (
               <tr key={l.id} className="border-b border-stone-line">
                 <td className="py-2 pr-4">{l.title}</td>
-                <td className="py-2 pr-4">{l.size ?? '—'}</td>
+                <td className="py-2 pr-4">{variantLabel(l.colour, l.size) || '—'}</td>
                 <td className="py-2 text-right">
                   {packed}
                   {l.refundedQuantity > 0 ? (

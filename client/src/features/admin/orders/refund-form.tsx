@@ -1,3 +1,4 @@
+import { variantLabel } from '@shared/colours';
 import { formatMoney, parseMajorToMinor } from '@shared/money';
 import { type FormEvent, useId, useState } from 'react';
 import { TextAreaField } from '../../../components/admin/text-area-field';
@@ -136,7 +137,7 @@ export function RefundForm({
                 <li key={l.id} className="flex items-center justify-between gap-4 py-2">
                   <label htmlFor={fieldId}>
                     {l.title}
-                    {l.size ? ` (${l.size})` : ''}
+                    {l.colour || l.size ? ` (${variantLabel(l.colour, l.size)})` : ''}
                     <span className="block text-xs text-muted">
                       {formatMoney(l.unitPriceMinor, currency)} each · {left} of {l.quantity} refundable
                     </span>
