@@ -89,7 +89,7 @@ test('a shared link opens the teal kurta: its photos first, its sold-out sizes, 
   await shop.goto(`/product/${encodeURIComponent(created.id)}?colour=teal`);
   await expect(shop).toHaveTitle(new RegExp(`^${title} — Teal · `));
   const detail = shop.getByTestId('product-detail');
-  const colours = detail.getByRole('group', { name: 'Colour' });
+  const colours = detail.getByRole('radiogroup', { name: 'Colour' });
   await expect(colours.getByRole('radio', { name: 'Teal' })).toBeChecked();
   await expect(detail.getByTestId('product-detail-price')).toHaveText('USD 52.00');
   expect(errors.filter((e) => /hydrat|#418|#423|#425/i.test(e))).toEqual([]);

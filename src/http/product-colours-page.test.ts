@@ -53,6 +53,7 @@ describe('a product page in colours, rendered on the server', () => {
         manufacturer: 'Zarnigar Atelier',
         price_minor: 12000,
         sizes: '["S","M","L"]',
+        size_detail: JSON.stringify({ S: { 'Chest (in)': '36' } }),
         colors: '["Mint","Teal","Maroon"]',
         colour_options: JSON.stringify([
           colour('Mint', { images: ['/media/mint.jpg'] }),
@@ -61,6 +62,8 @@ describe('a product page in colours, rendered on the server', () => {
             skuSuffix: '-TEAL',
             priceMinor: 13500,
             images: ['/media/teal-1.jpg', '/media/teal-2.jpg'],
+            // Teal is cut narrower: its own chart, as the owner said.
+            sizeDetail: { S: { 'Chest (in)': '35' } },
           }),
           colour('Maroon', { images: ['/media/maroon.jpg'] }),
         ]),
@@ -158,6 +161,9 @@ describe('a product page in colours, rendered on the server', () => {
     expect(radio(html, 'L')).not.toContain('disabled');
     expect(bodyOf(html)).toContain('USD 135.00');
     expect(bodyOf(html)).toContain('LK-1-TEAL');
+    // Its own chart (and so the fit finder's), not the product's.
+    expect(bodyOf(html)).toMatch(/<td[^>]*>35<\/td>/);
+    expect(bodyOf(html)).not.toMatch(/<td[^>]*>36<\/td>/);
   });
 
   it('reads any spelling of the colour as the same page, and an unknown colour as none', async () => {
@@ -179,6 +185,7 @@ describe('a product page in colours, rendered on the server', () => {
     expect(radio(maroon, 'M')).toContain('disabled'); // the all-colours count, maroon having none of its own
     expect(radio(maroon, 'L')).toContain('disabled');
     expect(radio(maroon, 'S')).not.toContain('disabled');
+    expect(bodyOf(maroon)).toMatch(/<td[^>]*>36<\/td>/); // no chart of its own: the product's
   });
 
   it('describes a product in colours as a ProductGroup that keeps to schema.org and Google’s variant rules', async () => {

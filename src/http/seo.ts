@@ -60,8 +60,9 @@ const NOT_FOUND_TAGS = meta({ name: 'robots', content: 'noindex' });
 
 /**
  * The head a page is served with, so crawlers and link previews see real titles, descriptions, canonical
- * links, Open Graph tags and a JSON-LD Product without running JavaScript. `search` is the query string of
- * the home page's listing (its search and filters): a listing is titled by what it lists.
+ * links, Open Graph tags and JSON-LD (a Product, or a ProductGroup for a product in colours) without running
+ * JavaScript. `search` is the query string of the home page's listing (its search and filters): a listing is
+ * titled by what it lists. A product page's is its colour (pageSearch): a link to one colour is its page.
  */
 export async function pageHead(
   db: Db,

@@ -5,7 +5,9 @@ import { isColourSoldOut } from './product-colour';
 
 /**
  * The colours of a product as a radio group: each named, with its swatch (or its first photo) as the chip.
- * Native radios, so arrow keys move the choice and Tab leaves the group, as every radio group does.
+ * Native radios, so arrow keys move the choice and Tab leaves the group, as every radio group does. A
+ * `radiogroup` rather than a fieldset: the size picker is the page's one fieldset of choices, which is how
+ * the store's journeys (and the before-hydration pick-up) find a size.
  */
 export function ColourSwatches({
   colours,
@@ -23,27 +25,30 @@ export function ColourSwatches({
 }) {
   const id = useId();
   const errorId = `${id}-error`;
+  const labelId = `${id}-label`;
   // A swatch picked before the page was hydrated stays picked.
-  const group = useEarlyInput<HTMLFieldSetElement>((element) => {
+  const group = useEarlyInput<HTMLDivElement>((element) => {
     const picked = element.querySelector<HTMLInputElement>('input[type="radio"]:checked');
     if (picked && picked.value !== chosen?.slug) onChoose(picked.value);
   });
   return (
-    <fieldset
+    <div
       ref={group}
+      role="radiogroup"
+      aria-labelledby={labelId}
+      aria-describedby={missing ? errorId : undefined}
       className="mt-8"
       data-testid="colour-swatches"
-      aria-describedby={missing ? errorId : undefined}
     >
-      <legend className="text-sm font-medium">
-        Colour
+      <p className="text-sm font-medium">
+        <span id={labelId}>Colour</span>
         {chosen ? (
           // The checked radio says the same to a screen reader; this is for the eye.
           <span aria-hidden="true" className="font-normal text-muted">
             : {chosen.name}
           </span>
         ) : null}
-      </legend>
+      </p>
       <div className="mt-2 flex flex-wrap gap-2">
         {colours.map((c) => {
           const soldOut = isColourSoldOut(c, sizes);
@@ -74,7 +79,7 @@ export function ColourSwatches({
           Please select a colour
         </p>
       ) : null}
-    </fieldset>
+    </div>
   );
 }
 
