@@ -1,8 +1,14 @@
 import { TRPCError } from '@trpc/server';
-import { z } from 'zod';
+import { ZodError, z } from 'zod';
 import type { DbOrTx } from '../../db/database.js';
 import { undoneAloneOnError } from '../../db/engine-sql.js';
 import { removeStoredFiles, storageKeysForProduct } from '../../modules/media/media.service.js';
+import {
+  type ColourPhotoIssue,
+  colourPhotoIssues,
+  listedImagesOf,
+  productPhotoUrls,
+} from '../../modules/products/colour-photos.js';
 import { diffProducts, productHistory, recordHistory } from '../../modules/products/product-history.js';
 import { newProductId } from '../../modules/products/product-id.js';
 import {
@@ -47,6 +53,27 @@ async function withUniqueSku<T>(trx: DbOrTx, id: string, sku: string, write: () 
   }
 }
 
+/**
+ * Refuses colour photos that are not this product's, as a validation error at the colour's own path
+ * (fields.colors.2.images), like the form's other field errors.
+ */
+function refuseColourPhotos(issues: ColourPhotoIssue[]): void {
+  const first = issues[0];
+  if (!first) return;
+  throw new TRPCError({
+    code: 'BAD_REQUEST',
+    message: first.message,
+    cause: new ZodError(
+      issues.map((i) => ({
+        code: 'custom' as const,
+        path: ['fields', ...i.path],
+        message: i.message,
+        input: undefined,
+      })),
+    ),
+  });
+}
+
 /** admin.products.*: the operator's catalogue. Every change is recorded in product_history with who made it. */
 export const adminProductsRouter = router({
   list: adminProcedure.input(adminProductListInput).query(({ ctx, input }) =>
@@ -62,7 +89,8 @@ export const adminProductsRouter = router({
   byId: adminProcedure.input(idInput).query(async ({ ctx, input }) => {
     const product = await findAdminProduct(ctx.db, input.id);
     if (!product) throw new TRPCError({ code: 'NOT_FOUND', message: 'Product not found' });
-    return product;
+    // The image URLs of a product imported from a plain catalogue file: photos its colours can claim too.
+    return { ...product, listedImages: await listedImagesOf(ctx.db, input.id) };
   }),
 
   /** A fresh id for the Add New Product form (it shows the id, SKU and image folder derived from it). */
@@ -71,6 +99,8 @@ export const adminProductsRouter = router({
   create: adminProcedure.input(createProductInput).mutation(async ({ ctx, input }) => {
     const id = input.id ?? newProductId();
     const now = ctx.clock.now();
+    // A product being created has no photos yet: its colours get theirs once it has some.
+    refuseColourPhotos(colourPhotoIssues(input.fields.colors, new Set()));
     const product = await ctx.db.transaction().execute(async (trx) => {
       if (await findAdminProduct(trx, id)) {
         throw new TRPCError({ code: 'CONFLICT', message: 'A product with this id already exists' });
@@ -101,6 +131,7 @@ export const adminProductsRouter = router({
     const product = await ctx.db.transaction().execute(async (trx) => {
       const before = await findAdminProduct(trx, input.id);
       if (!before) throw new TRPCError({ code: 'NOT_FOUND', message: 'Product not found' });
+      refuseColourPhotos(colourPhotoIssues(input.fields.colors, await productPhotoUrls(trx, input.id)));
       const updated = await withUniqueSku(trx, input.id, input.fields.sku, () =>
         updateProduct(trx, input.id, input.expectedUpdatedAt, input.fields, now),
       );
