@@ -1,5 +1,5 @@
 import { TRPCError } from '@trpc/server';
-import { ZodError, z } from 'zod';
+import { ZodRealError, z } from 'zod';
 import type { DbOrTx } from '../../db/database.js';
 import { undoneAloneOnError } from '../../db/engine-sql.js';
 import { removeStoredFiles, storageKeysForProduct } from '../../modules/media/media.service.js';
@@ -63,7 +63,8 @@ function refuseColourPhotos(issues: ColourPhotoIssue[]): void {
   throw new TRPCError({
     code: 'BAD_REQUEST',
     message: first.message,
-    cause: new ZodError(
+    // ZodRealError: the ZodError that is an Error, as a parse throws it (tRPC keeps only an Error as the cause).
+    cause: new ZodRealError(
       issues.map((i) => ({
         code: 'custom' as const,
         path: ['fields', ...i.path],
