@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { signIn } from './support/admin';
+import { expectNoAxeViolations } from './support/axe';
 import { expect, test } from './support/test';
 
 const fixtures = path.resolve(import.meta.dirname, 'fixtures');
@@ -59,7 +60,7 @@ test('the owner gives a product two colours, a photo and a price for one, and st
   await expect(edit.getByLabel('Colour 2 name')).toBeFocused();
   await page.keyboard.type('Maroon');
   await edit.getByLabel('Colour 1 swatch hex (optional)').fill('#1f7a6d');
-  await edit.getByLabel('Colour 1 price in USD (optional)').fill('55.00');
+  await edit.getByLabel('Colour 1 amount in USD (optional)').fill('55.00');
 
   // The back photo is Teal's; the front one, claimed by no colour, is every colour's.
   const tealPhotos = edit.getByRole('group', { name: 'Photos of Teal' });
@@ -70,6 +71,7 @@ test('the owner gives a product two colours, a photo and a price for one, and st
   await edit.getByRole('button', { name: 'Save Product' }).click();
   await expect(edit.getByLabel('Stock of Teal, size M')).toBeFocused();
   await expect(edit.getByText('Stock cannot be negative')).toBeVisible();
+  await expectNoAxeViolations(page, 'the edit product dialog with colours and an error in the stock grid');
   await edit.getByLabel('Stock of Teal, size M').fill('1');
   await edit.getByLabel('Stock of Maroon, size M').fill('3');
   await edit.getByRole('button', { name: 'Save Product' }).click();

@@ -61,7 +61,7 @@ export function ColoursEditor({
     <fieldset ref={sectionRef} aria-describedby={hintId} data-testid="colours-editor">
       <legend className="text-sm font-medium">Colours</legend>
       <p id={hintId} className="mt-1 text-xs text-muted">
-        One design in several colours. Photos no colour claims are shown for every colour; an empty price is
+        One design in several colours. Photos no colour claims are shown for every colour; an empty amount is
         the product's price.
       </p>
       {sectionError ? (
@@ -109,7 +109,8 @@ export function ColoursEditor({
                     error={error(`colors.${i}.skuSuffix`)}
                   />
                   <TextField
-                    label={`Colour ${n} price in ${currency.toUpperCase()} (optional)`}
+                    // Not "price": the product's own Price box is found by that word, here and in tests.
+                    label={`Colour ${n} amount in ${currency.toUpperCase()} (optional)`}
                     value={c.price}
                     inputMode="decimal"
                     placeholder="Product price"
