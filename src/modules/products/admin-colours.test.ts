@@ -192,6 +192,27 @@ describe('colours in the admin', () => {
     );
   });
 
+  it("a photo removed or moved to another URL leaves its colours with it, without touching the product's version", async () => {
+    const p = await caller.admin.products.create({ fields: fields({ colors: ['Teal', 'Maroon'] }) });
+    await addPhoto(p.id, 'm-a', '/media/uploads/a.webp');
+    await addPhoto(p.id, 'm-b', '/media/uploads/b.webp');
+    const saved = await caller.admin.products.update({
+      id: p.id,
+      expectedUpdatedAt: p.updatedAt,
+      fields: fields({
+        colors: [
+          { name: 'Teal', images: ['/media/uploads/a.webp', '/media/uploads/b.webp'] },
+          { name: 'Maroon', images: ['/media/uploads/b.webp'] },
+        ],
+      }),
+    });
+    await caller.admin.media.update({ id: 'm-a', url: 'https://cdn.example/a.jpg' });
+    await caller.admin.media.remove({ id: 'm-b' });
+    const after = await caller.admin.products.byId({ id: p.id });
+    expect(after.colors.map((c) => c.images)).toEqual([['https://cdn.example/a.jpg'], []]);
+    expect(after.updatedAt).toBe(saved.updatedAt);
+  });
+
   it.each([
     [
       '50 colours',

@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/database.js';
-import { parseJsonArray } from '../../db/json-columns.js';
+import { colourOptionsOf, parseJsonArray } from '../../db/json-columns.js';
 import type { ColourOption } from '../../shared/colours.js';
 
 /** Where a refused colour photo is named, as a path in the product form (colors.2.images). */
@@ -41,4 +41,34 @@ export function colourPhotoIssues(
     });
   }
   return issues;
+}
+
+/**
+ * A photo of the product removed (`to` null) or pointed at another URL: the colours that claimed it follow,
+ * so no colour keeps a photo the product no longer has (a cart line would show it broken). The product's
+ * updated_at is left alone, like any media change: an edit form open meanwhile still saves.
+ */
+export async function followPhotoInColours(
+  db: DbOrTx,
+  productId: string,
+  from: string,
+  to: string | null,
+): Promise<void> {
+  const row = await db
+    .selectFrom('products')
+    .select('colour_options')
+    .where('id', '=', productId)
+    .executeTakeFirst();
+  if (!row) return;
+  const colours = colourOptionsOf(row.colour_options);
+  if (!colours.some((c) => c.images.includes(from))) return;
+  const followed = colours.map((c) => ({
+    ...c,
+    images: [...new Set(c.images.flatMap((url) => (url !== from ? [url] : to === null ? [] : [to])))],
+  }));
+  await db
+    .updateTable('products')
+    .set({ colour_options: JSON.stringify(followed) })
+    .where('id', '=', productId)
+    .execute();
 }
