@@ -106,7 +106,7 @@ test('the owner gives a product two colours, a photo and a price for one, and st
   await row.getByRole('button', { name: `History of ${title}` }).click();
   const history = page.getByRole('dialog', { name: 'Product History' });
   const latest = history.getByTestId('history-row').first();
-  await expect(latest).toContainText('colour added: "Teal (#1f7a6d, price 55.00, photos');
+  await expect(latest).toContainText('colour added: "Teal (#1f7a6d, price 55.00, photos back.jpg)"');
   await expect(latest).toContainText('stock Maroon / M: "not tracked" → 3');
   await history.getByRole('button', { name: 'Close' }).click();
   await page.reload();

@@ -50,14 +50,19 @@ describe('colours in the admin', () => {
   });
   afterEach(async () => store.cleanup());
 
-  async function addPhoto(productId: string, id: string, url: string) {
+  async function addPhoto(
+    productId: string,
+    id: string,
+    url: string,
+    fileName = url.split('/').pop() ?? url,
+  ) {
     await store.handle.db
       .insertInto('media')
       .values({
         id,
         product_id: productId,
         url,
-        file_name: url.split('/').pop() ?? url,
+        file_name: fileName,
         media_type: 'image',
         display_order: 0,
         alt_text: null,
@@ -270,13 +275,14 @@ describe('colours in the admin', () => {
         stock: { S: 2 },
       }),
     });
-    await addPhoto(p.id, 'm1', '/media/uploads/front.webp');
+    // Stored under a name of its own; the history says the file the owner uploaded.
+    await addPhoto(p.id, 'm1', '/media/uploads/c83e88aa-1200.webp', 'front.jpg');
     await caller.admin.products.update({
       id: p.id,
       expectedUpdatedAt: p.updatedAt,
       fields: fields({
         colors: [
-          { name: 'Sea Green', price: '95.00', images: ['/media/uploads/front.webp'] },
+          { name: 'Sea Green', price: '95.00', images: ['/media/uploads/c83e88aa-1200.webp'] },
           { name: 'Mint', hex: '#98ff98' },
         ],
         colourStock: { 'Sea Green': { M: 1 } },
@@ -288,7 +294,7 @@ describe('colours in the admin', () => {
       { field: 'colour renamed', from: 'Teal', to: 'Sea Green' },
       { field: 'colour renamed', from: 'Maroon', to: 'Mint' },
       { field: 'colour Sea Green price', from: 'product price', to: '95.00' },
-      { field: 'colour Sea Green photos', from: 'all photos', to: 'front.webp' },
+      { field: 'colour Sea Green photos', from: 'all photos', to: 'front.jpg' },
       { field: 'colour Mint swatch', from: 'none', to: '#98ff98' },
       { field: 'stock Mint / M', from: 3, to: 'not tracked' },
       { field: 'stock Sea Green / M', from: 'not tracked', to: 1 },

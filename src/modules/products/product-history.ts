@@ -8,7 +8,12 @@ export type HistoryChange = { field: string; from: unknown; to: unknown };
 const IGNORED = new Set(['updatedAt', 'createdAt', 'priceMinor', 'colors', 'stock', 'colourStock']);
 
 /** The fields whose values differ, in a form people can read ("price: 89.00 → 95.00"). */
-export function diffProducts(before: AdminProduct | null, after: AdminProduct | null): HistoryChange[] {
+export function diffProducts(
+  before: AdminProduct | null,
+  after: AdminProduct | null,
+  /** The file names of the product's photos by URL ("back.jpg" for /media/uploads/c83e….webp). */
+  photoFiles: ReadonlyMap<string, string> = new Map(),
+): HistoryChange[] {
   if (!before || !after) return [];
   const changes: HistoryChange[] = [];
   for (const key of Object.keys(after) as Array<keyof AdminProduct>) {
@@ -17,7 +22,7 @@ export function diffProducts(before: AdminProduct | null, after: AdminProduct | 
       changes.push({ field: key, from: before[key], to: after[key] });
   }
   const renamed = renamedColours(before.colors, after.colors);
-  changes.push(...colourChanges(before.colors, after.colors, renamed));
+  changes.push(...colourChanges(before.colors, after.colors, renamed, photoFiles));
   changes.push(...stockChanges(before, after, renamed));
   return changes;
 }
@@ -25,9 +30,10 @@ export function diffProducts(before: AdminProduct | null, after: AdminProduct | 
 type Colour = AdminProduct['colors'][number];
 
 /** The last part of a photo's URL: enough to tell a product's photos apart in a history line. */
-const photoName = (url: string) => url.split(/[/?#]/).filter(Boolean).at(-1) ?? url;
-const photoNames = (urls: readonly string[]) =>
-  urls.length === 0 ? 'all photos' : urls.map(photoName).join(', ');
+const photoName = (url: string, files: ReadonlyMap<string, string>) =>
+  files.get(url) ?? url.split(/[/?#]/).filter(Boolean).at(-1) ?? url;
+const photoNames = (urls: readonly string[], files: ReadonlyMap<string, string>) =>
+  urls.length === 0 ? 'all photos' : urls.map((url) => photoName(url, files)).join(', ');
 
 /**
  * Colours renamed in place: a colour that went away and one that came in at the same position, with
@@ -50,6 +56,7 @@ function colourChanges(
   before: readonly Colour[],
   after: readonly Colour[],
   renamed: ReadonlyMap<string, string>,
+  files: ReadonlyMap<string, string>,
 ): HistoryChange[] {
   const changes: HistoryChange[] = [];
   const afterByKey = new Map(after.map((c) => [colourKey(c.name), c]));
@@ -63,7 +70,7 @@ function colourChanges(
   }
   for (const now of after)
     if (!beforeByKey.has(colourKey(now.name)) && !renamedTo.has(colourKey(now.name)))
-      changes.push({ field: 'colour added', from: null, to: describeColour(now) });
+      changes.push({ field: 'colour added', from: null, to: describeColour(now, files) });
   for (const now of after) {
     const oldName = [...renamed].find(([, to]) => to === now.name)?.[0];
     const old = beforeByKey.get(colourKey(oldName ?? now.name));
@@ -86,7 +93,11 @@ function colourChanges(
         to: now.skuSuffix ?? 'none',
       });
     if (JSON.stringify(old.images) !== JSON.stringify(now.images))
-      changes.push({ field: `${label} photos`, from: photoNames(old.images), to: photoNames(now.images) });
+      changes.push({
+        field: `${label} photos`,
+        from: photoNames(old.images, files),
+        to: photoNames(now.images, files),
+      });
     if (JSON.stringify(old.sizeDetail) !== JSON.stringify(now.sizeDetail))
       changes.push({
         field: `${label} measurements`,
@@ -103,12 +114,12 @@ function colourChanges(
 }
 
 /** "Teal (#1f7a6d, -TEAL, 95.00, 2 photos)": a colour added, said in one line. */
-function describeColour(c: Colour): string {
+function describeColour(c: Colour, files: ReadonlyMap<string, string>): string {
   const parts = [
     c.hex,
     c.skuSuffix,
     c.price ? `price ${c.price}` : null,
-    c.images.length > 0 ? `photos ${photoNames(c.images)}` : null,
+    c.images.length > 0 ? `photos ${photoNames(c.images, files)}` : null,
     c.sizeDetail ? 'own chart' : null,
   ].filter((p): p is string => !!p);
   return parts.length > 0 ? `${c.name} (${parts.join(', ')})` : c.name;

@@ -145,7 +145,13 @@ export const adminProductsRouter = router({
       }
       const after = await findAdminProduct(trx, input.id);
       if (!after) throw new Error('product vanished after update');
-      const changes = diffProducts(before, after);
+      // Photos are named in the history by the file the owner uploaded, not by their stored URL.
+      const photoFiles = await trx
+        .selectFrom('media')
+        .select(['url', 'file_name'])
+        .where('product_id', '=', input.id)
+        .execute();
+      const changes = diffProducts(before, after, new Map(photoFiles.map((m) => [m.url, m.file_name])));
       await recordHistory(trx, {
         productId: input.id,
         title: after.title,

@@ -54,7 +54,7 @@ export function StockGrid({
           </thead>
           <tbody>
             <tr>
-              <th scope="row" className="pr-3 text-left font-medium whitespace-nowrap">
+              <th scope="row" className="pt-1.5 pr-3 text-left align-top font-medium whitespace-nowrap">
                 All colours
               </th>
               {ordered.map((size) => (
@@ -72,7 +72,7 @@ export function StockGrid({
               const name = c.name.trim() || `colour ${i + 1}`;
               return (
                 <tr key={c.key}>
-                  <th scope="row" className="pr-3 text-left font-medium whitespace-nowrap">
+                  <th scope="row" className="pt-1.5 pr-3 text-left align-top font-medium whitespace-nowrap">
                     {name}
                   </th>
                   {ordered.map((size) => (
@@ -127,10 +127,10 @@ function CountCell({
         onChange={(e) => onChange(e.target.value)}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
-        className={`w-24 rounded border bg-white px-2 py-1 ${error ? 'border-red-700' : 'border-stone-line'}`}
+        className={`w-28 rounded border bg-white px-2 py-1 ${error ? 'border-red-700' : 'border-stone-line'}`}
       />
       {error ? (
-        <p id={errorId} className="mt-0.5 w-24 text-xs text-red-700">
+        <p id={errorId} className="mt-0.5 w-28 text-xs text-red-700">
           {error}
         </p>
       ) : null}
