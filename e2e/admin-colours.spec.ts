@@ -59,6 +59,13 @@ test('the owner gives a product two colours, a photo and a price for one, and st
   await edit.getByRole('button', { name: 'Add colour' }).click();
   await expect(edit.getByLabel('Colour 2 name')).toBeFocused();
   await page.keyboard.type('Maroon');
+  // Reordered from the keyboard: the focus stays with the colour moved.
+  await edit.getByRole('button', { name: 'Move Maroon up' }).click();
+  await expect(edit.getByLabel('Colour 1 name')).toHaveValue('Maroon');
+  await expect(edit.getByRole('button', { name: 'Move Maroon down' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(edit.getByLabel('Colour 1 name')).toHaveValue('Teal');
+  await expect(edit.getByRole('button', { name: 'Move Maroon up' })).toBeFocused();
   await edit.getByLabel('Colour 1 swatch hex (optional)').fill('#1f7a6d');
   await edit.getByLabel('Colour 1 amount in USD (optional)').fill('55.00');
 
