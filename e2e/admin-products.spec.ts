@@ -25,8 +25,9 @@ test('the operator adds a product with sizes, tags, size details and two images,
   await form.getByLabel('Tags').press('Enter');
   await form.getByLabel('Tags').fill('silk');
   await form.getByLabel('Tags').press('Enter');
-  await form.getByLabel('Colours').fill('Saffron');
-  await form.getByLabel('Colours').press('Enter');
+  await form.getByRole('button', { name: 'Add colour' }).click();
+  await expect(form.getByLabel('Colour 1 name')).toBeFocused();
+  await form.getByLabel('Colour 1 name').fill('Saffron');
   await form.getByLabel('Chest (in) for size S').fill('36');
   await expect(form.getByLabel('Image folder')).toHaveValue(/\/saffron-silk-angrakha-\d+$/);
   await form.getByRole('button', { name: 'Add Product' }).click();

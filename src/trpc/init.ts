@@ -61,12 +61,23 @@ const t = initTRPC
           httpStatus: busy ? 503 : full ? 507 : shape.data.httpStatus,
           path: shape.data.path,
           requestId: ctx?.requestId ?? null,
-          zodError: zodError ? z.flattenError(zodError) : null,
+          // fieldErrors names only the top field ('fields'); paths names the one inside it ('fields.colors.2.name').
+          zodError: zodError ? { ...z.flattenError(zodError), paths: issuePaths(zodError) } : null,
           ...(production ? {} : { stack: shape.data.stack }),
         },
       };
     },
   });
+
+/** The first message per dotted path of a refused input, so a form can show it beside the field itself. */
+function issuePaths(error: ZodError): Record<string, string> {
+  const paths: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.map(String).join('.');
+    if (key && !(key in paths)) paths[key] = issue.message;
+  }
+  return paths;
+}
 
 export const router = t.router;
 /**

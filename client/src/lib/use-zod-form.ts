@@ -25,13 +25,26 @@ export function zodFieldErrors(issues: ReadonlyArray<{ path: ReadonlyArray<Prope
 
 /**
  * The field errors the server sent with a BAD_REQUEST (its error formatter flattens the Zod error), or
- * an empty map for any other failure.
+ * an empty map for any other failure. `within` names the input's field the form edits ('fields' for
+ * { id, fields }): its errors are then read at their full paths inside it ('colors.2.name').
  */
-export function serverFieldErrors(data: unknown): FieldErrors {
-  const fieldErrors = (data as { zodError?: { fieldErrors?: Record<string, string[] | undefined> } | null })
-    ?.zodError?.fieldErrors;
+export function serverFieldErrors(data: unknown, within?: string): FieldErrors {
+  const zodError = (
+    data as {
+      zodError?: {
+        fieldErrors?: Record<string, string[] | undefined>;
+        paths?: Record<string, string> | undefined;
+      } | null;
+    }
+  )?.zodError;
   const errors: FieldErrors = {};
-  for (const [key, messages] of Object.entries(fieldErrors ?? {})) {
+  if (within !== undefined && zodError?.paths) {
+    const prefix = `${within}.`;
+    for (const [path, message] of Object.entries(zodError.paths))
+      if (path.startsWith(prefix)) errors[path.slice(prefix.length)] = message;
+    return errors;
+  }
+  for (const [key, messages] of Object.entries(zodError?.fieldErrors ?? {})) {
     const first = messages?.[0];
     if (first) errors[key] = first;
   }
@@ -39,17 +52,15 @@ export function serverFieldErrors(data: unknown): FieldErrors {
 }
 
 /** Why the server refused a save: its message, and its code (CONFLICT, BAD_REQUEST…) when it sent one. */
-export type Refusal = { message: string; code: string | undefined };
+export type Refusal = { message: string; code: string | undefined; fieldErrors: FieldErrors };
 
-function refusalOf(error: unknown): { refusal: Refusal; data: unknown } {
+function refusalOf(error: unknown, within: string | undefined): Refusal {
   const e = (error ?? {}) as { message?: unknown; data?: { code?: unknown } | null };
   const data = e.data ?? null;
   return {
-    data,
-    refusal: {
-      message: typeof e.message === 'string' ? e.message : 'The server refused the change',
-      code: typeof data?.code === 'string' ? data.code : undefined,
-    },
+    message: typeof e.message === 'string' ? e.message : 'The server refused the change',
+    code: typeof data?.code === 'string' ? data.code : undefined,
+    fieldErrors: serverFieldErrors(data, within),
   };
 }
 
@@ -69,6 +80,8 @@ export function useZodForm<Values extends object, Output>(
   // Any schema that reads these values (a Zod schema, or a hand-written check with the same answer).
   schema: FormCheck<Output>,
   initial: Values,
+  /** The field of the mutation's input these values are (see serverFieldErrors). */
+  options: { serverField?: string } = {},
 ) {
   const [values, setValues] = useState<Values>(initial);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -107,8 +120,8 @@ export function useZodForm<Values extends object, Output>(
         await send(values);
         return 'saved';
       } catch (error) {
-        const { refusal, data } = refusalOf(error);
-        setErrors(serverFieldErrors(data));
+        const refusal = refusalOf(error, options.serverField);
+        setErrors(refusal.fieldErrors);
         return refusal;
       }
     },

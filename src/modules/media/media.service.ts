@@ -7,6 +7,7 @@ import { MAX_MEDIA_PER_PRODUCT, MEDIA_MESSAGES } from '../../shared/media-rules.
 import type { StoredVariant } from '../../shared/responsive-image.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import { UPLOADS_PREFIX } from '../../storage/storage-keys.js';
+import { followPhotoInColours, productPhotoUrls } from '../products/colour-photos.js';
 import {
   countProductMedia,
   findMedia,
@@ -170,6 +171,7 @@ export async function updateMedia(
       .execute();
     const row = await findMedia(trx, patch.id);
     if (!row) throw mediaNotFound();
+    if (row.url !== current.url) await followPhotoInColours(trx, row.product_id, current.url, row.url);
     return { row, orphanedKeys: detach ? storageKeysOf(current) : [] };
   });
 }
@@ -184,6 +186,9 @@ export async function removeMedia(
     const row = await findMedia(trx, id);
     if (!row) throw mediaNotFound();
     await trx.deleteFrom('media').where('id', '=', id).execute();
+    // Another media row (or the images list) with the same URL keeps the photo the product's.
+    if (!(await productPhotoUrls(trx, row.product_id)).has(row.url))
+      await followPhotoInColours(trx, row.product_id, row.url, null);
     await renumber(
       trx,
       clock,

@@ -1,8 +1,14 @@
 import { TRPCError } from '@trpc/server';
-import { z } from 'zod';
+import { ZodRealError, z } from 'zod';
 import type { DbOrTx } from '../../db/database.js';
 import { undoneAloneOnError } from '../../db/engine-sql.js';
 import { removeStoredFiles, storageKeysForProduct } from '../../modules/media/media.service.js';
+import {
+  type ColourPhotoIssue,
+  colourPhotoIssues,
+  listedImagesOf,
+  productPhotoUrls,
+} from '../../modules/products/colour-photos.js';
 import { diffProducts, productHistory, recordHistory } from '../../modules/products/product-history.js';
 import { newProductId } from '../../modules/products/product-id.js';
 import {
@@ -47,6 +53,28 @@ async function withUniqueSku<T>(trx: DbOrTx, id: string, sku: string, write: () 
   }
 }
 
+/**
+ * Refuses colour photos that are not this product's, as a validation error at the colour's own path
+ * (fields.colors.2.images), like the form's other field errors.
+ */
+function refuseColourPhotos(issues: ColourPhotoIssue[]): void {
+  const first = issues[0];
+  if (!first) return;
+  throw new TRPCError({
+    code: 'BAD_REQUEST',
+    message: first.message,
+    // ZodRealError: the ZodError that is an Error, as a parse throws it (tRPC keeps only an Error as the cause).
+    cause: new ZodRealError(
+      issues.map((i) => ({
+        code: 'custom' as const,
+        path: ['fields', ...i.path],
+        message: i.message,
+        input: undefined,
+      })),
+    ),
+  });
+}
+
 /** admin.products.*: the operator's catalogue. Every change is recorded in product_history with who made it. */
 export const adminProductsRouter = router({
   list: adminProcedure.input(adminProductListInput).query(({ ctx, input }) =>
@@ -62,7 +90,8 @@ export const adminProductsRouter = router({
   byId: adminProcedure.input(idInput).query(async ({ ctx, input }) => {
     const product = await findAdminProduct(ctx.db, input.id);
     if (!product) throw new TRPCError({ code: 'NOT_FOUND', message: 'Product not found' });
-    return product;
+    // The image URLs of a product imported from a plain catalogue file: photos its colours can claim too.
+    return { ...product, listedImages: await listedImagesOf(ctx.db, input.id) };
   }),
 
   /** A fresh id for the Add New Product form (it shows the id, SKU and image folder derived from it). */
@@ -71,6 +100,8 @@ export const adminProductsRouter = router({
   create: adminProcedure.input(createProductInput).mutation(async ({ ctx, input }) => {
     const id = input.id ?? newProductId();
     const now = ctx.clock.now();
+    // A product being created has no photos yet: its colours get theirs once it has some.
+    refuseColourPhotos(colourPhotoIssues(input.fields.colors, new Set()));
     const product = await ctx.db.transaction().execute(async (trx) => {
       if (await findAdminProduct(trx, id)) {
         throw new TRPCError({ code: 'CONFLICT', message: 'A product with this id already exists' });
@@ -101,6 +132,7 @@ export const adminProductsRouter = router({
     const product = await ctx.db.transaction().execute(async (trx) => {
       const before = await findAdminProduct(trx, input.id);
       if (!before) throw new TRPCError({ code: 'NOT_FOUND', message: 'Product not found' });
+      refuseColourPhotos(colourPhotoIssues(input.fields.colors, await productPhotoUrls(trx, input.id)));
       const updated = await withUniqueSku(trx, input.id, input.fields.sku, () =>
         updateProduct(trx, input.id, input.expectedUpdatedAt, input.fields, now),
       );
@@ -113,7 +145,13 @@ export const adminProductsRouter = router({
       }
       const after = await findAdminProduct(trx, input.id);
       if (!after) throw new Error('product vanished after update');
-      const changes = diffProducts(before, after);
+      // Photos are named in the history by the file the owner uploaded, not by their stored URL.
+      const photoFiles = await trx
+        .selectFrom('media')
+        .select(['url', 'file_name'])
+        .where('product_id', '=', input.id)
+        .execute();
+      const changes = diffProducts(before, after, new Map(photoFiles.map((m) => [m.url, m.file_name])));
       await recordHistory(trx, {
         productId: input.id,
         title: after.title,

@@ -1,3 +1,4 @@
+import { variantLabel } from '@shared/colours';
 import { useId } from 'react';
 import { trpc } from '../../../lib/trpc';
 
@@ -13,8 +14,8 @@ export function LowStock() {
       </h2>
       <ul className="mt-2 grid gap-1 text-sm text-amber-950 sm:grid-cols-2" data-testid="low-stock">
         {low.data.items.map((item) => (
-          <li key={`${item.productId}-${item.size}`}>
-            {item.title} ({item.sku}) — {item.size}:{' '}
+          <li key={`${item.productId}-${item.colour ?? ''}-${item.size}`}>
+            {item.title} ({item.sku}) — {variantLabel(item.colour, item.size)}:{' '}
             <strong>{item.left === 0 ? 'sold out' : `${item.left} left`}</strong>
             {item.reserved > 0 ? ` (${item.reserved} held by open checkouts)` : ''}
           </li>

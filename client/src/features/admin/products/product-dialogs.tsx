@@ -1,7 +1,10 @@
 import { type Column, DataTable } from '../../../components/admin/data-table';
 import { Modal } from '../../../components/ui/modal';
 import { MediaManager } from '../media/media-manager';
+import { useMediaList } from '../media/use-media';
+import type { ProductPhoto } from './colours-editor';
 import { emptyForm, type FormValues, ProductForm } from './product-form';
+import { colourDrafts } from './product-form-state';
 import {
   useCreateProduct,
   useNewProductId,
@@ -22,6 +25,7 @@ export function AddProductDialog({ onClose }: { onClose: () => void }) {
           productId={newId.data.id}
           initial={emptyForm(newId.data.id)}
           mode="create"
+          photos={null}
           onSubmit={(fields) => create.mutateAsync({ id: newId.data.id, fields })}
           onCancel={onClose}
         />
@@ -35,7 +39,9 @@ export function AddProductDialog({ onClose }: { onClose: () => void }) {
 export function EditProductDialog({ id, onClose }: { id: string; onClose: () => void }) {
   const product = useProduct(id);
   const update = useUpdateProduct({ onDone: onClose });
+  const media = useMediaList(id);
   const p = product.data;
+  const photos = p && media.list.data ? productPhotos(media.items, p.listedImages) : undefined;
   const initial: FormValues | null = p
     ? {
         title: p.title,
@@ -48,7 +54,7 @@ export function EditProductDialog({ id, onClose }: { id: string; onClose: () => 
         pageOrder: p.pageOrder,
         sizes: p.sizes.length > 0 ? p.sizes : ['S', 'M', 'L', 'XL'],
         tags: p.tags,
-        colors: p.colors,
+        colors: colourDrafts(p.colors, p.colourStock),
         sizeDetail: p.sizeDetail,
         stripePaymentLink: p.stripePaymentLink,
         productLink: p.productLink,
@@ -64,6 +70,7 @@ export function EditProductDialog({ id, onClose }: { id: string; onClose: () => 
             productId={p.id}
             initial={initial}
             mode="edit"
+            photos={photos}
             onSubmit={(fields) => update.mutateAsync({ id: p.id, expectedUpdatedAt: p.updatedAt, fields })}
             onCancel={onClose}
           />
@@ -78,6 +85,30 @@ export function EditProductDialog({ id, onClose }: { id: string; onClose: () => 
       )}
     </Modal>
   );
+}
+
+/**
+ * The photos a colour can claim: the product's pictures in the media manager's order (kept live as photos
+ * are added there), then image URLs only its catalogue file listed.
+ */
+function productPhotos(
+  items: ReturnType<typeof useMediaList>['items'],
+  listedImages: readonly string[],
+): ProductPhoto[] {
+  const fromMedia = items
+    .filter((m) => m.mediaType === 'image')
+    .map((m) => ({
+      url: m.url,
+      thumbnail:
+        m.variants.filter((v) => v.format === 'webp').sort((a, b) => a.width - b.width)[0]?.url ?? m.url,
+      altText: m.altText,
+      fileName: m.fileName,
+    }));
+  const seen = new Set(fromMedia.map((m) => m.url));
+  const listed = listedImages
+    .filter((url) => !seen.has(url))
+    .map((url) => ({ url, thumbnail: url, altText: null, fileName: url.split('/').pop() || url }));
+  return [...fromMedia, ...listed];
 }
 
 type HistoryEntry = NonNullable<ReturnType<typeof useProductHistory>['data']>[number];
@@ -107,8 +138,13 @@ const historyColumns: Array<Column<HistoryEntry>> = [
           <ul className="mb-1 space-y-0.5">
             {h.changes.map((c) => (
               <li key={c.field}>
-                <span className="font-medium">{c.field}</span>: {JSON.stringify(c.from)} →{' '}
-                {JSON.stringify(c.to)}
+                <span className="font-medium">{c.field}</span>:{' '}
+                {/* "colour added: Teal" and "colour removed: Maroon" have one side only. */}
+                {c.from === null
+                  ? JSON.stringify(c.to)
+                  : c.to === null
+                    ? JSON.stringify(c.from)
+                    : `${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`}
               </li>
             ))}
           </ul>

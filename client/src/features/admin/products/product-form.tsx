@@ -1,20 +1,27 @@
-import { defaultSku, type ProductFieldsInput, productFields } from '@shared/product-input';
-import { DEFAULT_SIZES, sortSizes } from '@shared/sizes';
+import { defaultSku, type ProductFieldsInput } from '@shared/product-input';
 import { slugify } from '@shared/slug';
-import { Plus } from 'lucide-react';
-import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { ChipsInput } from '../../../components/admin/chips-input';
 import { TextAreaField } from '../../../components/admin/text-area-field';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
 import { paths } from '../../../lib/paths';
 import { useZodForm } from '../../../lib/use-zod-form';
+import { ColoursEditor, type ProductPhoto } from './colours-editor';
+import {
+  type FormValues,
+  productFormCheck,
+  sellingSizes,
+  stockForSizes,
+  toFieldsInput,
+} from './product-form-state';
+import { SizeDetailEditor } from './size-detail-editor';
+import { StockGrid } from './stock-grid';
 
 const IMAGE_FOLDER_BASE = paths.productImageFolderBase();
 const CURRENCIES = ['usd', 'eur', 'gbp', 'cad', 'aud', 'pkr', 'inr', 'aed', 'sar', 'jpy'];
-const DEFAULT_MEASUREMENTS = ['Chest (in)', 'Length (in)', 'Sleeve (in)'];
 
-export type FormValues = Required<ProductFieldsInput>;
+export type { FormValues };
 
 export function emptyForm(id: string): FormValues {
   return {
@@ -41,20 +48,34 @@ export function ProductForm({
   productId,
   initial,
   mode,
+  photos,
   onSubmit,
   onCancel,
 }: {
   productId: string;
   initial: FormValues;
   mode: 'create' | 'edit';
+  /** The product's photos its colours can claim; null for a product not saved yet, undefined while loading. */
+  photos: ProductPhoto[] | null | undefined;
   /** Saves the product; a rejection carries the server's reason. */
-  onSubmit: (values: FormValues) => Promise<unknown>;
+  onSubmit: (fields: ProductFieldsInput) => Promise<unknown>;
   onCancel: () => void;
 }) {
-  const form = useZodForm(productFields, initial);
+  // The server's own field errors are inside { id, fields }: read at their full paths (colors.2.name).
+  const form = useZodForm(productFormCheck, initial, { serverField: 'fields' });
   const { values, set, error } = form;
   const [submitting, setSubmitting] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const focusError = useRef(false);
+  const serverErrorId = useId();
+
+  // After a refused save, the first field that says what is wrong takes the focus.
+  useEffect(() => {
+    if (!focusError.current || Object.keys(form.errors).length === 0) return;
+    focusError.current = false;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-field-error]')?.focus();
+  }, [form.errors]);
 
   // While creating, the image folder follows the title's slug.
   // biome-ignore lint/correctness/useExhaustiveDependencies: it must rerun exactly when the title changes.
@@ -68,20 +89,28 @@ export function ProductForm({
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    focusError.current = true;
     const result = await form.save(async (fields) => {
       setSubmitting(true);
       setServerError(null);
       try {
-        await onSubmit(fields);
+        // Photos since removed are left out: the server refuses a colour photo the product does not have.
+        await onSubmit(toFieldsInput(fields, photos ? new Set(photos.map((p) => p.url)) : undefined));
       } finally {
         setSubmitting(false);
       }
     });
-    if (typeof result === 'object') setServerError(result.message);
+    if (typeof result === 'object' && Object.keys(result.fieldErrors).length === 0) {
+      focusError.current = false;
+      setServerError(result.message);
+      // Nothing to point at: the message itself is read out (role=alert) and focused.
+      requestAnimationFrame(() => document.getElementById(serverErrorId)?.focus());
+    }
   };
 
   return (
     <form
+      ref={formRef}
       onSubmit={(e) => void submit(e)}
       noValidate
       className="space-y-5"
@@ -163,38 +192,45 @@ export function ProductForm({
         label="Sizes"
         values={values.sizes}
         onChange={(v) => {
-          set('sizes', v);
-          // A size taken away takes its stock with it.
-          set('stock', stockForSizes(values.stock, v));
+          // A size taken away takes its stock with it, in every colour.
+          form.setValues((x) => ({
+            ...x,
+            sizes: v,
+            stock: stockForSizes(x.stock, v),
+            colors: x.colors.map((c) => ({ ...c, stock: stockForSizes(c.stock, v) })),
+          }));
         }}
         error={error('sizes')}
       />
-      <StockEditor
-        sizes={sellingSizes(values.sizes)}
-        value={values.stock}
-        onChange={(v) => set('stock', v)}
+      <ColoursEditor
+        colours={values.colors}
+        onChange={(colors) => set('colors', colors)}
+        sizes={values.sizes}
+        currency={values.currency}
+        photos={photos ?? (mode === 'create' ? null : [])}
         error={error}
-        sectionError={form.errors.stock}
+        sectionError={form.errors.colors}
+      />
+      <StockGrid
+        sizes={sellingSizes(values.sizes)}
+        stock={values.stock}
+        onStockChange={(v) => set('stock', v)}
+        colours={values.colors}
+        onColourStockChange={(key, stock) =>
+          form.setValues((x) => ({
+            ...x,
+            colors: x.colors.map((c) => (c.key === key ? { ...c, stock } : c)),
+          }))
+        }
+        error={error}
+        sectionError={form.errors.stock ?? form.errors.colourStock}
       />
       <SizeDetailEditor
         sizes={values.sizes}
         value={values.sizeDetail}
         onChange={(v) => set('sizeDetail', v)}
       />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <ChipsInput
-          label="Tags"
-          values={values.tags}
-          onChange={(v) => set('tags', v)}
-          error={error('tags')}
-        />
-        <ChipsInput
-          label="Colours"
-          values={values.colors}
-          onChange={(v) => set('colors', v)}
-          error={error('colors')}
-        />
-      </div>
+      <ChipsInput label="Tags" values={values.tags} onChange={(v) => set('tags', v)} error={error('tags')} />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
           label="Payment link (optional)"
@@ -219,7 +255,12 @@ export function ProductForm({
         error={error('imageFolder')}
       />
       {serverError ? (
-        <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
+        <p
+          id={serverErrorId}
+          role="alert"
+          tabIndex={-1}
+          className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800"
+        >
           {serverError}
         </p>
       ) : null}
@@ -237,75 +278,6 @@ export function ProductForm({
         </Button>
       </div>
     </form>
-  );
-}
-
-/** The sizes a product is sold in: its own, or the default ones when it has none (as the server saves it). */
-function sellingSizes(sizes: readonly string[]): string[] {
-  return sizes.length > 0 ? [...sizes] : [...DEFAULT_SIZES];
-}
-
-/** The stock entries of the sizes the product still has. */
-export function stockForSizes(
-  stock: Record<string, number>,
-  sizes: readonly string[],
-): Record<string, number> {
-  const kept = new Set(sellingSizes(sizes));
-  return Object.fromEntries(Object.entries(stock).filter(([size]) => kept.has(size)));
-}
-
-/** One count per size; an empty box leaves the size untracked (always available). */
-function StockEditor({
-  sizes,
-  value,
-  onChange,
-  error,
-  sectionError,
-}: {
-  sizes: string[];
-  value: Record<string, number>;
-  onChange: (v: Record<string, number>) => void;
-  error: (key: string) => string | undefined;
-  sectionError: string | undefined;
-}) {
-  const hintId = useId();
-  const sectionErrorId = useId();
-  const setCount = (size: string, text: string) => {
-    const { [size]: _dropped, ...rest } = value;
-    // An emptied (or unreadable) box stops tracking the size; a fraction or negative stays for Zod to name.
-    onChange(text.trim() === '' || !Number.isFinite(Number(text)) ? rest : { ...rest, [size]: Number(text) });
-  };
-  return (
-    <fieldset
-      aria-describedby={sectionError ? `${hintId} ${sectionErrorId}` : hintId}
-      data-testid="stock-editor"
-    >
-      <legend className="text-sm font-medium">Stock</legend>
-      <p id={hintId} className="mt-1 text-xs text-muted">
-        Leave empty for made-to-order sizes: always available.
-      </p>
-      <div className="mt-2 grid grid-cols-2 gap-3 sm:grid-cols-4">
-        {sortSizes(sizes).map((size) => (
-          <TextField
-            key={size}
-            label={`Stock for ${size}`}
-            type="number"
-            min={0}
-            step={1}
-            inputMode="numeric"
-            placeholder="Not tracked"
-            value={value[size] === undefined ? '' : String(value[size])}
-            onChange={(e) => setCount(size, e.target.value)}
-            error={error(`stock.${size}`)}
-          />
-        ))}
-      </div>
-      {sectionError ? (
-        <p id={sectionErrorId} className="mt-1 text-xs text-red-700">
-          {sectionError}
-        </p>
-      ) : null}
-    </fieldset>
   );
 }
 
@@ -343,89 +315,5 @@ function SelectField({
       </select>
       {error ? <p className="mt-1 text-xs text-red-700">{error}</p> : null}
     </div>
-  );
-}
-
-/** A grid of sizes × measurements; empty cells are dropped on save. */
-function SizeDetailEditor({
-  sizes,
-  value,
-  onChange,
-}: {
-  sizes: string[];
-  value: Record<string, Record<string, string>>;
-  onChange: (v: Record<string, Record<string, string>>) => void;
-}) {
-  const fromData = useMemo(
-    () => [...new Set(Object.values(value).flatMap((row) => Object.keys(row)))],
-    [value],
-  );
-  const [measurements, setMeasurements] = useState<string[]>(
-    fromData.length > 0 ? fromData : DEFAULT_MEASUREMENTS,
-  );
-  const [newName, setNewName] = useState('');
-  const ordered = sortSizes(sizes);
-  if (ordered.length === 0) return null;
-  const setCell = (size: string, m: string, v: string) =>
-    onChange({ ...value, [size]: { ...(value[size] ?? {}), [m]: v } });
-  return (
-    <fieldset>
-      <legend className="text-sm font-medium">Size Details</legend>
-      <div className="mt-2 overflow-x-auto">
-        <table className="text-sm">
-          <thead>
-            <tr>
-              <th scope="col" className="pr-2 text-left font-medium">
-                Size
-              </th>
-              {measurements.map((m) => (
-                <th key={m} scope="col" className="px-1 text-left font-medium whitespace-nowrap">
-                  {m}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {ordered.map((size) => (
-              <tr key={size}>
-                <th scope="row" className="pr-2 text-left font-medium">
-                  {size}
-                </th>
-                {measurements.map((m) => (
-                  <td key={m} className="px-1 py-0.5">
-                    <input
-                      aria-label={`${m} for size ${size}`}
-                      value={value[size]?.[m] ?? ''}
-                      onChange={(e) => setCell(size, m, e.target.value)}
-                      className="w-20 rounded border border-stone-line px-2 py-1"
-                    />
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <div className="mt-2 flex items-center gap-2">
-        <input
-          aria-label="New measurement name"
-          placeholder="e.g. Hip (cm)"
-          value={newName}
-          onChange={(e) => setNewName(e.target.value)}
-          className="rounded border border-stone-line px-2 py-1 text-sm"
-        />
-        <Button
-          variant="ghost"
-          className="px-3 py-1"
-          onClick={() => {
-            const n = newName.trim();
-            if (n && !measurements.includes(n)) setMeasurements([...measurements, n]);
-            setNewName('');
-          }}
-        >
-          <Plus aria-hidden="true" className="h-4 w-4" /> Add measurement
-        </Button>
-      </div>
-    </fieldset>
   );
 }

@@ -51,7 +51,16 @@ function productColumns(open: (dialog: Dialog) => void, remove: (row: ProductRow
         </div>
       ),
     },
-    { id: 'stock', header: 'Stock', cell: (p) => <StockSummary stock={p.stock} /> },
+    {
+      id: 'stock',
+      header: 'Stock',
+      cell: (p) =>
+        p.colours.length > 0 ? (
+          <ColourStockSummary colours={p.colours} stock={p.stock} />
+        ) : (
+          <StockSummary stock={p.stock} />
+        ),
+    },
     {
       id: 'images',
       header: 'Images',
@@ -206,6 +215,59 @@ function StockSummary({ stock }: { stock: ProductRow['stock'] }) {
         );
       })}
     </p>
+  );
+}
+
+/**
+ * A product with colours: one line per colour ("Teal: S 2 · M 0, sold out"), and the all-colours count
+ * its colours fall back on. A colour with no count of its own says where its sizes are counted.
+ */
+function ColourStockSummary({ colours, stock }: { colours: string[]; stock: ProductRow['stock'] }) {
+  const pools = new Map<string | null, ProductRow['stock']>();
+  for (const s of stock) pools.set(s.colour, [...(pools.get(s.colour) ?? []), s]);
+  const shared = pools.get(null);
+  const lines: Array<{ name: string; rows: ProductRow['stock'] | undefined }> = [
+    ...colours.map((name) => ({ name, rows: pools.get(name) })),
+    ...(shared ? [{ name: 'All colours', rows: shared }] : []),
+  ];
+  return (
+    <ul className="space-y-0.5 text-xs" data-testid="product-stock">
+      {lines.map(({ name, rows }) => (
+        <li key={name} data-testid="colour-stock" className="whitespace-nowrap">
+          <span className="font-medium">{name}</span>:{' '}
+          {rows ? (
+            <CompactCounts rows={rows} />
+          ) : (
+            <span className="text-muted">{shared ? 'from all colours' : 'not tracked'}</span>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** "S 2 · M 0, sold out · L 5 (2 held)": every separator is text, so it reads the same aloud. */
+function CompactCounts({ rows }: { rows: ProductRow['stock'] }) {
+  const bySize = new Map(rows.map((s) => [s.size, s]));
+  return (
+    <>
+      {sortSizes(rows.map((s) => s.size)).map((size, i) => {
+        const s = bySize.get(size);
+        if (!s) return null;
+        return (
+          <Fragment key={size}>
+            {i > 0 ? ' · ' : null}
+            {size} {s.onHand}
+            {s.onHand <= s.reserved ? (
+              <>
+                , <span className="font-medium text-red-700">sold out</span>
+              </>
+            ) : null}
+            {s.reserved > 0 ? <span className="text-muted"> ({s.reserved} held)</span> : null}
+          </Fragment>
+        );
+      })}
+    </>
   );
 }
 
