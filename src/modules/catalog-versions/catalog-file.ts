@@ -537,7 +537,11 @@ export function readCatalog(content: string, newId: () => string): ParsedCatalog
       }
       const images = colourImagesOf(c.images ?? [], p.media ?? [], p.images ?? []);
       if (!images.ok) {
-        reject(position, id, `colors.${i}.images: "${images.ref.slice(0, 200)}" is none of this product's photos`);
+        reject(
+          position,
+          id,
+          `colors.${i}.images: "${images.ref.slice(0, 200)}" is none of this product's photos`,
+        );
         return;
       }
       colours.push({
