@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoDir } from '../../app-root.js';
-import { insertProducts } from '../../test-support/fixtures.js';
+import { demoShopper, insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, fixedClock, SESSION_FACTS, type TestStore } from '../../test-support/test-store.js';
+import { soldOutStockOf } from '../stock/stock.repository.js';
 import { loadDemoCatalogueIfEmpty } from './demo-loader.js';
 
 const admin = {
@@ -105,6 +106,42 @@ describe('demo catalogue', () => {
       { name: 'Ivory', hex: null, skuSuffix: null, price: '', images: [], sizeDetail: null },
     ]);
     expect(plain.colourStock).toEqual({});
+  });
+
+  it('sells the last teal M of the kurta while maroon M stays available, at maroon its own price', async () => {
+    store = await createTestStore();
+    await load();
+    const { id } = await store.handle.db
+      .selectFrom('products')
+      .select('id')
+      .where('title', '=', 'Embroidered Lawn Kurta — Mint Jaal')
+      .executeTakeFirstOrThrow();
+    const caller = store.caller();
+    const { url } = await caller.checkout.createSession({
+      lines: [{ productId: id, colour: 'teal', size: 'M', quantity: 1 }],
+    });
+    const sessionId = decodeURIComponent(url.split('session_id=')[1] ?? '');
+    await caller.checkout.completeTestPayment({ sessionId, ...demoShopper });
+    const order = await caller.checkout.order({ sessionId });
+    expect(order.status).toBe('paid');
+
+    const soldOut = (await soldOutStockOf(store.handle.db, [id])).get(id);
+    expect([...(soldOut?.byColour.get('teal') ?? [])]).toEqual(['M']);
+    expect(soldOut?.byColour.get('maroon')?.has('M') ?? false).toBe(false);
+    // A card shows a size sold out only when every colour is: M is not.
+    expect(soldOut?.sizes.has('M') ?? false).toBe(false);
+    await expect(
+      caller.checkout.createSession({ lines: [{ productId: id, colour: 'Teal', size: 'M', quantity: 1 }] }),
+    ).rejects.toMatchObject({ message: expect.stringContaining('sold out') });
+    const maroon = await caller.checkout.createSession({
+      lines: [{ productId: id, colour: 'maroon', size: 'M', quantity: 1 }],
+    });
+    const maroonOrder = await caller.checkout.order({
+      sessionId: decodeURIComponent(maroon.url.split('session_id=')[1] ?? ''),
+    });
+    const product = await store.caller({ admin }).admin.products.byId({ id });
+    expect(maroonOrder.subtotalMinor).toBe(Math.round(Number(product.colors[2]?.price) * 100));
+    expect(maroonOrder.subtotalMinor).toBeGreaterThan(product.priceMinor);
   });
 
   it('stores prices as exact integer minor units', async () => {
