@@ -71,10 +71,29 @@ for (const p of products) {
       fail(`${where}: sizeDetail has extra sizes`);
   }
   if (!Array.isArray(p.colors) || p.colors.length < 1 || p.colors.length > 3) fail(`${where}: colors`);
+  // Colour variants: a swatch and photos of their own among the product's, stock only for its colours and sizes.
+  const variants = (p.colors || []).filter((c) => typeof c !== 'string');
+  const mediaFiles = new Set((p.media || []).map((m) => m.file));
+  for (const c of variants) {
+    if (!c.name || !/^#[0-9a-f]{6}$/.test(c.hex ?? ''))
+      fail(`${where}: colour ${c.name} needs a name and a hex`);
+    if (!Array.isArray(c.images) || c.images.length < 1 || c.images.some((f) => !mediaFiles.has(f)))
+      fail(`${where}: colour ${c.name} photos must be among the product's media`);
+    if (c.price !== undefined && !/^\d+\.\d{2}$/.test(c.price)) fail(`${where}: colour ${c.name} price`);
+  }
+  const names = new Set((p.colors || []).map((c) => (typeof c === 'string' ? c : c.name)));
+  for (const [colour, counts] of Object.entries(p.colourStock || {})) {
+    if (!names.has(colour)) fail(`${where}: stock for ${colour}, not a colour of it`);
+    for (const [size, n] of Object.entries(counts))
+      if (!p.sizes.includes(size) || !Number.isInteger(n) || n < 0) fail(`${where}: ${colour} ${size} stock`);
+  }
   if (!Array.isArray(p.tags) || p.tags.length < 2 || p.tags.length > 4) fail(`${where}: tags`);
   if (!Number.isInteger(p.pageOrder)) fail(`${where}: pageOrder`);
   if (Number.isNaN(Date.parse(p.createdAt)) || !p.createdAt.endsWith('Z')) fail(`${where}: createdAt`);
-  if (!Array.isArray(p.media) || p.media.length < 1 || p.media.length > 3) fail(`${where}: media count`);
+  // One to three views of the design, in each colour that has photos of its own.
+  const maxMedia = 3 * Math.max(1, variants.length);
+  if (!Array.isArray(p.media) || p.media.length < 1 || p.media.length > maxMedia)
+    fail(`${where}: media count`);
   for (const m of p.media || []) {
     if (!m.altText) fail(`${where}: media alt text missing`);
     if (!existsSync(join(OUT, m.file))) fail(`${where}: missing ${m.file}`);

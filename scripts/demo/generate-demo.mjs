@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hashStr, mulberry32, renderBanner, renderDetail, renderMain } from './art.mjs';
+import { COLORS, hashStr, mulberry32, renderBanner, renderDetail, renderMain } from './art.mjs';
 import { MANUFACTURERS, PRODUCTS, QUOTES, TYPE_CODES } from './products.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -266,17 +266,44 @@ function main() {
       ['front', 'detail', 'back'],
       hasBack ? ['front', 'back'] : ['front', 'detail'],
     ][(idx * 7 + 2) % 4];
-    const media = plan
-      .filter((v) => hasBack || v !== 'back')
-      .map((view) => {
-        const file = `images/${slug}-${view}.svg`;
+    const views = plan.filter((v) => hasBack || v !== 'back');
+    // The views of the design in one colour: the first colour's files keep the names they had before
+    // variants; another colour's are named after it and drawn from the same seed (the same design, recoloured).
+    const photos = (colour) => {
+      const q = colour === p.c[0] ? p : { ...p, c: [colour, ...p.c.slice(1)] };
+      const tag = colour === p.c[0] ? '' : `-${slugify(colour)}`;
+      return views.map((view) => {
+        const file = `images/${slug}${tag}-${view}.svg`;
         const artRng = mulberry32(hashStr(`${slug}:${view}`));
-        const svg = view === 'detail' ? renderDetail(p, artRng) : renderMain(p, artRng, view);
+        const svg = view === 'detail' ? renderDetail(q, artRng) : renderMain(q, artRng, view);
         if (svg.includes('NaN') || svg.includes('undefined')) throw new Error(`bad geometry in ${file}`);
         writeFileSync(join(OUT, file), svg);
         images++;
-        return { file, altText: altText(p, view) };
+        return { file, altText: altText(q, view) };
       });
+    };
+    if (p.variants && p.variants[0].name !== p.c[0])
+      throw new Error(`${p.title}: first variant must be c[0]`);
+    const byColour = (p.variants ?? [{ name: p.c[0] }]).map((v) => ({ v, media: photos(v.name) }));
+    const media = byColour.flatMap((c) => c.media);
+    // Colour variants: a swatch, own photos, a SKU suffix and price when set, stock per size it has.
+    const variantFields = p.variants
+      ? {
+          colors: byColour.map(({ v, media: own }) => ({
+            name: v.name,
+            hex: COLORS[v.name],
+            ...(v.skuSuffix ? { skuSuffix: v.skuSuffix } : {}),
+            ...(v.priceUp ? { price: (Number(pr) + v.priceUp).toFixed(2) } : {}),
+            images: own.map((m) => m.file),
+          })),
+          colourStock: Object.fromEntries(
+            p.variants.map((v) => [
+              v.name,
+              Object.fromEntries(Object.entries(v.stock).filter(([size]) => sizes.includes(size))),
+            ]),
+          ),
+        }
+      : { colors: p.c };
 
     products.push({
       id,
@@ -289,7 +316,7 @@ function main() {
       currency: 'usd',
       sizes,
       sizeDetail: sizeDetail(p, sizes),
-      colors: p.c,
+      ...variantFields,
       tags: p.tags,
       pageOrder,
       productLink: `https://${mf.slug}.example.com/products/${slug}`,

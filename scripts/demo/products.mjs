@@ -34,6 +34,9 @@ export const TYPE_CODES = {
 
 // t: garment type, m: manufacturer, c: colours (first = main fabric), pat: fabric pattern,
 // emb: embroidery thread (gold | silver | thread | none), feat: featured page order.
+// variants (optional): colour variants of the design, the first being c[0]; each { name (a COLORS key),
+// skuSuffix?, priceUp? (added to the product's price), stock: units per size }. The design is drawn again in
+// each colour (c[0] replaced) for that colour's own photos. Without variants, c is the product's colour list.
 export const PRODUCTS = [
   // ---- Women's kurtas
   {
@@ -41,6 +44,14 @@ export const PRODUCTS = [
     m: 'ZA',
     title: 'Embroidered Lawn Kurta — Mint Jaal',
     c: ['Mint', 'Ivory'],
+    // Real colour variants (decision 0036): the same design recoloured, each colour with its own photos and
+    // stock per size. Teal M has exactly one left while Maroon M has several (the journey: buy the
+    // last teal M, maroon M stays available); Maroon costs a little more (a colour's own price).
+    variants: [
+      { name: 'Mint', stock: { XS: 3, S: 6, M: 4, L: 5, XL: 3, XXL: 2 } },
+      { name: 'Teal', skuSuffix: '-TL', stock: { XS: 2, S: 3, M: 1, L: 4, XL: 2, XXL: 2 } },
+      { name: 'Maroon', skuSuffix: '-MR', priceUp: 4, stock: { XS: 2, S: 4, M: 6, L: 3, XL: 2, XXL: 1 } },
+    ],
     pat: 'jaal',
     emb: 'thread',
     tags: ['women', 'lawn', 'embroidered', 'summer'],
@@ -390,6 +401,10 @@ export const PRODUCTS = [
     m: 'MM',
     title: 'Embroidered Collar Shalwar Kameez — Navy',
     c: ['Navy', 'Silver'],
+    variants: [
+      { name: 'Navy', stock: { S: 4, M: 5, L: 6, XL: 4, XXL: 2 } },
+      { name: 'Charcoal', stock: { S: 2, M: 3, L: 0, XL: 2, XXL: 1 } },
+    ],
     pat: 'plain',
     emb: 'silver',
     collar: 'band',

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { validCatalogProduct } from '../test-support/catalog-arbitraries.js';
 import { createTestStore, SESSION_FACTS, type TestStore } from '../test-support/test-store.js';
-import { parseMajorToMinor } from './money.js';
+import { minorToMajorString, parseMajorToMinor } from './money.js';
 import { type ProductFieldsInput, productFields } from './product-input.js';
 
 /**
@@ -142,7 +142,11 @@ describe('the product schema (property-based)', () => {
             pageOrder: want.pageOrder,
             sizes: want.sizes,
             tags: want.tags,
-            colors: want.colors,
+            // The form reads a colour's price back as decimal text, as it reads the product's.
+            colors: want.colors.map(({ priceMinor, ...c }) => ({
+              ...c,
+              price: priceMinor === null ? '' : minorToMajorString(priceMinor, want.currency),
+            })),
             sizeDetail: want.sizeDetail,
             stripePaymentLink: want.stripePaymentLink ?? '',
             productLink: want.productLink ?? '',

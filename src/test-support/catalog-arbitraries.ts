@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import type { CatalogMedia, CatalogProduct } from '../modules/catalog-versions/catalog-file.js';
+import {
+  type CatalogMedia,
+  type CatalogProduct,
+  catalogColour,
+} from '../modules/catalog-versions/catalog-file.js';
+import type { ColourRecord } from '../modules/products/products.repository.js';
+import { colourSlug, tidyColourName } from '../shared/colours.js';
 import { minorToMajorString } from '../shared/money.js';
 import { isStorableText, skuKey } from '../shared/product-input.js';
 
@@ -75,6 +81,98 @@ export const validCatalogMedia: fc.Arbitrary<CatalogMedia> = fc
   })
   .map(({ upload, ...m }) => (upload ? { ...m, upload } : m));
 
+/** A colour's name as the product keeps it: tidy, a colour (a slug of its own), at most 50 characters. */
+const colourName = fieldText({ min: 1, max: 50, graphemes: 8 }).filter(
+  (s) => tidyColourName(s) === s && colourSlug(s) !== '',
+);
+
+const skuSuffix = fc.oneof(
+  fc.stringMatching(/^-[A-Z0-9]{1,6}$/),
+  fieldText({ min: 1, max: 20, graphemes: 6 }),
+);
+const hex = fc.stringMatching(/^#[0-9a-f]{6}$/);
+const colourPrice = fc.nat(100_000);
+
+/** Measurements for some of `sizes`, one unique label per cell. */
+function sizeChart(
+  sizes: readonly string[],
+  cells: ReadonlyArray<readonly [string, string]>,
+): Record<string, Record<string, string>> {
+  const chart: Record<string, Record<string, string>> = {};
+  for (const [i, size] of sizes.slice(0, 2).entries()) {
+    const row = Object.fromEntries(cells.map(([label, value], j) => [`${label}${i}${j}`, value]));
+    if (Object.keys(row).length > 0) chart[size] = row;
+  }
+  return chart;
+}
+const chartCells = fc.array(
+  fc.tuple(fieldText({ min: 1, max: 38, graphemes: 6 }), fieldText({ min: 1, max: 40, graphemes: 6 })),
+  { maxLength: 3 },
+);
+
+/** A colour's own chart is the exception (decision 0036): rarely, and small. */
+const colourChartCells = chartCells.map((cells) => cells.slice(0, 2));
+
+/** Counts for some of `sizes`. */
+const countsOf = (sizes: readonly string[]) =>
+  fc
+    .subarray([...sizes])
+    .chain((picked) => fc.tuple(...picked.map((size) => fc.nat(1000).map((n) => [size, n] as const))))
+    .map((pairs) => Object.fromEntries(pairs));
+
+/**
+ * A product's colours as the file writes them (plain names when they have no details, mappings otherwise),
+ * naming some of its own photos, and stock per colour × size for some of them.
+ */
+function coloursFor(p: {
+  currency: string;
+  sizes: string[];
+  images: string[];
+  media: CatalogMedia[];
+}): fc.Arbitrary<Pick<CatalogProduct, 'colors' | 'stock' | 'colourStock'>> {
+  const photos = [...new Set([...p.media.map((m) => m.url), ...p.images])];
+  const colour = (name: string): fc.Arbitrary<ColourRecord> =>
+    fc
+      .record({
+        hex: fc.option(hex, { nil: null }),
+        skuSuffix: fc.option(skuSuffix, { nil: null }),
+        priceMinor: fc.option(colourPrice, { nil: null }),
+        images: fc.shuffledSubarray(photos),
+        // A chart of its own is the exception (decision 0036): rarely, and small.
+        cells: fc.option(colourChartCells, { nil: null, freq: 3 }),
+      })
+      .map(({ priceMinor, cells, ...c }) => {
+        const chart = cells ? sizeChart(p.sizes, cells) : {};
+        return {
+          name,
+          ...c,
+          price: priceMinor === null ? '' : minorToMajorString(priceMinor, p.currency),
+          sizeDetail: Object.keys(chart).length > 0 ? chart : null,
+        };
+      });
+  return fc
+    .uniqueArray(colourName, { maxLength: 4, selector: colourSlug })
+    .chain((names) =>
+      fc.record({
+        colours: fc.tuple(...names.map(colour)),
+        stock: countsOf(p.sizes),
+        colourStock: fc.tuple(
+          ...names.map((name) => countsOf(p.sizes).map((counts) => [name, counts] as const)),
+        ),
+      }),
+    )
+    .map(({ colours, stock, colourStock }) => {
+      const perColour = Object.fromEntries(
+        colourStock.filter(([, counts]) => Object.keys(counts).length > 0),
+      );
+      return {
+        colors: colours.map(catalogColour),
+        ...(Object.keys(stock).length > 0 ? { stock } : {}),
+        ...(Object.keys(perColour).length > 0 ? { colourStock: perColour } : {}),
+      };
+    });
+}
+
 /** One valid product of our own export format. */
 export const validCatalogProduct: fc.Arbitrary<CatalogProduct> = fc
   .record({
@@ -92,27 +190,24 @@ export const validCatalogProduct: fc.Arbitrary<CatalogProduct> = fc
       fc.integer({ min: 0, max: 1_000_000_000 * 10_000 }).map((n) => n / 10_000),
     ),
     sizes: chips(20, 20),
-    colors: chips(20, 50),
     tags: chips(30, 50),
-    cells: fc.array(
-      fc.tuple(fieldText({ min: 1, max: 38, graphemes: 6 }), fieldText({ min: 1, max: 40, graphemes: 6 })),
-      { maxLength: 3 },
-    ),
+    cells: chartCells,
     imageFolder: fc.oneof(fc.constant(''), fc.constant('/media/images/product-catalog/p')),
     images: fc.array(mediaUrl, { maxLength: 2 }),
     stripePaymentLink: httpUrl,
     productLink: httpUrl,
     media: fc.array(validCatalogMedia, { maxLength: 3 }),
   })
-  .map(({ priceMinor, cells, ...p }) => {
-    // Measurements only for the product's own sizes, one unique label per cell.
-    const sizeDetail: Record<string, Record<string, string>> = {};
-    for (const [i, size] of p.sizes.slice(0, 2).entries()) {
-      const row = Object.fromEntries(cells.map(([label, value], j) => [`${label}${i}${j}`, value]));
-      if (Object.keys(row).length > 0) sizeDetail[size] = row;
-    }
-    return { ...p, price: minorToMajorString(priceMinor, p.currency), sizeDetail };
-  });
+  .chain(({ priceMinor, cells, ...p }) =>
+    coloursFor(p).map(({ colors, ...stock }) => ({
+      ...p,
+      price: minorToMajorString(priceMinor, p.currency),
+      // Measurements only for the product's own sizes, one unique label per cell.
+      sizeDetail: sizeChart(p.sizes, cells),
+      colors,
+      ...stock,
+    })),
+  );
 
 /**
  * A valid catalogue: products with distinct ids and distinct SKUs (as the unique index compares them, so not

@@ -98,7 +98,8 @@ describe('catalogue field names', () => {
       priceMinor: 8999,
       sizes: ['S', 'M'],
       sizeDetail: { S: { 'Chest (in)': '36' } },
-      colors: ['Green'],
+      // The spec's `color` list: a colour sharing the product's photos, no details of its own.
+      colors: [{ name: 'Green', hex: null, skuSuffix: null, price: '', images: [], sizeDetail: null }],
       imageFolder: '/media/images/product-catalog/spec_1/emerald-kurta',
       stripePaymentLink: 'https://buy.stripe.com/spec1',
       productLink: 'https://shop.example.com/p/spec_1',

@@ -28,17 +28,27 @@ export const PRODUCT_KEYS = [
   'stripePaymentLink',
   'productLink',
   'stock',
+  'colourStock',
   'media',
   'createdAt',
   'updatedAt',
 ] as const;
 
+/** A colour written as a mapping (a colour with details); a colour with none is its name alone. */
+const COLOUR_KEYS = ['name', 'hex', 'skuSuffix', 'price', 'images', 'sizeDetail'] as const;
 const MEDIA_KEYS = ['url', 'fileName', 'type', 'altText', 'order', 'upload'] as const;
 const UPLOAD_KEYS = ['storageKey', 'contentType', 'byteSize', 'width', 'height', 'variants'] as const;
 const VARIANT_KEYS = ['url', 'width', 'format', 'storageKey'] as const;
 
-/** The spec's table calls the colour list `color`; our format, `colors`. */
-const EXTRA_SPELLINGS: Readonly<Record<string, string>> = { color: 'colors' };
+/**
+ * The spec's table calls the colour list `color`; our format, `colors`. Stock per colour is `colourStock`,
+ * and American spelling (colorStock, color_stock) is read as it.
+ */
+const EXTRA_SPELLINGS: Readonly<Record<string, string>> = {
+  color: 'colors',
+  colorStock: 'colourStock',
+  color_stock: 'colourStock',
+};
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -53,6 +63,7 @@ function spellings(keys: readonly string[]): Map<string, string> {
 }
 
 const PRODUCT_SPELLINGS = spellings(PRODUCT_KEYS);
+const COLOUR_SPELLINGS = spellings(COLOUR_KEYS);
 const MEDIA_SPELLINGS = spellings(MEDIA_KEYS);
 const UPLOAD_SPELLINGS = spellings(UPLOAD_KEYS);
 const VARIANT_SPELLINGS = spellings(VARIANT_KEYS);
@@ -161,7 +172,7 @@ function namedUpload(media: Record<string, unknown>, mediaPath: string): NamedFi
 }
 
 /**
- * One product of a file with its keys in our format's spelling (its media, uploads and variants too).
+ * One product of a file with its keys in our format's spelling (its colours, media, uploads and variants too).
  * A key in neither spelling is listed in `unknown`; both spellings of one field with different values is
  * a `conflict` (the product cannot be read: which one is meant?). Null for anything that is not a mapping.
  */
@@ -169,12 +180,15 @@ export function namedProductFields(raw: unknown): NamedFields | null {
   if (!isRecord(raw)) return null;
   const product = renamed(raw, PRODUCT_SPELLINGS, '');
   const media = renamedList(product.value.media, MEDIA_SPELLINGS, 'media', namedUpload);
+  // A colour given as a plain name is left as it is (renamedList passes anything but a mapping through).
+  const colours = renamedList(product.value.colors, COLOUR_SPELLINGS, 'colors');
   return {
     value: {
       ...product.value,
+      ...(product.value.colors === undefined ? {} : { colors: colours.list }),
       ...(product.value.media === undefined ? {} : { media: media.list }),
     },
-    unknown: [...product.unknown, ...media.unknown],
-    conflict: product.conflict ?? media.conflict,
+    unknown: [...product.unknown, ...colours.unknown, ...media.unknown],
+    conflict: product.conflict ?? colours.conflict ?? media.conflict,
   };
 }

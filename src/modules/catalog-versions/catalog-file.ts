@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import yaml from 'js-yaml';
 import { z } from 'zod';
 import type { MediaType } from '../../db/database.js';
+import { MAX_COLOUR_IMAGES } from '../../shared/colours.js';
 import {
   cleanFileName,
   isValidMediaUrl,
@@ -17,7 +18,7 @@ import {
   skuTakenMessage,
 } from '../../shared/product-input.js';
 import { newProductId } from '../products/product-id.js';
-import type { ProductRecord } from '../products/products.repository.js';
+import type { ColourRecord, ProductRecord } from '../products/products.repository.js';
 import { namedProductFields } from './catalog-field-names.js';
 import {
   DecimalText,
@@ -68,8 +69,51 @@ export type CatalogMedia = {
   };
 };
 
-/** One product as written to the file: every field of its row, prices as decimal major units, its media. */
-export type CatalogProduct = ProductRecord & { media: CatalogMedia[] };
+/**
+ * One colour as the file writes it. A colour with no details is its name alone, so a store without colour
+ * details writes exactly the file it wrote before colours had any (`colors: [Mint, Ivory]`); a colour with
+ * details is a mapping of its name and only the details it has:
+ * `{ name: Teal, hex: '#1b7174', skuSuffix: -TL, price: 39.00, images: [...], sizeDetail: {...} }`.
+ * `price` is in the product's currency, like the product's. `images` name the product's own photos by the
+ * URL its media item (or its `images` entry) has in the same file: an import keeps every media URL as the
+ * file writes it (an upload's URL is its storage key, restored with it), so the reference holds in any store
+ * the file goes to. A hand-written file may name a photo by its media item's `fileName` instead; the reader
+ * turns that into the URL (colourImagesOf).
+ */
+export type CatalogColour =
+  | string
+  | {
+      name: string;
+      hex?: string;
+      skuSuffix?: string;
+      price?: string;
+      images?: string[];
+      sizeDetail?: Record<string, Record<string, string>>;
+    };
+
+/**
+ * One product as written to the file: every field of its row, prices as decimal major units, its colours
+ * (CatalogColour), its media. Stock goes beside the fields in two keys, each only when there is some:
+ * `stock: {M: 3}` counts a size for every colour without a count of its own (and a product without
+ * colours), `colourStock: {Teal: {M: 1}, Maroon: {M: 4}}` counts a colour's sizes (by the colour's name);
+ * a size counted by neither is not tracked (always available), as decision 0036 reads the stock.
+ */
+export type CatalogProduct = Omit<ProductRecord, 'colors'> & {
+  colors: CatalogColour[];
+  media: CatalogMedia[];
+};
+
+/** A colour as the file writes it: its name when it has no details, else the mapping of those it has. */
+export function catalogColour(c: ColourRecord): CatalogColour {
+  const details = {
+    ...(c.hex ? { hex: c.hex } : {}),
+    ...(c.skuSuffix ? { skuSuffix: c.skuSuffix } : {}),
+    ...(c.price ? { price: c.price } : {}),
+    ...(c.images.length > 0 ? { images: c.images } : {}),
+    ...(c.sizeDetail && Object.keys(c.sizeDetail).length > 0 ? { sizeDetail: c.sizeDetail } : {}),
+  };
+  return Object.keys(details).length === 0 ? c.name : { name: c.name, ...details };
+}
 
 export type CatalogDocument = {
   metadata: {
@@ -91,9 +135,15 @@ export function catalogChecksum(products: readonly CatalogProduct[]): string {
 
 /** The file's text. A price goes out as a YAML number with its currency's decimals (89.99, 90.00, 1500). */
 export function serializeCatalog(doc: CatalogDocument): string {
-  const products = doc.products.map((p) =>
-    isPlainDecimal(p.price) ? { ...p, price: new DecimalText(p.price) } : p,
-  );
+  const decimal = (price: string) => (isPlainDecimal(price) ? new DecimalText(price) : price);
+  const products = doc.products.map((p) => ({
+    ...p,
+    price: decimal(p.price),
+    // A colour's own price is money too: written as the product's is.
+    colors: p.colors.map((c) =>
+      typeof c === 'string' || c.price === undefined ? c : { ...c, price: decimal(c.price) },
+    ),
+  }));
   return yaml.dump(
     { ...doc, products },
     { schema: DUMP_SCHEMA, indent: 2, lineWidth: 120, noRefs: true, sortKeys: false },
@@ -208,6 +258,26 @@ const pageOrderValue = z.union([
     .transform(Number),
 ]);
 
+/** Measurements per size: numbers read as their text. */
+const fileSizeDetail = z.record(
+  z.string().max(100),
+  z.record(z.string().max(100), z.union([z.string(), z.number()])),
+);
+const scalarText = (max: number) => z.union([z.string().max(max), z.number()]).transform(String);
+
+/** A colour of either kind: a plain name (today's files), or a mapping with its details (CatalogColour). */
+const fileColour = z.union([
+  scalarText(200),
+  z.object({
+    name: scalarText(200),
+    hex: scalarText(20).nullish(),
+    skuSuffix: scalarText(100).nullish(),
+    price: z.string().max(40).nullish(),
+    images: z.array(text(4096)).max(MAX_COLOUR_IMAGES, `At most ${MAX_COLOUR_IMAGES} photos`).nullish(),
+    sizeDetail: fileSizeDetail.nullish(),
+  }),
+]);
+
 /**
  * One product of either format, in our format's spelling (catalog-field-names.ts), before the product form's
  * rules. `price` is exact decimal text by then.
@@ -226,11 +296,10 @@ const fileProduct = z.object({
   currency: text(10).nullish(),
   pageOrder: pageOrderValue.nullish(),
   sizes: stringList.nullish(),
-  sizeDetail: z
-    .record(z.string().max(100), z.record(z.string().max(100), z.union([z.string(), z.number()])))
-    .nullish(),
-  colors: stringList.nullish(),
+  sizeDetail: fileSizeDetail.nullish(),
+  colors: z.array(fileColour).max(200).nullish(),
   stock: z.record(z.string().max(100), z.number()).nullish(),
+  colourStock: z.record(z.string().max(200), z.record(z.string().max(100), z.number())).nullish(),
   tags: stringList.nullish(),
   imageFolder: text(1000).nullish(),
   images: z.array(text(4096)).max(100).nullish(),
@@ -316,6 +385,52 @@ function exactPrice(price: unknown): unknown {
   return price;
 }
 
+/** The colours as read, each mapping's own price kept exact as the product's is. */
+function exactColourPrices(colours: unknown): unknown {
+  if (!Array.isArray(colours)) return colours;
+  return colours.map((c) =>
+    c && typeof c === 'object' && !(c instanceof YamlNumber) && 'price' in c
+      ? { ...c, price: exactPrice((c as Record<string, unknown>).price) }
+      : c,
+  );
+}
+
+/** Cells of a size chart as text (the file may write a number). */
+function textCells(cells: Record<string, Record<string, string | number>>) {
+  return Object.fromEntries(
+    Object.entries(cells).map(([size, row]) => [
+      size,
+      Object.fromEntries(Object.entries(row).map(([k, v]) => [k, String(v)])),
+    ]),
+  );
+}
+
+/**
+ * A colour's photo references as the product keeps them: URLs of its own photos. A reference is a URL its
+ * media (or its `images` list) has; failing that, the `fileName` of exactly one of its media items, which
+ * is made that item's URL (a hand-written file can say `images: [teal-front.jpg]`). Anything else is not
+ * one of this product's photos: the product is invalid, as a colour cannot show another product's photo.
+ */
+function colourImagesOf(
+  refs: readonly string[],
+  media: ReadonlyArray<{ url: string; fileName: string }>,
+  images: readonly string[],
+): { ok: true; images: string[] } | { ok: false; ref: string } {
+  const urls = new Set([...media.map((m) => m.url.trim()), ...images]);
+  const out: string[] = [];
+  for (const raw of refs) {
+    const ref = raw.trim();
+    if (urls.has(ref)) {
+      out.push(ref);
+      continue;
+    }
+    const named = media.filter((m) => cleanFileName(m.fileName) === ref);
+    if (named.length !== 1 || !named[0]) return { ok: false, ref };
+    out.push(named[0].url.trim());
+  }
+  return { ok: true, images: out };
+}
+
 /**
  * One product's media with distinct orders. The store breaks ties by random row id, so two items sharing an
  * order came back swapped after an export and import; ties now keep their place in the file, renumbered
@@ -392,6 +507,7 @@ export function readCatalog(content: string, newId: () => string): ParsedCatalog
         ? plainNumbers({
             ...named.value,
             ...('price' in named.value ? { price: exactPrice(named.value.price) } : {}),
+            ...('colors' in named.value ? { colors: exactColourPrices(named.value.colors) } : {}),
             // An id written as a number keeps its digits (007 stays 007).
             ...(named.value.id instanceof YamlNumber ? { id: named.value.id.text } : {}),
           })
@@ -413,7 +529,30 @@ export function readCatalog(content: string, newId: () => string): ParsedCatalog
       reject(position, id, 'The same id appears earlier in the file');
       return;
     }
-    const cells = p.sizeDetail ?? {};
+    const colours: Array<string | Record<string, unknown>> = [];
+    for (const [i, c] of (p.colors ?? []).entries()) {
+      if (typeof c === 'string') {
+        colours.push(c);
+        continue;
+      }
+      const images = colourImagesOf(c.images ?? [], p.media ?? [], p.images ?? []);
+      if (!images.ok) {
+        reject(
+          position,
+          id,
+          `colors.${i}.images: "${images.ref.slice(0, 200)}" is none of this product's photos`,
+        );
+        return;
+      }
+      colours.push({
+        name: c.name,
+        hex: c.hex ?? null,
+        skuSuffix: c.skuSuffix ?? null,
+        price: c.price ?? null,
+        images: images.images,
+        sizeDetail: c.sizeDetail ? textCells(c.sizeDetail) : null,
+      });
+    }
     const fields = productFields.safeParse({
       title: p.title ?? '',
       description: p.description ?? '',
@@ -427,18 +566,15 @@ export function readCatalog(content: string, newId: () => string): ParsedCatalog
       pageOrder: p.pageOrder ?? 999,
       sizes: p.sizes ?? [],
       tags: p.tags ?? [],
-      colors: p.colors ?? [],
-      sizeDetail: Object.fromEntries(
-        Object.entries(cells).map(([size, row]) => [
-          size,
-          Object.fromEntries(Object.entries(row).map(([k, v]) => [k, String(v)])),
-        ]),
-      ),
+      // A plain name is a colour sharing the product's photos with untracked stock, as files before colours had.
+      colors: colours,
+      sizeDetail: textCells(p.sizeDetail ?? {}),
       stripePaymentLink: p.stripePaymentLink ?? '',
       productLink: p.productLink ?? '',
       imageFolder: p.imageFolder ?? '',
       // Files from before stock per size have none: every size untracked.
       stock: p.stock ?? {},
+      colourStock: p.colourStock ?? {},
     });
     if (!fields.success) {
       reject(position, id, issueText(fields.error));

@@ -135,6 +135,8 @@ const PRODUCT_KEYS = [
   'sizes',
   'sizeDetail',
   'colors',
+  'colourStock',
+  'stock',
   'tags',
   'images',
   'media',
@@ -346,10 +348,14 @@ describe('export and import round trip (property-based)', () => {
         const there = await catalogProducts(target.handle.db);
         expect(there).toEqual(await catalogProducts(source.handle.db));
         expect(catalogChecksum(there)).toBe(exported.checksum);
-        // The generated values themselves come back (prices as exact minor units, in their currency).
+        // The generated values themselves come back (prices as exact minor units, in their currency), and so
+        // do the colours (names alone or mappings, their prices and photos) and the stock per colour × size.
         expect(there.map((p) => [p.id, p.price, p.currency]).sort()).toEqual(
           products.map((p) => [p.id, p.price, p.currency]).sort(),
         );
+        const colours = (list: CatalogProduct[]) =>
+          new Map(list.map((p) => [p.id, [p.colors, p.stock ?? {}, p.colourStock ?? {}]]));
+        expect(colours(there)).toEqual(colours(products));
       }),
       {
         numRuns: 25,

@@ -5,6 +5,7 @@ import type { Clock } from '../../core/clock.js';
 import type { CatalogVersionsTable, Database, Db, DbOrTx } from '../../db/database.js';
 import { undoneAloneOnError } from '../../db/engine-sql.js';
 import { parseJsonArray } from '../../db/json-columns.js';
+import { ALL_COLOURS, colourKey } from '../../shared/colours.js';
 import { skuTakenMessage } from '../../shared/product-input.js';
 import { parseVariants } from '../../shared/responsive-image.js';
 import { DEFAULT_SIZES } from '../../shared/sizes.js';
@@ -19,6 +20,7 @@ import {
   CatalogFileError,
   type CatalogMedia,
   type CatalogProduct,
+  catalogColour,
   type ImportIssue,
   type ImportItem,
   MAX_CATALOG_BYTES,
@@ -111,9 +113,41 @@ function inSizeOrder(
   );
 }
 
-/** A product as the file carries it; productFromRow's keys are in the file's order. */
+/**
+ * A product as the file carries it; productFromRow's keys are in the file's order. A colour's photo that is
+ * none of the product's own any more (a URL its media and image list no longer have) shows nothing on the
+ * product page and would make the file refuse the product on import: it is left out, so a backup always
+ * restores.
+ */
 function fileProduct(r: ProductRow, media: CatalogMedia[]): CatalogProduct {
-  return { ...productFromRow(r), media };
+  const record = productFromRow(r);
+  const photos = new Set([...media.map((m) => m.url), ...record.images]);
+  const colors = record.colors.map((c) =>
+    catalogColour({ ...c, images: c.images.filter((url) => photos.has(url)) }),
+  );
+  return { ...record, colors, media };
+}
+
+/**
+ * A product's stock as the file carries it (CatalogProduct): `stock` (the all-colours count) and
+ * `colourStock` (per colour, by the colour's name, in the colours' order), each only when it has a count. A
+ * count kept for a colour the product no longer has counts for nothing (decision 0036) and is left out.
+ */
+function fileStock(
+  product: CatalogProduct,
+  rows: ReadonlyArray<{ colour: string; size: string; on_hand: number }>,
+): Pick<CatalogProduct, 'stock' | 'colourStock'> {
+  const shared = rows.filter((r) => r.colour === ALL_COLOURS);
+  const colourStock: Record<string, Record<string, number>> = {};
+  for (const c of product.colors) {
+    const name = typeof c === 'string' ? c : c.name;
+    const own = rows.filter((r) => r.colour !== ALL_COLOURS && r.colour === colourKey(name));
+    if (own.length > 0) colourStock[name] = inSizeOrder(product.sizes, own);
+  }
+  return {
+    ...(shared.length > 0 ? { stock: inSizeOrder(product.sizes, shared) } : {}),
+    ...(Object.keys(colourStock).length > 0 ? { colourStock } : {}),
+  };
 }
 
 /**
@@ -163,7 +197,7 @@ export async function catalogProducts(db: DbOrTx): Promise<CatalogProduct[]> {
     }
     const stock = await db
       .selectFrom('size_stock')
-      .select(['product_id', 'size', 'on_hand'])
+      .select(['product_id', 'colour', 'size', 'on_hand'])
       .where(
         'product_id',
         'in',
@@ -173,8 +207,8 @@ export async function catalogProducts(db: DbOrTx): Promise<CatalogProduct[]> {
     for (const r of rows) {
       const mine = stock.filter((s) => s.product_id === r.id);
       const product = fileProduct(r, mediaByProduct.get(r.id) ?? []);
-      // Only products that track stock carry the key: an older reader sees the file it knows.
-      out.push(mine.length > 0 ? { ...product, stock: inSizeOrder(product.sizes, mine) } : product);
+      // Only products that track stock carry the keys: an older reader sees the file it knows.
+      out.push({ ...product, ...fileStock(product, mine) });
     }
     if (rows.length < CATALOGUE_CHUNK_ROWS) break;
     const last = rows[rows.length - 1] as ProductRow;
@@ -339,14 +373,25 @@ async function insertItems(trx: DbOrTx, items: readonly ImportItem[], now: Date)
         .values(media.slice(j, j + INSERT_BATCH))
         .execute();
     }
-    const stock = batch.flatMap((item) =>
-      Object.entries(item.fields.stock).map(([size, onHand]) => ({
+    // As setStock keeps them: the all-colours count under '', a colour's under its key.
+    const stock = batch.flatMap((item) => [
+      ...Object.entries(item.fields.stock).map(([size, onHand]) => ({
         product_id: item.id,
+        colour: ALL_COLOURS,
         size,
         on_hand: onHand,
         reserved: 0,
       })),
-    );
+      ...Object.entries(item.fields.colourStock).flatMap(([name, counts]) =>
+        Object.entries(counts).map(([size, onHand]) => ({
+          product_id: item.id,
+          colour: colourKey(name),
+          size,
+          on_hand: onHand,
+          reserved: 0,
+        })),
+      ),
+    ]);
     for (let j = 0; j < stock.length; j += INSERT_BATCH) {
       await trx
         .insertInto('size_stock')
@@ -412,7 +457,7 @@ async function replaceCatalogue(
 ): Promise<void> {
   const waiting = await trx
     .selectFrom('stock_alerts')
-    .select(['product_id', 'size', 'email', 'created_at'])
+    .select(['product_id', 'colour', 'size', 'email', 'created_at'])
     .where('notified_at', 'is', null)
     .orderBy('id')
     .execute();
@@ -422,7 +467,15 @@ async function replaceCatalogue(
   const sizesOf = new Map(
     items.map((item) => [item.id, new Set(item.fields.sizes.length > 0 ? item.fields.sizes : DEFAULT_SIZES)]),
   );
-  const kept = waiting.filter((a) => sizesOf.get(a.product_id)?.has(a.size));
+  // A wish for a colour waits while the product still has that colour; one for no colour ('') as before.
+  const coloursOf = new Map(
+    items.map((item) => [item.id, new Set(item.fields.colors.map((c) => colourKey(c.name)))]),
+  );
+  const kept = waiting.filter(
+    (a) =>
+      sizesOf.get(a.product_id)?.has(a.size) &&
+      (a.colour === ALL_COLOURS || coloursOf.get(a.product_id)?.has(a.colour)),
+  );
   for (let j = 0; j < kept.length; j += INSERT_BATCH) {
     await trx
       .insertInto('stock_alerts')

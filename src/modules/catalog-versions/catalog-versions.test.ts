@@ -31,6 +31,9 @@ describe('catalogue versions', () => {
     expect(version.fileName).toMatch(/^catalog-export-2026-11-22-\d+\.yaml$/);
     const { content } = await caller.admin.catalog.content({ id: version.id });
     expect(content).toContain('total_products: ');
+    // The demo's colour variants go out with their photos and stock per colour × size (and come back below).
+    expect(content).toContain('      - name: Teal\n');
+    expect(content).toMatch(/ {4}colourStock:\n {6}Mint:\n[\s\S]*? {6}Teal:\n(?: {8}\w+: \d+\n)*? {8}M: 1\n/);
 
     const empty = await createTestStore();
     try {

@@ -3,14 +3,39 @@ import path from 'node:path';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { oneAtATime } from '../../db/engine-sql.js';
+import type { ColourOption } from '../../shared/colours.js';
 import { parseMajorToMinor } from '../../shared/money.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import { productColumns } from '../products/products.repository.js';
 import { updateSettings } from '../settings/settings.repository.js';
 import { setStock } from '../stock/stock.repository.js';
-import { demoCatalogueSchema } from './demo-catalogue.schema.js';
+import { type DemoCatalogue, demoCatalogueSchema } from './demo-catalogue.schema.js';
 
 const DEMO_MARKER = 'demo_catalogue_loaded_at';
+
+type DemoColour = DemoCatalogue['products'][number]['colors'][number];
+
+/** A demo colour as the product keeps it: a plain name shares the photos; a variant names its own files. */
+function colourOf(
+  productId: string,
+  currency: string,
+  c: DemoColour,
+  mediaUrl: (file: string) => string,
+): ColourOption {
+  if (typeof c === 'string')
+    return { name: c, hex: null, skuSuffix: null, priceMinor: null, images: [], sizeDetail: null };
+  const priceMinor = c.price === undefined ? null : parseMajorToMinor(c.price, currency);
+  if (c.price !== undefined && priceMinor === null)
+    throw new Error(`Demo product ${productId} has an invalid price ${c.price} for ${c.name}`);
+  return {
+    name: c.name,
+    hex: c.hex,
+    skuSuffix: c.skuSuffix ?? null,
+    priceMinor,
+    images: c.images.map(mediaUrl),
+    sizeDetail: null,
+  };
+}
 
 export type DemoLoadResult = { loaded: boolean; products: number };
 
@@ -93,15 +118,8 @@ export async function loadDemoCatalogueIfEmpty(deps: {
             pageOrder: p.pageOrder,
             sizes: p.sizes,
             sizeDetail: p.sizeDetail,
-            colors: p.colors.map((name) => ({
-              name,
-              hex: null,
-              skuSuffix: null,
-              priceMinor: null,
-              images: [],
-              sizeDetail: null,
-            })),
-            colourStock: {},
+            colors: p.colors.map((c) => colourOf(p.id, p.currency, c, mediaUrl)),
+            colourStock: p.colourStock ?? {},
             tags: p.tags,
             imageFolder: `/media/images/product-catalog/${p.id}`,
             stripePaymentLink: null,
@@ -113,7 +131,7 @@ export async function loadDemoCatalogueIfEmpty(deps: {
           updated_at: p.createdAt,
         })
         .execute();
-      await setStock(trx, p.id, p.stock ?? {});
+      await setStock(trx, p.id, p.stock ?? {}, p.colourStock ?? {});
       if (p.media.length > 0) {
         await trx
           .insertInto('media')
