@@ -49,19 +49,21 @@ async function seedCatalogue(store: TestStore) {
   ]);
   // Apart: one insert of rows with and without colour_options would give the plain row a null there.
   await insertProducts(db, [{ id: 'd1', title: 'Silk Dupatta', price_minor: 3000, sizes: '["S","M"]' }]);
+  // A colour's photo is one of the product's own (decision 0036): Teal's is the kurta's second photo.
+  const photo = (n: number, file: string, alt: string) => ({
+    id: `k1-m${n}`,
+    product_id: 'k1',
+    url: `/media/${file}`,
+    file_name: file,
+    media_type: 'image' as const,
+    display_order: n,
+    alt_text: alt,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+  });
   await db
     .insertInto('media')
-    .values({
-      id: 'k1-m0',
-      product_id: 'k1',
-      url: '/media/kurta.jpg',
-      file_name: 'kurta.jpg',
-      media_type: 'image',
-      display_order: 0,
-      alt_text: 'Lawn kurta',
-      created_at: '2026-01-01T00:00:00.000Z',
-      updated_at: '2026-01-01T00:00:00.000Z',
-    })
+    .values([photo(0, 'kurta.jpg', 'Lawn kurta'), photo(1, 'kurta-teal.jpg', 'Lawn kurta in teal')])
     .execute();
   // Teal M counted on its own; every other colour's M draws on the all-colours count.
   await db
