@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseSource } from '../../../db/database-source.js';
+import { colourKey } from '../../../shared/colours.js';
 import type { CatalogueSort, SearchPage } from '../../../shared/catalogue.js';
 import type { CatalogueFilter } from '../../../shared/storefront-input.js';
 import { facetCountsBySql, matchingIdsBySql } from '../../../test-support/facet-counts-oracle.js';
@@ -57,23 +58,35 @@ const TAGS = [
 ];
 const WORDS = ['silk', 'kurta', 'ＫＵＲＴＡ', 'lawn', 'velvet', 'shawl', 'emerald', 'sherwani', 'ﬁne'];
 
-const product = fc.record({
-  title: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }),
-  manufacturer: fc.constantFrom(...MAKERS),
-  sizes: fc.subarray(SIZES),
-  colors: fc.subarray(COLOURS),
-  tags: fc.subarray(TAGS),
-  price: fc.integer({ min: 0, max: 20_000 }),
-  /** Few values, so the listing orders meet ties (broken by id); halves, as page order is a decimal. */
-  pageOrder: fc.integer({ min: 0, max: 4 }).map((n) => n / 2),
-  day: fc.integer({ min: 1, max: 3 }),
-  /** size -> [on hand, held]: sold out when on hand <= held. Any size, also ones the product lacks. */
-  stock: fc.dictionary(
-    fc.constantFrom(...SIZES),
-    fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 })),
-    { maxKeys: 4 },
-  ),
-});
+/**
+ * Stock rows of a product: for all colours ('') or for one colour, its own or one it does not have (a
+ * colour taken off), in any spelling of the colour; sold out when on hand <= held. Any size, also ones the
+ * product lacks.
+ */
+const stockOf = (colours: string[]) =>
+  fc.array(
+    fc.record({
+      colour: fc.constantFrom('', '', ...colours, 'Teal'),
+      size: fc.constantFrom(...SIZES),
+      onHand: fc.integer({ min: 0, max: 2 }),
+      held: fc.integer({ min: 0, max: 2 }),
+    }),
+    { maxLength: 6 },
+  );
+
+const product = fc
+  .record({
+    title: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }),
+    manufacturer: fc.constantFrom(...MAKERS),
+    sizes: fc.subarray(SIZES),
+    colors: fc.subarray(COLOURS),
+    tags: fc.subarray(TAGS),
+    price: fc.integer({ min: 0, max: 20_000 }),
+    /** Few values, so the listing orders meet ties (broken by id); halves, as page order is a decimal. */
+    pageOrder: fc.integer({ min: 0, max: 4 }).map((n) => n / 2),
+    day: fc.integer({ min: 1, max: 3 }),
+  })
+  .chain((p) => stockOf(p.colors).map((stock): ProductSpec => ({ ...p, stock })));
 
 const pick = <T>(values: readonly T[]) => fc.subarray([...values], { maxLength: 3 });
 const filter: fc.Arbitrary<CatalogueFilter> = fc.record({
@@ -141,11 +154,16 @@ describe('facet counts from the in-memory snapshot', () => {
 
   async function putStock(id: string, stock: ProductSpec['stock']) {
     await store.handle.db.deleteFrom('size_stock').where('product_id', '=', id).execute();
-    const values = Object.entries(stock).map(([size, [onHand, held]]) => ({
+    // One row per pool and spelling of a size (the table's key): the last one given wins.
+    const rows = new Map(
+      stock.map((r) => [`${colourKey(r.colour)}\u001f${r.size}`, { ...r, colour: colourKey(r.colour) }]),
+    );
+    const values = [...rows.values()].map((r) => ({
       product_id: id,
-      size,
-      on_hand: onHand,
-      reserved: held,
+      colour: r.colour,
+      size: r.size,
+      on_hand: r.onHand,
+      reserved: r.held,
     }));
     if (values.length > 0) await store.handle.db.insertInto('size_stock').values(values).execute();
   }
@@ -367,7 +385,7 @@ describe('facet counts from the in-memory snapshot', () => {
         colors: ['Gold'],
         tags: ['eid'],
         price: 200,
-        stock: {},
+        stock: [],
       },
     ]);
     const db = store.handle.db;
@@ -404,7 +422,7 @@ const SILK_KURTA: ProductSpec = {
   colors: ['Mint'],
   tags: ['eid'],
   price: 100,
-  stock: {},
+  stock: [],
 };
 
 type ProductSpec = {
@@ -416,8 +434,11 @@ type ProductSpec = {
   price: number;
   pageOrder?: number;
   day?: number;
-  stock: Record<string, [number, number]>;
+  /** Stock rows: colour '' for all colours, else a colour's name (kept under its key). */
+  stock: Array<{ colour: string; size: string; onHand: number; held: number }>;
 };
+
+const PLAIN_COLOUR = { hex: null, skuSuffix: null, priceMinor: null, images: [], sizeDetail: null };
 
 function columns(p: ProductSpec) {
   return {
@@ -425,6 +446,8 @@ function columns(p: ProductSpec) {
     manufacturer: p.manufacturer,
     sizes: JSON.stringify(p.sizes),
     colors: JSON.stringify(p.colors),
+    // As the products form writes them: the names, and the colours they are the names of.
+    colour_options: JSON.stringify(p.colors.map((name) => ({ ...PLAIN_COLOUR, name }))),
     tags: JSON.stringify(p.tags),
     price_minor: p.price,
     page_order: p.pageOrder ?? 999,
