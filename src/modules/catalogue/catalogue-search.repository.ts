@@ -24,8 +24,8 @@ import { sizeRank } from '../../shared/sizes.js';
 import { slugify } from '../../shared/slug.js';
 import type { CatalogueFilter } from '../../shared/storefront-input.js';
 import { sizeSoldOut } from '../stock/sold-out.js';
-import { withSoldOut } from '../stock/stock.repository.js';
-import { cardsOf, cardsOfSlots } from './card-cache.js';
+import { soldOutStockOf } from '../stock/stock.repository.js';
+import { cardsOf, cardsOfSlots, colourCard, markCardStock } from './card-cache.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
 import { type FullText, fullText } from './full-text.js';
 import { FACET_GROUPS, facetKey, facetKeys, filterKey, searchTerms } from './search-query.js';
@@ -256,15 +256,26 @@ export async function searchProducts(
   let listed: number;
   let count: number;
   let rows: ProductCard[];
+  // A colour filter's cards show the colour they were found by (card-cache.ts colourCard).
+  const colours = facetKeys('color', f.colors);
   if (snap?.revision === revision) {
     const page = await searchSnapshot(db, snap, f, { sort, offset: opts.offset, limit: opts.limit });
     // Kept with their sold-out sizes (card-cache.ts): nothing to mark here.
     rows = await cardsOfSlots(db, revision, snap, page.slots);
+    if (colours.length > 0) rows = rows.map((card) => colourCard(card, colours));
     listed = page.slots.length;
     count = page.count;
   } else {
     const page = await searchBySql(db, f, { ...opts, sort, rankWindow: window });
-    rows = await withSoldOut(db, await cardsOf(db, revision, page.ids));
+    const cards = await cardsOf(db, revision, page.ids);
+    const stock = await soldOutStockOf(
+      db,
+      cards.map((c) => c.id),
+    );
+    rows = cards.map((card) => {
+      const marked = markCardStock(card, stock.get(card.id));
+      return colours.length > 0 ? colourCard(marked, colours, card) : marked;
+    });
     listed = page.ids.length;
     count = page.count;
   }

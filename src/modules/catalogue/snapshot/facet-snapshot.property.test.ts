@@ -1,15 +1,16 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseSource } from '../../../db/database-source.js';
+import type { CardColour, CatalogueSort, ProductCard, SearchPage } from '../../../shared/catalogue.js';
 import { colourKey } from '../../../shared/colours.js';
-import type { CatalogueSort, SearchPage } from '../../../shared/catalogue.js';
 import type { CatalogueFilter } from '../../../shared/storefront-input.js';
 import { facetCountsBySql, matchingIdsBySql } from '../../../test-support/facet-counts-oracle.js';
 import { insertProducts } from '../../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../../test-support/test-store.js';
-import { withSoldOut } from '../../stock/stock.repository.js';
+import { soldOutStockOf } from '../../stock/stock.repository.js';
+import { cardColumns, toCard } from '../catalogue.repository.js';
 import { assembleFacets, facetCounts, searchBySql, searchProducts } from '../catalogue-search.repository.js';
-import { searchTerms } from '../search-query.js';
+import { facetKeys, searchTerms } from '../search-query.js';
 import { readFacetLoadInWorker } from './facet-load-in-worker.js';
 import {
   countFacets,
@@ -322,9 +323,9 @@ describe('facet counts from the in-memory snapshot', () => {
               for (const sort of ['featured', 'newest', 'price-asc', 'price-desc', 'relevance'] as const) {
                 const listed = await scrolled((offset) => searchProducts(db, f, { sort, offset, limit }));
                 expect(listed.totals.every((t) => t === matching.length)).toBe(true);
-                // The snapshot's sold-out marks are the ones the stock table gives the same cards.
-                const unmarked = listed.cards.map(({ soldOutSizes: _, ...c }) => ({ ...c, soldOut: false }));
-                expect(listed.cards).toEqual(await withSoldOut(db, unmarked));
+                // The snapshot's sold-out marks are the ones the stock table gives the same cards, and a
+                // colour filter's cards show the colour they were found by.
+                expect(listed.cards).toEqual(await expectedCards(db, f, listed.ids));
                 if (sort === 'relevance' && searchTerms(f.q)) {
                   // The words' own order, keeping the products the filter finds.
                   const keep = new Set(matching);
@@ -414,6 +415,49 @@ describe('facet counts from the in-memory snapshot', () => {
     expect((await facets(NONE)).manufacturer.map((o) => o.value)).not.toContain('Sehar Looms');
   });
 });
+
+/**
+ * The cards a listing of `ids` for `f` should show, worked out from the stock table (stock.repository's
+ * soldOutStockOf): sizes sold out in every colour marked on the card, each colour's own on its swatch; with
+ * a colour chosen, the first chosen colour with something to sell (else the first chosen the product has),
+ * its price and its sold-out sizes.
+ */
+async function expectedCards(db: TestStore['handle']['db'], f: CatalogueFilter, ids: string[]) {
+  const stock = await soldOutStockOf(db, ids);
+  const rows = ids.length === 0 ? [] : await cardColumns(db).where('p.id', 'in', ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, toCard(r)]));
+  const chosen = facetKeys('color', f.colors);
+  return ids.map((id): ProductCard => {
+    const card = byId.get(id);
+    if (!card) throw new Error(`no card for ${id}`);
+    const gone = stock.get(id);
+    const marked = (sold: string[]) => ({
+      soldOut: sold.length > 0 && sold.length === card.sizes.length,
+      ...(sold.length > 0 ? { soldOutSizes: sold } : {}),
+    });
+    const colours = card.colours?.map((c): CardColour => {
+      const sold = card.sizes.filter((s) => gone?.byColour.get(colourKey(c.name))?.has(s));
+      return sold.length > 0 ? { ...c, soldOutSizes: sold } : c;
+    });
+    const plain: ProductCard = {
+      ...card,
+      ...(colours ? { colours } : {}),
+      ...marked(card.sizes.filter((s) => gone?.sizes.has(s))),
+    };
+    const candidates = chosen.flatMap((key) => (colours ?? []).filter((c) => colourKey(c.name) === key));
+    const colour =
+      candidates.find((c) => card.sizes.length === 0 || (c.soldOutSizes?.length ?? 0) < card.sizes.length) ??
+      candidates[0];
+    if (!colour) return plain;
+    const { soldOutSizes: _, ...rest } = plain;
+    return {
+      ...rest,
+      colour: colour.name,
+      priceMinor: colour.priceMinor ?? card.priceMinor,
+      ...marked(colour.soldOutSizes ?? []),
+    };
+  });
+}
 
 const SILK_KURTA: ProductSpec = {
   title: ['silk'],
