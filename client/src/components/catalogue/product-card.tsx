@@ -1,4 +1,5 @@
-import type { ProductCard as ProductCardData } from '@shared/catalogue';
+import type { CardColour, ProductCard as ProductCardData } from '@shared/catalogue';
+import { colourSlug } from '@shared/colours';
 import { formatMoney } from '@shared/money';
 import { responsiveImage } from '@shared/responsive-image';
 import { sortSizes } from '@shared/sizes';
@@ -13,6 +14,21 @@ import { Button } from '../ui/button';
 const PLACEHOLDER = '/placeholder.svg';
 /** Cards are one column on phones, two from md, three from lg (product-grid.tsx, related-products.tsx). */
 const CARD_SIZES = '(min-width: 1024px) 33vw, (min-width: 768px) 50vw, 100vw';
+/** Swatches a card shows before "+N": a card is a glance, the product page has them all. */
+const MAX_SWATCHES = 6;
+
+/**
+ * The colour a card buys and shows: the one it was found by (a colour filter), else the first with a size
+ * left to buy, else the first. Null for a product without colours.
+ */
+function cardColour(product: ProductCardData): CardColour | null {
+  const colours = product.colours ?? [];
+  const found = product.colour ? colours.find((c) => c.name === product.colour) : undefined;
+  if (found) return found;
+  const buyable = (c: CardColour) =>
+    product.sizes.length === 0 || (c.soldOutSizes?.length ?? 0) < product.sizes.length;
+  return colours.find(buyable) ?? colours[0] ?? null;
+}
 
 export function ProductCard({
   product,
@@ -26,8 +42,21 @@ export function ProductCard({
   priority?: boolean;
 }) {
   const [, navigate] = useLocation();
+  const colour = cardColour(product);
+  // A card found through a colour is that colour's already (its price and sold-out sizes); a plain card buys
+  // its colour at that colour's price, and cannot buy the sizes sold out in it, though other colours have
+  // them (the card's own marks are of sizes sold out in every colour).
+  const price = product.colour ? product.priceMinor : (colour?.priceMinor ?? product.priceMinor);
+  const soldOutInColour = product.colour ? [] : (colour?.soldOutSizes ?? []);
   const { size, hasSizes, soldOut, isSoldOut, missingSize, buying, chooseSize, addToCart, buyNow } =
-    useSizedPurchase(product);
+    useSizedPurchase({
+      id: product.id,
+      sizes: product.sizes,
+      priceMinor: price,
+      colour: colour?.name ?? null,
+      soldOut: product.soldOut,
+      soldOutSizes: [...(product.soldOutSizes ?? []), ...soldOutInColour],
+    });
   // A size picked before the page was hydrated stays picked.
   const sizeSelect = useEarlyInput<HTMLSelectElement>((select) => {
     if (select.value !== size) chooseSize(select.value);
@@ -38,7 +67,10 @@ export function ProductCard({
   const sizeId = useId();
   const errorId = useId();
   const soldOutId = useId();
-  const href = paths.product(product.id);
+  // A card found through a colour opens the product in that colour.
+  const href = product.colour
+    ? `${paths.product(product.id)}?colour=${encodeURIComponent(colourSlug(product.colour))}`
+    : paths.product(product.id);
   // Uploaded images come with web variants (srcset); demo and URL images are a single file.
   const responsive = failed ? null : responsiveImage(product.image);
 
@@ -116,13 +148,14 @@ export function ProductCard({
           </a>
         </h3>
         <p className="line-clamp-2 text-sm text-muted">{product.description}</p>
+        {product.colours ? <Swatches colours={product.colours} shown={colour} /> : null}
         <p className="mt-auto pt-1 text-lg font-semibold text-ink" data-testid="product-price">
-          {formatMoney(product.priceMinor, product.currency)}
+          {formatMoney(price, product.currency)}
         </p>
         {hasSizes && !soldOut ? (
           <div>
             <label htmlFor={sizeId} className="sr-only">
-              Size for {product.title}
+              {colour ? `Size for ${product.title}, ${colour.name}` : `Size for ${product.title}`}
             </label>
             <select
               ref={sizeSelect}
@@ -141,7 +174,9 @@ export function ProductCard({
                 // readers read), and not to be chosen.
                 isSoldOut(s) ? (
                   <option key={s} value={s} disabled>
-                    {`${s}, sold out`}
+                    {soldOutInColour.includes(s) && !product.soldOutSizes?.includes(s) && colour
+                      ? `${s}, sold out in ${colour.name}`
+                      : `${s}, sold out`}
                   </option>
                 ) : (
                   <option key={s} value={s}>
@@ -178,6 +213,41 @@ export function ProductCard({
         </div>
       </div>
     </article>
+  );
+}
+
+/**
+ * A product's colours at a glance: each a dot of its swatch colour (or its photo), named for screen readers
+ * and on hover, the one the card shows ringed. Not controls: the card opens the product, where colours are
+ * chosen.
+ */
+function Swatches({ colours, shown }: { colours: CardColour[]; shown: CardColour | null }) {
+  const listed = colours.slice(0, MAX_SWATCHES);
+  const more = colours.length - listed.length;
+  return (
+    <ul
+      className="flex flex-wrap items-center gap-1.5"
+      aria-label="Colours"
+      data-testid="product-card-colours"
+    >
+      {listed.map((c) => (
+        <li
+          key={c.name}
+          title={c.name}
+          className={`h-5 w-5 overflow-hidden rounded-full border border-stone-line bg-sand bg-cover bg-center ${c === shown ? 'ring-2 ring-ink ring-offset-1' : ''}`}
+          style={
+            c.hex
+              ? { backgroundColor: c.hex }
+              : c.image
+                ? { backgroundImage: `url(${JSON.stringify(c.image)})` }
+                : undefined
+          }
+        >
+          <span className="sr-only">{c === shown && colours.length > 1 ? `${c.name} (shown)` : c.name}</span>
+        </li>
+      ))}
+      {more > 0 ? <li className="text-xs text-muted">{`+${more} more`}</li> : null}
+    </ul>
   );
 }
 
