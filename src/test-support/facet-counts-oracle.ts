@@ -61,8 +61,9 @@ async function unbuyable(db: DbOrTx): Promise<{ sizes: string[]; colours: string
     .selectFrom('size_stock')
     .select(['product_id', 'colour', 'size', 'on_hand', 'reserved'])
     .execute();
-  const keysOf = (id: string, kind: FacetKind) =>
-    [...new Set(facets.filter((r) => r.product_id === id && r.kind === kind).map((r) => r.value_key))];
+  const keysOf = (id: string, kind: FacetKind) => [
+    ...new Set(facets.filter((r) => r.product_id === id && r.kind === kind).map((r) => r.value_key)),
+  ];
   const sizes: string[] = [];
   const colours: string[] = [];
   for (const id of new Set(stock.map((r) => r.product_id))) {
