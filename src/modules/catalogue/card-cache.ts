@@ -172,23 +172,49 @@ export function colourCard(
 ): ProductCard {
   const colours = card.colours;
   if (!colours || keys.length === 0) return card;
-  const candidates = keys.flatMap((key) => colours.filter((c) => colourKey(c.name) === key));
+  const candidates = keys.flatMap((key) => colours.filter((c) => keyOf(c.name) === key));
   const buyable = (c: CardColour) =>
     card.sizes.length === 0 || (c.soldOutSizes?.length ?? 0) < card.sizes.length;
   const colour = candidates.find(buyable) ?? candidates[0];
   if (!colour) return card;
-  const photo = colourPhotosOf.get(photosOf)?.get(colourKey(colour.name));
+  const seen = colourVersions.get(card);
+  if (seen?.colour === colour.name) return seen;
+  const photo = colourPhotosOf.get(photosOf)?.get(keyOf(colour.name));
   const { soldOutSizes: _, ...plain } = card;
   const sold = colour.soldOutSizes ?? [];
-  return {
+  const version = keepJson({
     ...plain,
     colour: colour.name,
     priceMinor: colour.priceMinor ?? card.priceMinor,
     image: photo?.image ?? card.image,
     soldOut: sold.length > 0 && sold.length === card.sizes.length,
     ...(sold.length > 0 ? { soldOutSizes: sold } : {}),
-  };
+  });
+  // Only a kept card (frozen with its JSON) lives long enough for its version to be asked for again.
+  if (Object.isFrozen(card)) colourVersions.set(card, version);
+  return version;
 }
+
+/**
+ * A colour name's key, remembered: a listing's cards name the same few colours over and over, and folding
+ * each (Unicode normalisation) for every card of every colour filter is work for nothing.
+ */
+function keyOf(name: string): string {
+  let key = colourKeys.get(name);
+  if (key === undefined) {
+    if (colourKeys.size >= 10_000) colourKeys.clear();
+    key = colourKey(name);
+    colourKeys.set(name, key);
+  }
+  return key;
+}
+const colourKeys = new Map<string, string>();
+
+/**
+ * The last colour version made of each kept card, with its JSON: a card's colour filters mostly ask for one
+ * of its few colours again, and one version per card bounds the memory by the card cache's own.
+ */
+const colourVersions = new WeakMap<ProductCard, ProductCard>();
 
 /**
  * What the snapshot has sold out of its `slots` that have anything sold out, by product id, as it has it
