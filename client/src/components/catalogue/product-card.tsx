@@ -1,5 +1,4 @@
 import type { CardColour, ProductCard as ProductCardData } from '@shared/catalogue';
-import { colourSlug } from '@shared/colours';
 import { formatMoney } from '@shared/money';
 import { responsiveImage } from '@shared/responsive-image';
 import { sortSizes } from '@shared/sizes';
@@ -10,25 +9,13 @@ import { paths } from '../../lib/paths';
 import { useEarlyInput } from '../../lib/use-early-input';
 import { useImageState } from '../../lib/use-image-state';
 import { Button } from '../ui/button';
+import { cardHref, cardPurchase } from './card-colour';
 
 const PLACEHOLDER = '/placeholder.svg';
 /** Cards are one column on phones, two from md, three from lg (product-grid.tsx, related-products.tsx). */
 const CARD_SIZES = '(min-width: 1024px) 33vw, (min-width: 768px) 50vw, 100vw';
 /** Swatches a card shows before "+N": a card is a glance, the product page has them all. */
 const MAX_SWATCHES = 6;
-
-/**
- * The colour a card buys and shows: the one it was found by (a colour filter), else the first with a size
- * left to buy, else the first. Null for a product without colours.
- */
-function cardColour(product: ProductCardData): CardColour | null {
-  const colours = product.colours ?? [];
-  const found = product.colour ? colours.find((c) => c.name === product.colour) : undefined;
-  if (found) return found;
-  const buyable = (c: CardColour) =>
-    product.sizes.length === 0 || (c.soldOutSizes?.length ?? 0) < product.sizes.length;
-  return colours.find(buyable) ?? colours[0] ?? null;
-}
 
 export function ProductCard({
   product,
@@ -42,12 +29,7 @@ export function ProductCard({
   priority?: boolean;
 }) {
   const [, navigate] = useLocation();
-  const colour = cardColour(product);
-  // A card found through a colour is that colour's already (its price and sold-out sizes); a plain card buys
-  // its colour at that colour's price, and cannot buy the sizes sold out in it, though other colours have
-  // them (the card's own marks are of sizes sold out in every colour).
-  const price = product.colour ? product.priceMinor : (colour?.priceMinor ?? product.priceMinor);
-  const soldOutInColour = product.colour ? [] : (colour?.soldOutSizes ?? []);
+  const { colour, priceMinor: price, soldOutSizes, soldOutInColour } = cardPurchase(product);
   const { size, hasSizes, soldOut, isSoldOut, missingSize, buying, chooseSize, addToCart, buyNow } =
     useSizedPurchase({
       id: product.id,
@@ -55,7 +37,7 @@ export function ProductCard({
       priceMinor: price,
       colour: colour?.name ?? null,
       soldOut: product.soldOut,
-      soldOutSizes: [...(product.soldOutSizes ?? []), ...soldOutInColour],
+      soldOutSizes,
     });
   // A size picked before the page was hydrated stays picked.
   const sizeSelect = useEarlyInput<HTMLSelectElement>((select) => {
@@ -68,9 +50,7 @@ export function ProductCard({
   const errorId = useId();
   const soldOutId = useId();
   // A card found through a colour opens the product in that colour.
-  const href = product.colour
-    ? `${paths.product(product.id)}?colour=${encodeURIComponent(colourSlug(product.colour))}`
-    : paths.product(product.id);
+  const href = cardHref(paths.product(product.id), product);
   // Uploaded images come with web variants (srcset); demo and URL images are a single file.
   const responsive = failed ? null : responsiveImage(product.image);
 
@@ -174,7 +154,7 @@ export function ProductCard({
                 // readers read), and not to be chosen.
                 isSoldOut(s) ? (
                   <option key={s} value={s} disabled>
-                    {soldOutInColour.includes(s) && !product.soldOutSizes?.includes(s) && colour
+                    {soldOutInColour.includes(s) && colour
                       ? `${s}, sold out in ${colour.name}`
                       : `${s}, sold out`}
                   </option>
