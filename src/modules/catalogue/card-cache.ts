@@ -223,11 +223,12 @@ const colourVersions = new WeakMap<ProductCard, ProductCard>();
 function soldOutOfSlots(snap: FacetSnapshot, slots: number[], ids: string[]): Map<string, SoldOutStock> {
   const soldOut = new Map<string, SoldOutStock>();
   for (const [i, slot] of slots.entries()) {
-    const sizes = snap.soldOutSizesOf.get(slot);
-    const byColour = snap.soldOutByColourOf.get(slot);
-    if (sizes || byColour) {
-      soldOut.set(ids[i] ?? '', { sizes: sizes ?? new Set(), byColour: byColour ?? new Map() });
-    }
+    const stock = snap.soldOutStockOf.get(slot);
+    if (!stock) continue;
+    soldOut.set(ids[i] ?? '', {
+      sizes: new Set(stock.sizes),
+      byColour: new Map(stock.byColour.map(([colour, sizes]) => [colour, new Set(sizes)])),
+    });
   }
   return soldOut;
 }

@@ -73,13 +73,12 @@ export type FacetSnapshot = {
    */
   colourSoldOut: Map<string, Uint32Array>;
   /**
-   * The sizes of each slot that has any sold out in every colour, spelled as the stock rows are: what a
-   * listing card's sold-out sizes and "Sold out" mark are worked out from when the card is read
-   * (card-cache.ts, with stock.repository's markCard), as the product page's are.
+   * What is sold out of each slot that has anything sold out (sizes in every colour, and per colour key), as
+   * the load read it, spelled as the stock rows are: what a listing card's sold-out sizes, "Sold out" mark
+   * and colour swatches are worked out from when the card is read (card-cache.ts, with markCard), as the
+   * product page's are. Kept as read: turned into sets only for the few cards read.
    */
-  soldOutSizesOf: Map<number, Set<string>>;
-  /** Per slot that has any, colour key -> its sizes sold out in that colour: a colour-scoped card's marks. */
-  soldOutByColourOf: Map<number, Map<string, Set<string>>>;
+  soldOutStockOf: Map<number, SoldOutProduct>;
   /**
    * Each searched word's live matches, most recently used last (snapshot-text.ts), by `seq` and word: only
    * a product's change alters what words match, so a size selling out, a setting or a picture, which move
@@ -148,8 +147,7 @@ export function snapshotFromLoad(load: FacetLoad, revision: string): FacetSnapsh
     soldOut: new Map(),
     everySizeSoldOut: new Uint32Array(words),
     colourSoldOut: new Map(),
-    soldOutSizesOf: new Map(),
-    soldOutByColourOf: new Map(),
+    soldOutStockOf: new Map(),
     wordMasks: new Map(),
     wordReads: new Map(),
     rankedSlots: new Map(),
@@ -243,8 +241,7 @@ function applySoldOut(snap: FacetSnapshot, products: SoldOutProduct[]): void {
   const words = snap.capacity >>> 5;
   const soldOut = new Map<string, Uint32Array>();
   const colourSoldOut = new Map<string, Uint32Array>();
-  const sizesOf = new Map<number, Set<string>>();
-  const byColourOf = new Map<number, Map<string, Set<string>>>();
+  const stockOf = new Map<number, SoldOutProduct>();
   const bitsOf = (sets: Map<string, Uint32Array>, key: string) => {
     let bits = sets.get(key);
     if (!bits) {
@@ -253,39 +250,45 @@ function applySoldOut(snap: FacetSnapshot, products: SoldOutProduct[]): void {
     }
     return bits;
   };
-  const touched: Array<{ slot: number; byColour: Array<[string, string[]]> }> = [];
+  // A slot's sizes are its size terms' keys: whether every size is sold out (in every colour, or in one
+  // colour) is worked out against them, so a stock row of a size it no longer has changes nothing. Plain
+  // arrays and loops: at 100,000 products thousands of products have a sold-out row, and this runs on the
+  // main thread with every refresh.
+  const sizeTerms = [...snap.terms.values()].filter((t) => t.kind === 'size');
+  const every = new Uint32Array(words);
+  const held: string[] = [];
   for (const p of products) {
     const slot = slotOfId(snap, p.product_id);
     if (slot === undefined) continue;
-    if (p.sizes.length > 0) {
-      sizesOf.set(slot, new Set(p.sizes));
-      for (const size of p.sizes) setBit(bitsOf(soldOut, facetKey('size', size)), slot);
-    }
-    if (p.byColour.length > 0) {
-      byColourOf.set(slot, new Map(p.byColour.map(([colour, sizes]) => [colour, new Set(sizes)])));
-    }
-    touched.push({ slot, byColour: p.byColour });
-  }
-  // A slot's sizes are its size terms' keys: a product whose every size is sold out (in every colour, or in
-  // one colour) is worked out against them, so a stock row of a size it no longer has changes nothing.
-  const sizeTerms = [...snap.terms.values()].filter((t) => t.kind === 'size');
-  const every = new Uint32Array(words);
-  for (const { slot, byColour } of touched) {
-    const held = new Set<string>();
-    for (const t of sizeTerms) if (holds(t.slots, slot)) held.add(t.key);
-    if (held.size === 0) continue;
-    if ([...held].every((key) => hasBit(soldOut.get(key), slot))) setBit(every, slot);
-    for (const [colour, sizes] of byColour) {
-      const gone = new Set(sizes.map((s) => facetKey('size', s)));
-      if ([...held].every((key) => gone.has(key))) setBit(bitsOf(colourSoldOut, colour), slot);
+    stockOf.set(slot, p);
+    for (const size of p.sizes) setBit(bitsOf(soldOut, sizeKeyOf(size)), slot);
+    held.length = 0;
+    for (const t of sizeTerms) if (holds(t.slots, slot)) held.push(t.key);
+    if (held.length === 0) continue;
+    if (p.sizes.length > 0 && held.every((key) => hasBit(soldOut.get(key), slot))) setBit(every, slot);
+    for (const [colour, sizes] of p.byColour) {
+      if (held.every((key) => sizes.some((s) => sizeKeyOf(s) === key))) {
+        setBit(bitsOf(colourSoldOut, colour), slot);
+      }
     }
   }
   snap.soldOut = soldOut;
   snap.everySizeSoldOut = every;
   snap.colourSoldOut = colourSoldOut;
-  snap.soldOutSizesOf = sizesOf;
-  snap.soldOutByColourOf = byColourOf;
+  snap.soldOutStockOf = stockOf;
 }
+
+/** A size's facet key, remembered: a catalogue has few sizes, and sold-out rows name them over and over. */
+function sizeKeyOf(size: string): string {
+  let key = sizeKeys.get(size);
+  if (key === undefined) {
+    if (sizeKeys.size >= 10_000) sizeKeys.clear();
+    key = facetKey('size', size);
+    sizeKeys.set(size, key);
+  }
+  return key;
+}
+const sizeKeys = new Map<string, string>();
 
 /**
  * Brings a snapshot to `revision` by applying the products changed since it was built. Null when a fresh
