@@ -180,7 +180,7 @@ type StockRow = { product_id: string; colour: string; size: string; on_hand: num
 /**
  * A product's colour variants and stock, drawn from their own sequence (`rand`), so the products' words,
  * prices and sizes are those the catalogue had before it had variants. Every colour has its swatch; about one
- * product in five with two or more colours has a photo of its own per colour; about one in six has stock
+ * product in five with two or more colours has a photo of its own per colour; about one in ten has stock
  * counted (per colour, or for all colours), with sizes sold out among them, some colours entirely: what a
  * colour filter must leave out and a colour-scoped card must mark.
  */
@@ -225,7 +225,7 @@ function colourVariants(
     return { name, hex: HEX[name] ?? null, skuSuffix: null, priceMinor: null, images, sizeDetail: null };
   });
   const stock: StockRow[] = [];
-  if (sizes.length > 0 && rand() < 0.16) {
+  if (sizes.length > 0 && rand() < 0.1) {
     // A count: none left (about one in five), or some.
     const count = (gone: boolean) => (gone || rand() < 0.2 ? 0 : 1 + Math.floor(rand() * 20));
     if (names.length > 1 && rand() < 0.5) {

@@ -63,7 +63,13 @@ export function toMillis(value: unknown): number {
  * `sizes` sold out in every colour (a plain card's marks, "in stock only"), and per colour key the sizes sold
  * out in that colour (a colour's filter and a card found through it). Sizes spelled as the stock rows are.
  */
-export type SoldOutProduct = { product_id: string; sizes: string[]; byColour: Array<[string, string[]]> };
+export type SoldOutProduct = {
+  product_id: string;
+  sizes: string[];
+  byColour: Array<[string, string[]]>;
+  /** Its slot, when a full load read it: found here, off the main thread (a binary search there). */
+  slot?: number;
+};
 
 /** Joins the product ids of one facet value; ids cannot contain it (they are trimmed printable text). */
 const SEPARATOR = '\u001f';
@@ -111,6 +117,10 @@ function packFacetLoad(
   }
   idStart[size] = offset;
   const ids = products.map((p) => p.id).join('');
+  for (const p of soldOut) {
+    const slot = slotOfId.get(p.product_id);
+    if (slot !== undefined) p.slot = slot;
+  }
   // The default sort compares strings as `<` does, which is how the main thread searches them.
   const slotsById = Uint32Array.from([...slotOfId.keys()].sort(), (id) => slotOfId.get(id) ?? 0);
   const keys: SortKeys = {

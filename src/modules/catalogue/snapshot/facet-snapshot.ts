@@ -257,8 +257,12 @@ function applySoldOut(snap: FacetSnapshot, products: SoldOutProduct[]): void {
   const sizeTerms = [...snap.terms.values()].filter((t) => t.kind === 'size');
   const every = new Uint32Array(words);
   const held: string[] = [];
+  // Slots by id of the products sold out before: most still are at the next refresh, and finding a loaded
+  // product's slot by id is a binary search over text.
+  const before = new Map<string, number>();
+  for (const [slot, p] of snap.soldOutStockOf) before.set(p.product_id, slot);
   for (const p of products) {
-    const slot = slotOfId(snap, p.product_id);
+    const slot = p.slot ?? knownSlot(snap, before, p.product_id) ?? slotOfId(snap, p.product_id);
     if (slot === undefined) continue;
     stockOf.set(slot, p);
     for (const size of p.sizes) setBit(bitsOf(soldOut, sizeKeyOf(size)), slot);
@@ -276,6 +280,12 @@ function applySoldOut(snap: FacetSnapshot, products: SoldOutProduct[]): void {
   snap.everySizeSoldOut = every;
   snap.colourSoldOut = colourSoldOut;
   snap.soldOutStockOf = stockOf;
+}
+
+/** The live slot `before` gives an id, unless the product changed since (its slot is then dead). */
+function knownSlot(snap: FacetSnapshot, before: Map<string, number>, id: string): number | undefined {
+  const slot = before.get(id);
+  return slot !== undefined && hasBit(snap.alive, slot) && !snap.addedById.has(id) ? slot : undefined;
 }
 
 /** A size's facet key, remembered: a catalogue has few sizes, and sold-out rows name them over and over. */
