@@ -1,5 +1,7 @@
 /** Catalogue constants and the shapes the client receives. Zod schemas live in storefront-input.ts so the
  * storefront bundle does not carry Zod. */
+import type { ColourSwatch } from './colours.js';
+
 export const CATALOGUE_SORTS = ['featured', 'newest', 'price-asc', 'price-desc', 'relevance'] as const;
 export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
 export const FACET_KINDS = ['manufacturer', 'size', 'color', 'tag'] as const;
@@ -39,6 +41,17 @@ export type RelatedProducts = {
 
 export type ImageRef = { url: string; alt: string };
 
+/** A colour on a card (compact swatches): its name, swatch colour and first photo, as a listing shows it. */
+export type CardColour = ColourSwatch & {
+  /** The colour's own price, left out when it sells at the product's. */
+  priceMinor?: number;
+  /**
+   * Sizes not buyable now in this colour (its own count, else all colours', is sold out), left out when
+   * there are none: what the card's quick Add to cart, which buys one colour, cannot buy.
+   */
+  soldOutSizes?: string[];
+};
+
 export type ProductCard = {
   id: string;
   title: string;
@@ -56,6 +69,14 @@ export type ProductCard = {
    * them sold out. Left out when every size can be bought.
    */
   soldOutSizes?: string[];
+  /** The product's colours, in its order; left out for a product without colours (its JSON is as before). */
+  colours?: CardColour[];
+  /**
+   * The colour this card shows, by name: a card found through a colour filter shows that colour's first
+   * photo, price and sold-out sizes, links to it and buys it. Left out on a plain card (whose quick Add to
+   * cart buys the first colour).
+   */
+  colour?: string;
 };
 
 export type ProductMedia = {
@@ -88,7 +109,8 @@ export type ProductColour = {
   soldOutSizes: string[];
 };
 
-export type ProductDetail = ProductCard & {
+/** A card's colour fields are the listing's; the product page has every colour whole (`colours`). */
+export type ProductDetail = Omit<ProductCard, 'colours' | 'colour'> & {
   /** As on a card, but always there (empty when every size can be bought). */
   soldOutSizes: string[];
   sku: string;

@@ -1,10 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { DbOrTx, FacetKind } from '../db/database.js';
-import { sizeKey } from '../db/engine-sql.js';
 import { fullText } from '../modules/catalogue/full-text.js';
 import { facetKey } from '../modules/catalogue/search-query.js';
 import type { RawFacetCounts } from '../modules/catalogue/snapshot/facet-snapshot.js';
-import { sizeSoldOut } from '../modules/stock/sold-out.js';
 import type { CatalogueFilter } from '../shared/storefront-input.js';
 
 const GROUPS = [
@@ -19,7 +17,7 @@ const GROUPS = [
  * in-memory snapshot: the reference the snapshot's answers are checked against.
  */
 export async function facetCountsBySql(db: DbOrTx, f: CatalogueFilter): Promise<RawFacetCounts> {
-  const { conditions, sellable } = await plainConditions(db, f);
+  const { conditions, sellable, colourHas } = await plainConditions(db, f);
 
   const counted: RawFacetCounts['counted'] = new Map();
   for (const [kind, field] of GROUPS) {
@@ -28,7 +26,7 @@ export async function facetCountsBySql(db: DbOrTx, f: CatalogueFilter): Promise<
       SELECT f.value_key AS key, min(f.value) AS value, count(*) AS count
       FROM product_facets f JOIN products p ON p.id = f.product_id
       WHERE f.kind = ${kind} AND ${conditions(chosen ? kind : undefined)}
-        AND ${kind === 'size' ? sellable('f') : sql`1 = 1`}
+        AND ${kind === 'size' ? sellable('f') : kind === 'color' ? colourHas('f') : sql`1 = 1`}
       GROUP BY f.value_key`.execute(db);
     if (rows.rows.length > 0) counted.set(kind, rows.rows);
   }
@@ -51,13 +49,57 @@ export async function matchingIdsBySql(db: DbOrTx, f: CatalogueFilter): Promise<
   return rows.rows.map((r) => r.id);
 }
 
+/**
+ * What cannot be bought, worked out plainly from every stock row (decision 0036, written here on its own
+ * rather than with the store's soldOutOf): `product \u001f size key` pairs sold out in every colour (for a
+ * product without colours, by the all-colours row alone), and `product \u001f colour key` pairs of colours
+ * with sizes and none buyable in them.
+ */
+async function unbuyable(db: DbOrTx): Promise<{ sizes: string[]; colours: string[] }> {
+  const facets = await db.selectFrom('product_facets').select(['product_id', 'kind', 'value_key']).execute();
+  const stock = await db
+    .selectFrom('size_stock')
+    .select(['product_id', 'colour', 'size', 'on_hand', 'reserved'])
+    .execute();
+  const keysOf = (id: string, kind: FacetKind) => [
+    ...new Set(facets.filter((r) => r.product_id === id && r.kind === kind).map((r) => r.value_key)),
+  ];
+  const sizes: string[] = [];
+  const colours: string[] = [];
+  for (const id of new Set(stock.map((r) => r.product_id))) {
+    const rows = stock.filter((r) => r.product_id === id);
+    const row = (colour: string, size: string) => rows.find((r) => r.colour === colour && r.size === size);
+    const out = (colour: string, size: string) => {
+      const counted = row(colour, size) ?? row('', size);
+      return counted !== undefined && counted.on_hand <= counted.reserved;
+    };
+    const spellings = [...new Set(rows.map((r) => r.size))];
+    const colourKeys = keysOf(id, 'color');
+    for (const s of spellings) {
+      const gone = colourKeys.length > 0 ? colourKeys.every((c) => out(c, s)) : out('', s);
+      if (gone) sizes.push(`${id}\u001f${facetKey('size', s)}`);
+    }
+    const sizeKeys = keysOf(id, 'size');
+    for (const c of colourKeys) {
+      const goneIn = (key: string) => spellings.some((s) => facetKey('size', s) === key && out(c, s));
+      if (sizeKeys.length > 0 && sizeKeys.every(goneIn)) colours.push(`${id}\u001f${c}`);
+    }
+  }
+  return { sizes, colours };
+}
+
 async function plainConditions(db: DbOrTx, f: CatalogueFilter) {
   const text = await fullText(db, f.q);
-  // A size facet row (alias) whose size is tracked with nothing left beyond what checkouts hold.
-  const soldOut = (alias: string) => sql`EXISTS (SELECT 1 FROM size_stock ss
-    WHERE ss.product_id = ${sql.ref(`${alias}.product_id`)} AND ${sizeSoldOut('ss')}
-    AND ${sizeKey(db, sql.ref('ss.size'))} = ${sql.ref(`${alias}.value_key`)})`;
+  const gone = await unbuyable(db);
+  const pairIn = (alias: string, pairs: string[]) =>
+    pairs.length === 0
+      ? sql`1 = 0`
+      : sql`(${sql.ref(`${alias}.product_id`)} || ${'\u001f'} || ${sql.ref(`${alias}.value_key`)}) IN (${sql.join(pairs)})`;
+  // A size facet row (alias) whose size is sold out in every colour of its product.
+  const soldOut = (alias: string) => pairIn(alias, gone.sizes);
   const sellable = (alias: string) => (f.inStock ? sql`NOT ${soldOut(alias)}` : sql`1 = 1`);
+  // A colour facet row (alias) whose colour has something to sell (what a colour filter and count mean).
+  const colourHas = (alias: string) => sql`NOT ${pairIn(alias, gone.colours)}`;
   const conditions = (except?: FacetKind | 'price'): RawBuilder<unknown> => {
     const parts: RawBuilder<unknown>[] = [sql`1 = 1`];
     if (text) {
@@ -67,8 +109,9 @@ async function plainConditions(db: DbOrTx, f: CatalogueFilter) {
     for (const [kind, field] of GROUPS) {
       const keys = [...new Set(f[field].map((v) => facetKey(kind, v)).filter((k) => k !== ''))];
       if (kind === except || keys.length === 0) continue;
+      const usable = kind === 'size' ? sellable('g') : kind === 'color' ? colourHas('g') : sql`1 = 1`;
       parts.push(sql`EXISTS (SELECT 1 FROM product_facets g WHERE g.product_id = p.id AND g.kind = ${kind}
-        AND g.value_key IN (${sql.join(keys)}) AND ${kind === 'size' ? sellable('g') : sql`1 = 1`})`);
+        AND g.value_key IN (${sql.join(keys)}) AND ${usable})`);
     }
     const sizesChosen = f.sizes.some((v) => facetKey('size', v) !== '');
     if (f.inStock && !sizesChosen && except !== 'size') {
@@ -83,5 +126,5 @@ async function plainConditions(db: DbOrTx, f: CatalogueFilter) {
     }
     return sql.join(parts, sql` AND `);
   };
-  return { conditions, sellable };
+  return { conditions, sellable, colourHas };
 }

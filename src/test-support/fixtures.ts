@@ -51,7 +51,12 @@ export function productRow(overrides: ProductInput): ProductRow {
 
 export async function insertProducts(db: Db, rows: ProductInput[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.insertInto('products').values(rows.map(productRow)).execute();
+  const products = rows.map(productRow);
+  // One INSERT for the batch: once a row names colour_options, a row without it would be given NULL.
+  if (products.some((p) => p.colour_options !== undefined)) {
+    for (const p of products) p.colour_options ??= '[]';
+  }
+  await db.insertInto('products').values(products).execute();
 }
 
 /** What a shopper types on the demo payment page (/testpayment) for the after-sale flow. */

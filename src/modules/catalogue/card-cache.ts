@@ -3,7 +3,10 @@ import { GenerationCache, SlotGenerationCache } from '../../core/lru.js';
 import { keepJson } from '../../core/prebuilt-json.js';
 import type { DbOrTx } from '../../db/database.js';
 import { engineOf } from '../../db/engine-sql.js';
-import type { ProductCard } from '../../shared/catalogue.js';
+import type { CardColour, ImageRef, ProductCard } from '../../shared/catalogue.js';
+import { colourKey } from '../../shared/colours.js';
+import { parseVariants, responsiveFields } from '../../shared/responsive-image.js';
+import type { SoldOutStock } from '../stock/sold-out.js';
 import { markCard } from '../stock/stock.repository.js';
 import { type CardRow, cardColumns, toCard } from './catalogue.repository.js';
 import { type FacetSnapshot, idOfSlot } from './snapshot/facet-snapshot.js';
@@ -57,24 +60,175 @@ export async function cardsOf(db: DbOrTx, revision: string, ids: string[]): Prom
 async function readKeptCards(
   db: DbOrTx,
   ids: string[],
-  soldOut?: Map<string, Set<string>>,
+  soldOut?: Map<string, SoldOutStock>,
 ): Promise<Map<string, ProductCard>> {
   const read = new Map<string, ProductCard>();
-  for (const row of await readCards(db, ids)) {
-    read.set(row.id, keepJson(markCard(toCard(row), soldOut?.get(row.id))));
+  const rows = await readCards(db, ids);
+  const cards = rows.map(toCard);
+  const photos = await colourPhotos(db, cards);
+  for (const card of cards) {
+    const own = photos?.get(card.id);
+    const base = own ? withSwatchPhotos(card, own) : card;
+    const kept = keepJson(markCardStock(base, soldOut?.get(card.id)));
+    if (own) colourPhotosOf.set(kept, own);
+    read.set(card.id, kept);
   }
   return read;
 }
 
 /**
- * The sold-out sizes of the snapshot's `slots` that have any, by product id, as the snapshot has them now:
- * taken before a card read's await, so they are of the revision the snapshot was then.
+ * The first photo of each colour of the cards that have colours with photos, as a card shows it (with its
+ * web variants when it is an uploaded one): product id -> colour key -> photo. One read for the page's cards,
+ * and none at all when no card has a colour with photos.
  */
-function soldOutOfSlots(snap: FacetSnapshot, slots: number[], ids: string[]): Map<string, Set<string>> {
-  const soldOut = new Map<string, Set<string>>();
+async function colourPhotos(
+  db: DbOrTx,
+  cards: ProductCard[],
+): Promise<Map<string, Map<string, ColourPhoto>> | null> {
+  const wanted = new Map<string, Array<{ key: string; name: string; url: string }>>();
+  for (const card of cards) {
+    const list = (card.colours ?? []).flatMap((c) =>
+      c.image ? [{ key: colourKey(c.name), name: c.name, url: c.image }] : [],
+    );
+    if (list.length > 0) wanted.set(card.id, list);
+  }
+  if (wanted.size === 0) return null;
+  const media = await db
+    .selectFrom('media')
+    .select(['product_id', 'url', 'alt_text', 'width', 'height', 'variants'])
+    .where('product_id', 'in', [...wanted.keys()])
+    .where('media_type', '=', 'image')
+    .where('url', 'in', [...new Set([...wanted.values()].flatMap((l) => l.map((w) => w.url)))])
+    .execute();
+  const titles = new Map(cards.map((c) => [c.id, c.title]));
+  const out = new Map<string, Map<string, ColourPhoto>>();
+  for (const [id, list] of wanted) {
+    const byColour = new Map<string, ColourPhoto>();
+    for (const w of list) {
+      const m = media.find((r) => r.product_id === id && r.url === w.url);
+      const variants = parseVariants(m?.variants);
+      // The swatch is a few pixels wide: the smallest web variant, when there is one, rather than the photo.
+      const smallest = variants.filter((v) => v.format === 'webp').sort((a, b) => a.width - b.width)[0];
+      byColour.set(w.key, {
+        image: {
+          url: w.url,
+          alt: m?.alt_text ?? `${titles.get(id) ?? ''}, ${w.name}`,
+          ...(m ? responsiveFields(variants, m.width, m.height) : {}),
+        },
+        swatch: smallest?.url ?? w.url,
+      });
+    }
+    out.set(id, byColour);
+  }
+  return out;
+}
+
+/** A colour's first photo: as a card found through the colour shows it, and as its swatch. */
+type ColourPhoto = { image: ImageRef; swatch: string };
+
+/**
+ * The colour photos of a kept card, by colour key: what its colour-scoped versions show (colourCard), kept
+ * beside the card rather than in its JSON, which a plain listing sends.
+ */
+const colourPhotosOf = new WeakMap<ProductCard, Map<string, ColourPhoto>>();
+
+function withSwatchPhotos(card: ProductCard, photos: Map<string, ColourPhoto>): ProductCard {
+  const colours = card.colours?.map((c) => {
+    const photo = photos.get(colourKey(c.name));
+    return photo ? { ...c, image: photo.swatch } : c;
+  });
+  return colours ? { ...card, colours } : card;
+}
+
+/**
+ * A card marked with what is sold out of it (stock.repository's soldOutStockOf, or the snapshot's copy):
+ * its sizes sold out in every colour (markCard), and each colour's own on its swatch.
+ */
+export function markCardStock(card: ProductCard, stock: SoldOutStock | undefined): ProductCard {
+  const marked = markCard(card, stock?.sizes);
+  if (!card.colours || !stock || stock.byColour.size === 0) return marked;
+  let changed = false;
+  const colours = card.colours.map((c): CardColour => {
+    const gone = stock.byColour.get(colourKey(c.name));
+    const soldOutSizes = gone ? card.sizes.filter((s) => gone.has(s)) : [];
+    if (soldOutSizes.length === 0) return c;
+    changed = true;
+    return { ...c, soldOutSizes };
+  });
+  return changed ? { ...marked, colours } : marked;
+}
+
+/**
+ * The card as found through a colour filter of `keys` (colour keys, in the filter's order): the first of
+ * them the product has something of to sell (else the first it has), with that colour's first photo, price
+ * and sold-out sizes, and its name in `colour`. Made per listing from the kept card, whose JSON stays the
+ * plain card's; a card without any of those colours is itself. `photosOf` is the card its photos were kept
+ * with (the card before its marks, for the cards by id).
+ */
+export function colourCard(
+  card: ProductCard,
+  keys: readonly string[],
+  photosOf: ProductCard = card,
+): ProductCard {
+  const colours = card.colours;
+  if (!colours || keys.length === 0) return card;
+  const candidates = keys.flatMap((key) => colours.filter((c) => keyOf(c.name) === key));
+  const buyable = (c: CardColour) =>
+    card.sizes.length === 0 || (c.soldOutSizes?.length ?? 0) < card.sizes.length;
+  const colour = candidates.find(buyable) ?? candidates[0];
+  if (!colour) return card;
+  const seen = colourVersions.get(card);
+  if (seen?.colour === colour.name) return seen;
+  const photo = colourPhotosOf.get(photosOf)?.get(keyOf(colour.name));
+  const { soldOutSizes: _, ...plain } = card;
+  const sold = colour.soldOutSizes ?? [];
+  const version = keepJson({
+    ...plain,
+    colour: colour.name,
+    priceMinor: colour.priceMinor ?? card.priceMinor,
+    image: photo?.image ?? card.image,
+    soldOut: sold.length > 0 && sold.length === card.sizes.length,
+    ...(sold.length > 0 ? { soldOutSizes: sold } : {}),
+  });
+  // Only a kept card (frozen with its JSON) lives long enough for its version to be asked for again.
+  if (Object.isFrozen(card)) colourVersions.set(card, version);
+  return version;
+}
+
+/**
+ * A colour name's key, remembered: a listing's cards name the same few colours over and over, and folding
+ * each (Unicode normalisation) for every card of every colour filter is work for nothing.
+ */
+function keyOf(name: string): string {
+  let key = colourKeys.get(name);
+  if (key === undefined) {
+    if (colourKeys.size >= 10_000) colourKeys.clear();
+    key = colourKey(name);
+    colourKeys.set(name, key);
+  }
+  return key;
+}
+const colourKeys = new Map<string, string>();
+
+/**
+ * The last colour version made of each kept card, with its JSON: a card's colour filters mostly ask for one
+ * of its few colours again, and one version per card bounds the memory by the card cache's own.
+ */
+const colourVersions = new WeakMap<ProductCard, ProductCard>();
+
+/**
+ * What the snapshot has sold out of its `slots` that have anything sold out, by product id, as it has it
+ * now: taken before a card read's await, so it is of the revision the snapshot was then.
+ */
+function soldOutOfSlots(snap: FacetSnapshot, slots: number[], ids: string[]): Map<string, SoldOutStock> {
+  const soldOut = new Map<string, SoldOutStock>();
   for (const [i, slot] of slots.entries()) {
-    const sizes = snap.soldOutSizesOf.get(slot);
-    if (sizes) soldOut.set(ids[i] ?? '', sizes);
+    const stock = snap.soldOutStockOf.get(slot);
+    if (!stock) continue;
+    soldOut.set(ids[i] ?? '', {
+      sizes: new Set(stock.sizes),
+      byColour: new Map(stock.byColour.map(([colour, sizes]) => [colour, new Set(sizes)])),
+    });
   }
   return soldOut;
 }

@@ -1,4 +1,11 @@
-import { type Expression, type ExpressionBuilder, expressionBuilder, type SqlBool, sql } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  expressionBuilder,
+  type RawBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import { lruGet, lruSet } from '../../core/lru.js';
 import { holdsKeptJson } from '../../core/prebuilt-json.js';
 import type { Database, DbOrTx, FacetKind, ProductsTable } from '../../db/database.js';
@@ -17,8 +24,8 @@ import { sizeRank } from '../../shared/sizes.js';
 import { slugify } from '../../shared/slug.js';
 import type { CatalogueFilter } from '../../shared/storefront-input.js';
 import { sizeSoldOut } from '../stock/sold-out.js';
-import { withSoldOut } from '../stock/stock.repository.js';
-import { cardsOf, cardsOfSlots } from './card-cache.js';
+import { soldOutStockOf } from '../stock/stock.repository.js';
+import { cardsOf, cardsOfSlots, colourCard, markCardStock } from './card-cache.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
 import { type FullText, fullText } from './full-text.js';
 import { FACET_GROUPS, facetKey, facetKeys, filterKey, searchTerms } from './search-query.js';
@@ -38,26 +45,55 @@ function matchingIds(text: FullText) {
 }
 
 /**
- * Whether the size in a product_facets row (`alias`) is sold out: tracked, and nothing left beyond what open
- * checkouts hold. The storefront's own test (stock.repository's soldOutByProduct), keyed as facets are.
+ * Whether the size of stock row `ss` (its spelling) cannot be bought in colour key `colour` (decision 0036):
+ * the colour's own row for it is sold out, or it has none and the all-colours row is.
  */
-function soldOut(db: DbOrTx, alias: 'pf' | 'g') {
-  return sql<SqlBool>`EXISTS (SELECT 1 FROM size_stock ss WHERE ss.product_id = ${sql.ref(`${alias}.product_id`)}
-    AND ${sizeSoldOut('ss')} AND ${sizeKey(db, sql.ref('ss.size'))} = ${sql.ref(`${alias}.value_key`)})`;
+function outInColour(colour: Expression<unknown> | RawBuilder<unknown>) {
+  return sql<SqlBool>`EXISTS (SELECT 1 FROM size_stock s WHERE s.product_id = ss.product_id AND s.size = ss.size
+    AND ${sizeSoldOut('s')} AND (s.colour = ${colour} OR (s.colour = '' AND NOT EXISTS (SELECT 1 FROM size_stock m
+      WHERE m.product_id = ss.product_id AND m.size = ss.size AND m.colour = ${colour}))))`;
 }
 
 /**
- * Products that have sizes and every one of them sold out. Driven by the sold-out size_stock rows (their
- * own index, migration 0021), which are few next to the catalogue: CROSS JOIN keeps them the outer loop on
- * SQLite, which would otherwise walk every size facet.
+ * Whether the size in a product_facets row (`alias`) is sold out in every colour of its product (the
+ * product's colour facets; the all-colours row alone for a product without colours): what "in stock only"
+ * and a plain card's marks mean (stock.repository's soldOutStockOf, whose rule the snapshot applies).
+ */
+function soldOut(db: DbOrTx, alias: 'pf' | 'g' | 'a') {
+  const facet = (column: string) => sql.ref(`${alias}.${column}`);
+  return sql<SqlBool>`EXISTS (SELECT 1 FROM size_stock ss WHERE ss.product_id = ${facet('product_id')}
+    AND ${sizeSoldOut('ss')} AND ${sizeKey(db, sql.ref('ss.size'))} = ${facet('value_key')}
+    AND CASE WHEN EXISTS (SELECT 1 FROM product_facets c WHERE c.product_id = ss.product_id AND c.kind = 'color')
+      THEN NOT EXISTS (SELECT 1 FROM product_facets c WHERE c.product_id = ss.product_id AND c.kind = 'color'
+        AND NOT ${outInColour(sql.ref('c.value_key'))})
+      ELSE ss.colour = '' END)`;
+}
+
+/**
+ * Whether the colour in a product_facets row (`alias`) has nothing to sell: its product has sizes and none
+ * is buyable in it. A colour filter finds, and a colour's count counts, only the others. Most products have
+ * no sold-out row at all, which the partial index size_stock_sold_out answers first.
+ */
+function colourSoldOut(db: DbOrTx, alias: 'pf' | 'g') {
+  const facet = (column: string) => sql.ref(`${alias}.${column}`);
+  return sql<SqlBool>`(EXISTS (SELECT 1 FROM size_stock ss WHERE ss.product_id = ${facet('product_id')}
+      AND ${sizeSoldOut('ss')})
+    AND EXISTS (SELECT 1 FROM product_facets z WHERE z.product_id = ${facet('product_id')} AND z.kind = 'size')
+    AND NOT EXISTS (SELECT 1 FROM product_facets z WHERE z.product_id = ${facet('product_id')} AND z.kind = 'size'
+      AND NOT EXISTS (SELECT 1 FROM size_stock ss WHERE ss.product_id = z.product_id AND ${sizeSoldOut('ss')}
+        AND ${sizeKey(db, sql.ref('ss.size'))} = z.value_key AND ${outInColour(facet('value_key'))})))`;
+}
+
+/**
+ * Products that have sizes and every one of them sold out (in every colour). Driven by the sold-out
+ * size_stock rows (their own index, migration 0021), which are few next to the catalogue.
  */
 export function everySizeSoldOut(db: DbOrTx) {
-  return sql<string>`(SELECT ss.product_id FROM size_stock ss CROSS JOIN product_facets pf
-    WHERE ${sizeSoldOut('ss')} AND pf.product_id = ss.product_id AND pf.kind = 'size'
-      AND pf.value_key = ${sizeKey(db, sql.ref('ss.size'))}
-    GROUP BY ss.product_id
-    HAVING count(DISTINCT pf.value_key) =
-      (SELECT count(*) FROM product_facets a WHERE a.product_id = ss.product_id AND a.kind = 'size'))`;
+  return sql<string>`(SELECT DISTINCT t.product_id FROM size_stock t
+    WHERE t.on_hand <= t.reserved
+      AND EXISTS (SELECT 1 FROM product_facets a WHERE a.product_id = t.product_id AND a.kind = 'size')
+      AND NOT EXISTS (SELECT 1 FROM product_facets a WHERE a.product_id = t.product_id AND a.kind = 'size'
+        AND NOT ${soldOut(db, 'a')}))`;
 }
 
 /**
@@ -81,12 +117,14 @@ function conditions(
     if (kind === except) continue;
     const keys = facetKeys(kind, f[field]);
     if (keys.length === 0) continue;
-    // In stock only, with sizes chosen: one of the chosen sizes can be bought.
+    // In stock only, with sizes chosen: one of the chosen sizes can be bought. A chosen colour, always: one
+    // that can be bought (a size of it, or a product without sizes).
     const chosen = eb
       .selectFrom('product_facets as pf')
       .where('pf.kind', '=', kind)
       .where('pf.value_key', 'in', keys)
-      .$if(kind === 'size' && f.inStock, (q) => q.where(sql<SqlBool>`NOT ${soldOut(db, 'pf')}`));
+      .$if(kind === 'size' && f.inStock, (q) => q.where(sql<SqlBool>`NOT ${soldOut(db, 'pf')}`))
+      .$if(kind === 'color', (q) => q.where(sql<SqlBool>`NOT ${colourSoldOut(db, 'pf')}`));
     out.push(
       facets === 'set'
         ? eb('p.id', 'in', chosen.select('pf.product_id'))
@@ -218,15 +256,26 @@ export async function searchProducts(
   let listed: number;
   let count: number;
   let rows: ProductCard[];
+  // A colour filter's cards show the colour they were found by (card-cache.ts colourCard).
+  const colours = facetKeys('color', f.colors);
   if (snap?.revision === revision) {
     const page = await searchSnapshot(db, snap, f, { sort, offset: opts.offset, limit: opts.limit });
     // Kept with their sold-out sizes (card-cache.ts): nothing to mark here.
     rows = await cardsOfSlots(db, revision, snap, page.slots);
+    if (colours.length > 0) rows = rows.map((card) => colourCard(card, colours));
     listed = page.slots.length;
     count = page.count;
   } else {
     const page = await searchBySql(db, f, { ...opts, sort, rankWindow: window });
-    rows = await withSoldOut(db, await cardsOf(db, revision, page.ids));
+    const cards = await cardsOf(db, revision, page.ids);
+    const stock = await soldOutStockOf(
+      db,
+      cards.map((c) => c.id),
+    );
+    rows = cards.map((card) => {
+      const marked = markCardStock(card, stock.get(card.id));
+      return colours.length > 0 ? colourCard(marked, colours, card) : marked;
+    });
     listed = page.ids.length;
     count = page.count;
   }

@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../db/database.js';
 import { jsonArrayText, jsonColumn, jsonFirst } from '../../db/engine-sql.js';
 import { colourOptionsOf, parseJsonArray, parseJsonRecord } from '../../db/json-columns.js';
 import type {
+  CardColour,
   ProductCard,
   ProductColour,
   ProductDetail,
@@ -58,6 +59,7 @@ export function cardColumns(db: DbOrTx) {
       'p.price_minor',
       'p.currency',
       'p.sizes',
+      'p.colour_options',
       'p.page_order',
       sql<string | null>`coalesce(fm.url, ${jsonFirst(db, sql.ref('p.images'))})`.as('image_url'),
       'fm.alt_text as image_alt',
@@ -78,6 +80,7 @@ export type CardRow = {
   price_minor: number;
   currency: string;
   sizes: string;
+  colour_options: string;
   image_url: string | null;
   image_alt: string | null;
   image_meta: string | null;
@@ -117,6 +120,26 @@ export function toCard(row: CardRow): ProductCard {
     hasPaymentLink: row.has_payment_link === 1,
     // With soldOutSizes, filled in from the stock (card-cache.ts, withSoldOut), not per row.
     soldOut: false,
+    ...cardColours(row.colour_options),
+  };
+}
+
+/**
+ * A card's swatches: each colour's name, swatch colour, first photo and own price. Nothing for a product
+ * without colours, whose card's JSON stays as it was.
+ */
+function cardColours(text: string): { colours?: CardColour[] } {
+  // Most products of a catalogue may have none: no parse for them.
+  if (text === '[]' || text === '') return {};
+  const options = colourOptionsOf(text);
+  if (options.length === 0) return {};
+  return {
+    colours: options.map((c) => ({
+      name: c.name,
+      hex: c.hex,
+      image: c.images[0] ?? null,
+      ...(c.priceMinor !== null ? { priceMinor: c.priceMinor } : {}),
+    })),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ProductCard as ProductCardData } from '@shared/catalogue';
+import type { CardColour, ProductCard as ProductCardData } from '@shared/catalogue';
 import { formatMoney } from '@shared/money';
 import { responsiveImage } from '@shared/responsive-image';
 import { sortSizes } from '@shared/sizes';
@@ -9,10 +9,13 @@ import { paths } from '../../lib/paths';
 import { useEarlyInput } from '../../lib/use-early-input';
 import { useImageState } from '../../lib/use-image-state';
 import { Button } from '../ui/button';
+import { cardHref, cardPurchase } from './card-colour';
 
 const PLACEHOLDER = '/placeholder.svg';
 /** Cards are one column on phones, two from md, three from lg (product-grid.tsx, related-products.tsx). */
 const CARD_SIZES = '(min-width: 1024px) 33vw, (min-width: 768px) 50vw, 100vw';
+/** Swatches a card shows before "+N": a card is a glance, the product page has them all. */
+const MAX_SWATCHES = 6;
 
 export function ProductCard({
   product,
@@ -26,8 +29,16 @@ export function ProductCard({
   priority?: boolean;
 }) {
   const [, navigate] = useLocation();
+  const { colour, priceMinor: price, soldOutSizes, soldOutInColour } = cardPurchase(product);
   const { size, hasSizes, soldOut, isSoldOut, missingSize, buying, chooseSize, addToCart, buyNow } =
-    useSizedPurchase(product);
+    useSizedPurchase({
+      id: product.id,
+      sizes: product.sizes,
+      priceMinor: price,
+      colour: colour?.name ?? null,
+      soldOut: product.soldOut,
+      soldOutSizes,
+    });
   // A size picked before the page was hydrated stays picked.
   const sizeSelect = useEarlyInput<HTMLSelectElement>((select) => {
     if (select.value !== size) chooseSize(select.value);
@@ -38,7 +49,8 @@ export function ProductCard({
   const sizeId = useId();
   const errorId = useId();
   const soldOutId = useId();
-  const href = paths.product(product.id);
+  // A card found through a colour opens the product in that colour.
+  const href = cardHref(paths.product(product.id), product);
   // Uploaded images come with web variants (srcset); demo and URL images are a single file.
   const responsive = failed ? null : responsiveImage(product.image);
 
@@ -116,13 +128,14 @@ export function ProductCard({
           </a>
         </h3>
         <p className="line-clamp-2 text-sm text-muted">{product.description}</p>
+        {product.colours ? <Swatches colours={product.colours} shown={colour} /> : null}
         <p className="mt-auto pt-1 text-lg font-semibold text-ink" data-testid="product-price">
-          {formatMoney(product.priceMinor, product.currency)}
+          {formatMoney(price, product.currency)}
         </p>
         {hasSizes && !soldOut ? (
           <div>
             <label htmlFor={sizeId} className="sr-only">
-              Size for {product.title}
+              {colour ? `Size for ${product.title}, ${colour.name}` : `Size for ${product.title}`}
             </label>
             <select
               ref={sizeSelect}
@@ -141,7 +154,9 @@ export function ProductCard({
                 // readers read), and not to be chosen.
                 isSoldOut(s) ? (
                   <option key={s} value={s} disabled>
-                    {`${s}, sold out`}
+                    {soldOutInColour.includes(s) && colour
+                      ? `${s}, sold out in ${colour.name}`
+                      : `${s}, sold out`}
                   </option>
                 ) : (
                   <option key={s} value={s}>
@@ -178,6 +193,41 @@ export function ProductCard({
         </div>
       </div>
     </article>
+  );
+}
+
+/**
+ * A product's colours at a glance: each a dot of its swatch colour (or its photo), named for screen readers
+ * and on hover, the one the card shows ringed. Not controls: the card opens the product, where colours are
+ * chosen.
+ */
+function Swatches({ colours, shown }: { colours: CardColour[]; shown: CardColour | null }) {
+  const listed = colours.slice(0, MAX_SWATCHES);
+  const more = colours.length - listed.length;
+  return (
+    <ul
+      className="flex flex-wrap items-center gap-1.5"
+      aria-label="Colours"
+      data-testid="product-card-colours"
+    >
+      {listed.map((c) => (
+        <li
+          key={c.name}
+          title={c.name}
+          className={`h-5 w-5 overflow-hidden rounded-full border border-stone-line bg-sand bg-cover bg-center ${c === shown ? 'ring-2 ring-ink ring-offset-1' : ''}`}
+          style={
+            c.hex
+              ? { backgroundColor: c.hex }
+              : c.image
+                ? { backgroundImage: `url(${JSON.stringify(c.image)})` }
+                : undefined
+          }
+        >
+          <span className="sr-only">{c === shown && colours.length > 1 ? `${c.name} (shown)` : c.name}</span>
+        </li>
+      ))}
+      {more > 0 ? <li className="text-xs text-muted">{`+${more} more`}</li> : null}
+    </ul>
   );
 }
 

@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import type { DbOrTx, FacetKind } from '../../../db/database.js';
 import { groupConcat } from '../../../db/engine-sql.js';
-import { sizeSoldOut } from '../../stock/sold-out.js';
+import { parseJsonArray } from '../../../db/json-columns.js';
+import { colourKey } from '../../../shared/colours.js';
+import { isSoldOut, type PoolRow, sizeSoldOut, soldOutOf } from '../../stock/sold-out.js';
 import { SLOT_SORTS, type SortKeys, sortSlots } from './slot-orders.js';
 import { toSlotSet } from './slot-sets.js';
 
@@ -37,7 +39,7 @@ export type FacetLoad = {
   sets: Uint32Array;
   setStart: Uint32Array;
   isBits: Uint8Array;
-  soldOut: SoldOutRow[];
+  soldOut: SoldOutProduct[];
 };
 
 /** A product as the snapshot keeps it. */
@@ -56,8 +58,18 @@ export function toMillis(value: unknown): number {
   return Number.isNaN(ms) ? 0 : ms;
 }
 
-/** A (product, size) that cannot be bought now, as size_stock says. */
-export type SoldOutRow = { product_id: string; size: string };
+/**
+ * What cannot be bought now of one product with a sold-out stock row (the rule of decision 0036, soldOutOf):
+ * `sizes` sold out in every colour (a plain card's marks, "in stock only"), and per colour key the sizes sold
+ * out in that colour (a colour's filter and a card found through it). Sizes spelled as the stock rows are.
+ */
+export type SoldOutProduct = {
+  product_id: string;
+  sizes: string[];
+  byColour: Array<[string, string[]]>;
+  /** Its slot, when a full load read it: found here, off the main thread (a binary search there). */
+  slot?: number;
+};
 
 /** Joins the product ids of one facet value; ids cannot contain it (they are trimmed printable text). */
 const SEPARATOR = '\u001f';
@@ -83,7 +95,7 @@ function packFacetLoad(
   seq: number,
   products: ProductRow[],
   values: Array<{ kind: FacetKind; key: string; value: string; ids: string }>,
-  soldOut: SoldOutRow[],
+  soldOut: SoldOutProduct[],
 ): FacetLoad {
   const size = products.length;
   const capacity = ((size + 31) >>> 5) * 32;
@@ -105,6 +117,10 @@ function packFacetLoad(
   }
   idStart[size] = offset;
   const ids = products.map((p) => p.id).join('');
+  for (const p of soldOut) {
+    const slot = slotOfId.get(p.product_id);
+    if (slot !== undefined) p.slot = slot;
+  }
   // The default sort compares strings as `<` does, which is how the main thread searches them.
   const slotsById = Uint32Array.from([...slotOfId.keys()].sort(), (id) => slotOfId.get(id) ?? 0);
   const keys: SortKeys = {
@@ -177,9 +193,42 @@ export function loadBuffers(load: FacetLoad): ArrayBuffer[] {
   ].map((a) => a.buffer as ArrayBuffer);
 }
 
-/** The storefront's test of sold out (stock.repository's soldOutByProduct), for the whole catalogue. */
-export function soldOutRows(db: DbOrTx): Promise<SoldOutRow[]> {
-  return db.selectFrom('size_stock').select(['product_id', 'size']).where(sizeSoldOut()).execute();
+/**
+ * The storefront's test of sold out (stock.repository's soldOutStockOf), for the whole catalogue: only the
+ * products with a sold-out row (few: the partial index size_stock_sold_out finds them) are read whole, their
+ * every stock row and colour list, since a colour's own row, or its absence, decides what the all-colours
+ * row means for it. Every other product has everything buyable in every colour.
+ */
+export async function soldOutRows(db: DbOrTx): Promise<SoldOutProduct[]> {
+  const touched = db.selectFrom('size_stock as s').select('s.product_id').where(sizeSoldOut('s'));
+  const [rows, products] = await Promise.all([
+    db
+      .selectFrom('size_stock')
+      .select(['product_id', 'colour', 'size', 'on_hand', 'reserved'])
+      .where('product_id', 'in', touched)
+      .execute(),
+    db.selectFrom('products').select(['id', 'colors']).where('id', 'in', touched).execute(),
+  ]);
+  const rowsOf = new Map<string, PoolRow[]>();
+  for (const r of rows) {
+    let list = rowsOf.get(r.product_id);
+    if (!list) {
+      list = [];
+      rowsOf.set(r.product_id, list);
+    }
+    list.push({ colour: r.colour, size: r.size, soldOut: isSoldOut(r) });
+  }
+  const out: SoldOutProduct[] = [];
+  for (const p of products) {
+    const found = soldOutOf(parseJsonArray(p.colors).map(colourKey), rowsOf.get(p.id) ?? []);
+    if (found.sizes.size === 0 && found.byColour.size === 0) continue;
+    out.push({
+      product_id: p.id,
+      sizes: [...found.sizes],
+      byColour: [...found.byColour].map(([colour, sizes]) => [colour, [...sizes]]),
+    });
+  }
+  return out;
 }
 
 async function lastChange(db: DbOrTx): Promise<number> {

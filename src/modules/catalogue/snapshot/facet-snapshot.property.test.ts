@@ -1,14 +1,16 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseSource } from '../../../db/database-source.js';
-import type { CatalogueSort, SearchPage } from '../../../shared/catalogue.js';
+import type { CardColour, CatalogueSort, ProductCard, SearchPage } from '../../../shared/catalogue.js';
+import { colourKey } from '../../../shared/colours.js';
 import type { CatalogueFilter } from '../../../shared/storefront-input.js';
 import { facetCountsBySql, matchingIdsBySql } from '../../../test-support/facet-counts-oracle.js';
 import { insertProducts } from '../../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../../test-support/test-store.js';
-import { withSoldOut } from '../../stock/stock.repository.js';
+import { soldOutStockOf } from '../../stock/stock.repository.js';
+import { cardColumns, toCard } from '../catalogue.repository.js';
 import { assembleFacets, facetCounts, searchBySql, searchProducts } from '../catalogue-search.repository.js';
-import { searchTerms } from '../search-query.js';
+import { facetKeys, searchTerms } from '../search-query.js';
 import { readFacetLoadInWorker } from './facet-load-in-worker.js';
 import {
   countFacets,
@@ -57,23 +59,35 @@ const TAGS = [
 ];
 const WORDS = ['silk', 'kurta', 'ＫＵＲＴＡ', 'lawn', 'velvet', 'shawl', 'emerald', 'sherwani', 'ﬁne'];
 
-const product = fc.record({
-  title: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }),
-  manufacturer: fc.constantFrom(...MAKERS),
-  sizes: fc.subarray(SIZES),
-  colors: fc.subarray(COLOURS),
-  tags: fc.subarray(TAGS),
-  price: fc.integer({ min: 0, max: 20_000 }),
-  /** Few values, so the listing orders meet ties (broken by id); halves, as page order is a decimal. */
-  pageOrder: fc.integer({ min: 0, max: 4 }).map((n) => n / 2),
-  day: fc.integer({ min: 1, max: 3 }),
-  /** size -> [on hand, held]: sold out when on hand <= held. Any size, also ones the product lacks. */
-  stock: fc.dictionary(
-    fc.constantFrom(...SIZES),
-    fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 })),
-    { maxKeys: 4 },
-  ),
-});
+/**
+ * Stock rows of a product: for all colours ('') or for one colour, its own or one it does not have (a
+ * colour taken off), in any spelling of the colour; sold out when on hand <= held. Any size, also ones the
+ * product lacks.
+ */
+const stockOf = (colours: string[]) =>
+  fc.array(
+    fc.record({
+      colour: fc.constantFrom('', '', ...colours, 'Teal'),
+      size: fc.constantFrom(...SIZES),
+      onHand: fc.integer({ min: 0, max: 2 }),
+      held: fc.integer({ min: 0, max: 2 }),
+    }),
+    { maxLength: 6 },
+  );
+
+const product = fc
+  .record({
+    title: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }),
+    manufacturer: fc.constantFrom(...MAKERS),
+    sizes: fc.subarray(SIZES),
+    colors: fc.subarray(COLOURS),
+    tags: fc.subarray(TAGS),
+    price: fc.integer({ min: 0, max: 20_000 }),
+    /** Few values, so the listing orders meet ties (broken by id); halves, as page order is a decimal. */
+    pageOrder: fc.integer({ min: 0, max: 4 }).map((n) => n / 2),
+    day: fc.integer({ min: 1, max: 3 }),
+  })
+  .chain((p) => stockOf(p.colors).map((stock): ProductSpec => ({ ...p, stock })));
 
 const pick = <T>(values: readonly T[]) => fc.subarray([...values], { maxLength: 3 });
 const filter: fc.Arbitrary<CatalogueFilter> = fc.record({
@@ -141,11 +155,16 @@ describe('facet counts from the in-memory snapshot', () => {
 
   async function putStock(id: string, stock: ProductSpec['stock']) {
     await store.handle.db.deleteFrom('size_stock').where('product_id', '=', id).execute();
-    const values = Object.entries(stock).map(([size, [onHand, held]]) => ({
+    // One row per pool and spelling of a size (the table's key): the last one given wins.
+    const rows = new Map(
+      stock.map((r) => [`${colourKey(r.colour)}\u001f${r.size}`, { ...r, colour: colourKey(r.colour) }]),
+    );
+    const values = [...rows.values()].map((r) => ({
       product_id: id,
-      size,
-      on_hand: onHand,
-      reserved: held,
+      colour: r.colour,
+      size: r.size,
+      on_hand: r.onHand,
+      reserved: r.held,
     }));
     if (values.length > 0) await store.handle.db.insertInto('size_stock').values(values).execute();
   }
@@ -304,9 +323,9 @@ describe('facet counts from the in-memory snapshot', () => {
               for (const sort of ['featured', 'newest', 'price-asc', 'price-desc', 'relevance'] as const) {
                 const listed = await scrolled((offset) => searchProducts(db, f, { sort, offset, limit }));
                 expect(listed.totals.every((t) => t === matching.length)).toBe(true);
-                // The snapshot's sold-out marks are the ones the stock table gives the same cards.
-                const unmarked = listed.cards.map(({ soldOutSizes: _, ...c }) => ({ ...c, soldOut: false }));
-                expect(listed.cards).toEqual(await withSoldOut(db, unmarked));
+                // The snapshot's sold-out marks are the ones the stock table gives the same cards, and a
+                // colour filter's cards show the colour they were found by.
+                expect(listed.cards).toEqual(await expectedCards(db, f, listed.ids));
                 if (sort === 'relevance' && searchTerms(f.q)) {
                   // The words' own order, keeping the products the filter finds.
                   const keep = new Set(matching);
@@ -367,7 +386,7 @@ describe('facet counts from the in-memory snapshot', () => {
         colors: ['Gold'],
         tags: ['eid'],
         price: 200,
-        stock: {},
+        stock: [],
       },
     ]);
     const db = store.handle.db;
@@ -397,6 +416,49 @@ describe('facet counts from the in-memory snapshot', () => {
   });
 });
 
+/**
+ * The cards a listing of `ids` for `f` should show, worked out from the stock table (stock.repository's
+ * soldOutStockOf): sizes sold out in every colour marked on the card, each colour's own on its swatch; with
+ * a colour chosen, the first chosen colour with something to sell (else the first chosen the product has),
+ * its price and its sold-out sizes.
+ */
+async function expectedCards(db: TestStore['handle']['db'], f: CatalogueFilter, ids: string[]) {
+  const stock = await soldOutStockOf(db, ids);
+  const rows = ids.length === 0 ? [] : await cardColumns(db).where('p.id', 'in', ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, toCard(r)]));
+  const chosen = facetKeys('color', f.colors);
+  return ids.map((id): ProductCard => {
+    const card = byId.get(id);
+    if (!card) throw new Error(`no card for ${id}`);
+    const gone = stock.get(id);
+    const marked = (sold: string[]) => ({
+      soldOut: sold.length > 0 && sold.length === card.sizes.length,
+      ...(sold.length > 0 ? { soldOutSizes: sold } : {}),
+    });
+    const colours = card.colours?.map((c): CardColour => {
+      const sold = card.sizes.filter((s) => gone?.byColour.get(colourKey(c.name))?.has(s));
+      return sold.length > 0 ? { ...c, soldOutSizes: sold } : c;
+    });
+    const plain: ProductCard = {
+      ...card,
+      ...(colours ? { colours } : {}),
+      ...marked(card.sizes.filter((s) => gone?.sizes.has(s))),
+    };
+    const candidates = chosen.flatMap((key) => (colours ?? []).filter((c) => colourKey(c.name) === key));
+    const colour =
+      candidates.find((c) => card.sizes.length === 0 || (c.soldOutSizes?.length ?? 0) < card.sizes.length) ??
+      candidates[0];
+    if (!colour) return plain;
+    const { soldOutSizes: _, ...rest } = plain;
+    return {
+      ...rest,
+      colour: colour.name,
+      priceMinor: colour.priceMinor ?? card.priceMinor,
+      ...marked(colour.soldOutSizes ?? []),
+    };
+  });
+}
+
 const SILK_KURTA: ProductSpec = {
   title: ['silk'],
   manufacturer: 'Noor Mahal',
@@ -404,7 +466,7 @@ const SILK_KURTA: ProductSpec = {
   colors: ['Mint'],
   tags: ['eid'],
   price: 100,
-  stock: {},
+  stock: [],
 };
 
 type ProductSpec = {
@@ -416,8 +478,11 @@ type ProductSpec = {
   price: number;
   pageOrder?: number;
   day?: number;
-  stock: Record<string, [number, number]>;
+  /** Stock rows: colour '' for all colours, else a colour's name (kept under its key). */
+  stock: Array<{ colour: string; size: string; onHand: number; held: number }>;
 };
+
+const PLAIN_COLOUR = { hex: null, skuSuffix: null, priceMinor: null, images: [], sizeDetail: null };
 
 function columns(p: ProductSpec) {
   return {
@@ -425,6 +490,8 @@ function columns(p: ProductSpec) {
     manufacturer: p.manufacturer,
     sizes: JSON.stringify(p.sizes),
     colors: JSON.stringify(p.colors),
+    // As the products form writes them: the names, and the colours they are the names of.
+    colour_options: JSON.stringify(p.colors.map((name) => ({ ...PLAIN_COLOUR, name }))),
     tags: JSON.stringify(p.tags),
     price_minor: p.price,
     page_order: p.pageOrder ?? 999,

@@ -6,7 +6,7 @@ import {
   type FacetLoad,
   type ProductRow,
   readFacetLoad,
-  type SoldOutRow,
+  type SoldOutProduct,
   soldOutRows,
   toMillis,
 } from './facet-load.js';
@@ -61,18 +61,24 @@ export type FacetSnapshot = {
   idOfAdded: Map<number, string>;
   terms: Map<string, Term>;
   /**
-   * Size key -> the slots whose that size is sold out, and the slots whose every size is: read again with
-   * each load and refresh, since stock moves without touching catalogue_changes (the storefront revision
-   * moves when a size turns sold out or back, which is what brings the refresh).
+   * Size key -> the slots whose that size is sold out in every colour, and the slots whose every size is:
+   * read again with each load and refresh, since stock moves without touching catalogue_changes (the
+   * storefront revision moves when a size turns sold out or back, which is what brings the refresh).
    */
   soldOut: Map<string, Uint32Array>;
   everySizeSoldOut: Uint32Array;
   /**
-   * The sold-out sizes of each slot that has any, spelled as the stock rows are: what a listing card's
-   * sold-out sizes and "Sold out" mark are worked out from when the card is read (card-cache.ts, with
-   * stock.repository's markCard), as the product page's are.
+   * Colour key -> the slots that have that colour and sizes, none of them buyable in it (decision 0036: the
+   * colour's own row, else the all-colours row, says so): a colour filter does not find them, nor count them.
    */
-  soldOutSizesOf: Map<number, Set<string>>;
+  colourSoldOut: Map<string, Uint32Array>;
+  /**
+   * What is sold out of each slot that has anything sold out (sizes in every colour, and per colour key), as
+   * the load read it, spelled as the stock rows are: what a listing card's sold-out sizes, "Sold out" mark
+   * and colour swatches are worked out from when the card is read (card-cache.ts, with markCard), as the
+   * product page's are. Kept as read: turned into sets only for the few cards read.
+   */
+  soldOutStockOf: Map<number, SoldOutProduct>;
   /**
    * Each searched word's live matches, most recently used last (snapshot-text.ts), by `seq` and word: only
    * a product's change alters what words match, so a size selling out, a setting or a picture, which move
@@ -140,7 +146,8 @@ export function snapshotFromLoad(load: FacetLoad, revision: string): FacetSnapsh
     terms: new Map(),
     soldOut: new Map(),
     everySizeSoldOut: new Uint32Array(words),
-    soldOutSizesOf: new Map(),
+    colourSoldOut: new Map(),
+    soldOutStockOf: new Map(),
     wordMasks: new Map(),
     wordReads: new Map(),
     rankedSlots: new Map(),
@@ -229,36 +236,69 @@ export function maskOfRowidList(snap: FacetSnapshot, rowids: Float64Array): Uint
   return mask;
 }
 
-/** Resolves sold-out rows to slots; synchronous, so a count sees them together with the slots they name. */
-function applySoldOut(snap: FacetSnapshot, rows: SoldOutRow[]): void {
+/** Resolves sold-out stock to slots; synchronous, so a count sees it together with the slots it names. */
+function applySoldOut(snap: FacetSnapshot, products: SoldOutProduct[]): void {
   const words = snap.capacity >>> 5;
   const soldOut = new Map<string, Uint32Array>();
-  const sizesOf = new Map<number, Set<string>>();
-  for (const r of rows) {
-    const slot = slotOfId(snap, r.product_id);
-    if (slot === undefined) continue;
-    const sizes = sizesOf.get(slot) ?? new Set<string>();
-    sizes.add(r.size);
-    sizesOf.set(slot, sizes);
-    const key = facetKey('size', r.size);
-    let bits = soldOut.get(key);
+  const colourSoldOut = new Map<string, Uint32Array>();
+  const stockOf = new Map<number, SoldOutProduct>();
+  const bitsOf = (sets: Map<string, Uint32Array>, key: string) => {
+    let bits = sets.get(key);
     if (!bits) {
       bits = new Uint32Array(words);
-      soldOut.set(key, bits);
+      sets.set(key, bits);
     }
-    setBit(bits, slot);
-  }
+    return bits;
+  };
+  // A slot's sizes are its size terms' keys: whether every size is sold out (in every colour, or in one
+  // colour) is worked out against them, so a stock row of a size it no longer has changes nothing. Plain
+  // arrays and loops: at 100,000 products thousands of products have a sold-out row, and this runs on the
+  // main thread with every refresh.
   const sizeTerms = [...snap.terms.values()].filter((t) => t.kind === 'size');
   const every = new Uint32Array(words);
-  for (const slot of sizesOf.keys()) {
-    const held = new Set<string>();
-    for (const t of sizeTerms) if (holds(t.slots, slot)) held.add(t.key);
-    if (held.size > 0 && [...held].every((key) => hasBit(soldOut.get(key), slot))) setBit(every, slot);
+  const held: string[] = [];
+  // Slots by id of the products sold out before: most still are at the next refresh, and finding a loaded
+  // product's slot by id is a binary search over text.
+  const before = new Map<string, number>();
+  for (const [slot, p] of snap.soldOutStockOf) before.set(p.product_id, slot);
+  for (const p of products) {
+    const slot = p.slot ?? knownSlot(snap, before, p.product_id) ?? slotOfId(snap, p.product_id);
+    if (slot === undefined) continue;
+    stockOf.set(slot, p);
+    for (const size of p.sizes) setBit(bitsOf(soldOut, sizeKeyOf(size)), slot);
+    held.length = 0;
+    for (const t of sizeTerms) if (holds(t.slots, slot)) held.push(t.key);
+    if (held.length === 0) continue;
+    if (p.sizes.length > 0 && held.every((key) => hasBit(soldOut.get(key), slot))) setBit(every, slot);
+    for (const [colour, sizes] of p.byColour) {
+      if (held.every((key) => sizes.some((s) => sizeKeyOf(s) === key))) {
+        setBit(bitsOf(colourSoldOut, colour), slot);
+      }
+    }
   }
   snap.soldOut = soldOut;
   snap.everySizeSoldOut = every;
-  snap.soldOutSizesOf = sizesOf;
+  snap.colourSoldOut = colourSoldOut;
+  snap.soldOutStockOf = stockOf;
 }
+
+/** The live slot `before` gives an id, unless the product changed since (its slot is then dead). */
+function knownSlot(snap: FacetSnapshot, before: Map<string, number>, id: string): number | undefined {
+  const slot = before.get(id);
+  return slot !== undefined && hasBit(snap.alive, slot) && !snap.addedById.has(id) ? slot : undefined;
+}
+
+/** A size's facet key, remembered: a catalogue has few sizes, and sold-out rows name them over and over. */
+function sizeKeyOf(size: string): string {
+  let key = sizeKeys.get(size);
+  if (key === undefined) {
+    if (sizeKeys.size >= 10_000) sizeKeys.clear();
+    key = facetKey('size', size);
+    sizeKeys.set(size, key);
+  }
+  return key;
+}
+const sizeKeys = new Map<string, string>();
 
 /**
  * Brings a snapshot to `revision` by applying the products changed since it was built. Null when a fresh
@@ -515,8 +555,13 @@ function countTerm(
   return n;
 }
 
-/** In stock only: the slots whose size `t` is sold out (undefined when the filter leaves none out). */
+/**
+ * The holders of `t` it does not count for (undefined when none): a colour's, always, those with none of
+ * their sizes buyable in it (a colour filter means "has this colour to sell"); a size's, in stock only,
+ * those with it sold out in every colour.
+ */
 function unsellable(snap: FacetSnapshot, f: CatalogueFilter, t: Term): Uint32Array | undefined {
+  if (t.kind === 'color') return snap.colourSoldOut.get(t.key);
   return f.inStock && t.kind === 'size' ? snap.soldOut.get(t.key) : undefined;
 }
 
@@ -546,6 +591,7 @@ function countWith(
     [
       ...[...snap.terms.values()].flatMap((t) => ('bits' in t.slots ? [t.slots.bits] : [])),
       ...snap.soldOut.values(),
+      ...snap.colourSoldOut.values(),
     ],
     snap.alive.length,
     FACET_GROUPS.length,
