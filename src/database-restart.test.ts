@@ -100,14 +100,19 @@ describe.skipIf(testEngine !== 'postgres')('the store while PostgreSQL ends its 
   it('lives through it: clean 503s meanwhile, then every request succeeds, no order lost or doubled', async () => {
     const base = store.baseUrl;
     // A product that can be bought over and over: sizes, and no stock tracked (nothing to sell out).
-    const { rows } = await admin.query<{ id: string; sizes: unknown }>(
-      `SELECT id, sizes FROM products p
+    const { rows } = await admin.query<{ id: string; sizes: unknown; colors: unknown }>(
+      `SELECT id, sizes, colors FROM products p
         WHERE jsonb_array_length(p.sizes) > 0
           AND NOT EXISTS (SELECT 1 FROM size_stock s WHERE s.product_id = p.id)
         ORDER BY id LIMIT 20`,
     );
     const sizesOf = (v: unknown): string[] => (typeof v === 'string' ? JSON.parse(v) : v) as string[];
-    const products = rows.map((r) => ({ id: r.id, size: sizesOf(r.sizes)[0] ?? null }));
+    // A product with colours is bought in one of them (decision 0036).
+    const products = rows.map((r) => ({
+      id: r.id,
+      size: sizesOf(r.sizes)[0] ?? null,
+      colour: sizesOf(r.colors)[0] ?? null,
+    }));
     expect(products.length).toBeGreaterThan(0);
 
     const answers: Answer[] = [];
@@ -126,8 +131,12 @@ describe.skipIf(testEngine !== 'postgres')('the store while PostgreSQL ends its 
       let n = index;
       while (!stop) {
         n += 1;
-        const product = products[n % products.length] as { id: string; size: string | null };
-        const lines = [{ productId: product.id, size: product.size, quantity: 1 }];
+        const product = products[n % products.length] as {
+          id: string;
+          size: string | null;
+          colour: string | null;
+        };
+        const lines = [{ productId: product.id, colour: product.colour, size: product.size, quantity: 1 }];
         const session = await record(
           await ask(base, 'create order', '/api/trpc/checkout.createSession', json({ lines })),
         );

@@ -37,7 +37,11 @@ async function signIn(base: string): Promise<string> {
   return cookie.join('; ');
 }
 
-type SearchAnswer = { result: { data: { items: Array<{ id: string; title: string }>; total: number } } };
+type SearchAnswer = {
+  result: {
+    data: { items: Array<{ id: string; title: string; colours?: Array<{ name: string }> }>; total: number };
+  };
+};
 
 async function search(base: string, q?: string): Promise<SearchAnswer['result']['data']> {
   const res = await fetch(`${base}${trpc('catalogue.search', { limit: 48, ...(q ? { q } : {}) })}`);
@@ -194,7 +198,8 @@ describe.skipIf(testEngine !== 'postgres')('two store processes on one PostgreSQ
     const product = items[0];
     if (!product) throw new Error('the demo catalogue is empty');
     const started = await post(store.a.baseUrl, 'checkout.createSession', {
-      lines: [{ productId: product.id, size: 'M', quantity: 1 }],
+      // A product with colours is bought in one of them.
+      lines: [{ productId: product.id, colour: product.colours?.[0]?.name ?? null, size: 'M', quantity: 1 }],
     });
     expect(started.status).toBe(200);
     const { url } = ((await started.json()) as { result: { data: { url: string } } }).result.data;

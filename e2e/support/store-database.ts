@@ -39,3 +39,29 @@ export function ageConfirmations(email: string): Promise<void> {
     ['2000-01-01T00:00:00.000Z', email],
   );
 }
+
+/** Reads rows from the store's own database (as runOnStore, with `?` placeholders): what no screen shows. */
+export async function queryStore<T>(statement: string, params: unknown[]): Promise<T[]> {
+  const url = process.env.E2E_DATABASE_URL;
+  if (url) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      let n = 0;
+      const result = await client.query(
+        statement.replace(/\?/g, () => `$${++n}`),
+        params,
+      );
+      return result.rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new SQLite(path.join(process.env.E2E_DATA_DIR ?? '', 'store.db'), { readonly: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    return db.prepare(statement).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}

@@ -5,7 +5,7 @@
  * /testpayment, /checkout/success and the order's own page.
  */
 
-type CartLine = { productId: string; size: string | null; quantity: number };
+type CartLine = { productId: string; colour: string | null; size: string | null; quantity: number };
 
 export type DemoOrder = {
   /** The cart as the browser keeps it (localStorage 'cart:v1'), for /checkout. */
@@ -32,14 +32,16 @@ async function call<T>(base: string, procedure: string, input: unknown, method: 
 }
 
 export async function placeDemoOrder(base: string, productId: string): Promise<DemoOrder> {
-  const product = await call<{ sizes: string[]; soldOutSizes: string[] }>(
-    base,
-    'catalogue.byId',
-    { id: productId },
-    'GET',
-  );
-  const size = product.sizes.find((s) => !product.soldOutSizes.includes(s)) ?? null;
-  const cart: CartLine[] = [{ productId, size, quantity: 1 }];
+  const product = await call<{
+    sizes: string[];
+    soldOutSizes: string[];
+    colours: Array<{ name: string; soldOutSizes: string[] }>;
+  }>(base, 'catalogue.byId', { id: productId }, 'GET');
+  // A product with colours is bought in one with a size left.
+  const colour = product.colours.find((c) => product.sizes.some((s) => !c.soldOutSizes.includes(s))) ?? null;
+  const soldOut = colour?.soldOutSizes ?? product.soldOutSizes;
+  const size = product.sizes.find((s) => !soldOut.includes(s)) ?? null;
+  const cart: CartLine[] = [{ productId, colour: colour?.name ?? null, size, quantity: 1 }];
   const { url } = await call<{ url: string }>(base, 'checkout.createSession', { lines: cart }, 'POST');
   const sessionId = new URL(url, base).searchParams.get('session_id') ?? '';
   if (!sessionId.startsWith('demo_')) throw new Error(`not a demo checkout (${url}): set no Stripe keys`);

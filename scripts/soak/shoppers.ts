@@ -53,7 +53,7 @@ export type LoadStats = {
   elapsedMs: number;
 };
 
-export type Product = { id: string; size: string | null };
+export type Product = { id: string; size: string | null; colour: string | null };
 
 export type LoadOptions = {
   port: number;
@@ -181,7 +181,7 @@ export async function runShoppers(opts: LoadOptions): Promise<LoadStats> {
   async function checkout(rand: () => number): Promise<void> {
     const lines = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => {
       const p = opts.products[Math.floor(rand() * opts.products.length)] as Product;
-      return { productId: p.id, size: p.size, quantity: 1 + Math.floor(rand() * 2) };
+      return { productId: p.id, colour: p.colour, size: p.size, quantity: 1 + Math.floor(rand() * 2) };
     });
     const quote = data<{ ok: boolean }>(
       'checkout quote',

@@ -77,14 +77,19 @@ export async function missingPaidOrders(db: Db, sessions: readonly string[]): Pr
   return sessions.filter((s) => !paid.has(s));
 }
 
-/** Product ids a shopper can buy, with the first size each needs (null when it has none). */
-export async function buyableProducts(db: Db): Promise<Array<{ id: string; size: string | null }>> {
-  const rows = await db.selectFrom('products').select(['id', 'sizes']).execute();
-  return rows.map((r) => {
-    const sizes = JSON.parse(r.sizes) as unknown;
-    const first = Array.isArray(sizes) && typeof sizes[0] === 'string' ? sizes[0] : null;
-    return { id: r.id, size: first };
-  });
+/**
+ * Product ids a shopper can buy, with the first size and the first colour each needs (null when it has
+ * none: a product with colours is bought in one of them).
+ */
+export async function buyableProducts(
+  db: Db,
+): Promise<Array<{ id: string; size: string | null; colour: string | null }>> {
+  const rows = await db.selectFrom('products').select(['id', 'sizes', 'colors']).execute();
+  const first = (text: string) => {
+    const list = JSON.parse(text) as unknown;
+    return Array.isArray(list) && typeof list[0] === 'string' ? list[0] : null;
+  };
+  return rows.map((r) => ({ id: r.id, size: first(r.sizes), colour: first(r.colors) }));
 }
 
 export function walBytes(dataDir: string): number | null {

@@ -73,15 +73,21 @@ export async function pgTerminateStep(soak: Soak): Promise<StepResult> {
     // Products that sell over and over: no tracked stock to run out.
     const rows = await handle.db
       .selectFrom('products')
-      .select(['id', 'sizes'])
+      .select(['id', 'sizes', 'colors'])
       .where(({ not, exists, selectFrom }) =>
         not(exists(selectFrom('size_stock').select('product_id').whereRef('product_id', '=', 'products.id'))),
       )
       .execute();
-    const products: Product[] = rows.map((r) => {
-      const sizes = JSON.parse(r.sizes) as unknown;
-      return { id: r.id, size: Array.isArray(sizes) && typeof sizes[0] === 'string' ? sizes[0] : null };
-    });
+    const first = (text: string) => {
+      const list = JSON.parse(text) as unknown;
+      return Array.isArray(list) && typeof list[0] === 'string' ? list[0] : null;
+    };
+    // A product with colours is bought in its first.
+    const products: Product[] = rows.map((r) => ({
+      id: r.id,
+      size: first(r.sizes),
+      colour: first(r.colors),
+    }));
     if (products.length === 0) throw new Error('the demo catalogue has no product to buy');
 
     const durationMs = soak.ci ? 6000 : 20_000;
