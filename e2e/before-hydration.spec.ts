@@ -49,7 +49,8 @@ test('a size picked on a card before the page is hydrated stays picked, and Add 
   await expect(card.getByText('Please select a size')).toHaveCount(0);
   await page.getByRole('button', { name: 'Cart, 1 item' }).click();
   await expect(page.getByRole('region', { name: 'Cart' }).getByTestId('cart-line')).toHaveText([
-    new RegExp(`Size ${size}\\b`),
+    // "Size M" for a product without colours, "Mint / M" for one with (decision 0036).
+    new RegExp(`(Size | / )${size}\\b`),
   ]);
 });
 
@@ -117,6 +118,7 @@ test('a size picked on a product page before it is hydrated stays picked, and Ad
   await expect(page.getByTestId('toast').filter({ hasText: 'Added to cart!' }).first()).toBeVisible();
   await page.getByRole('button', { name: 'Cart, 1 item' }).click();
   await expect(page.getByRole('region', { name: 'Cart' }).getByTestId('cart-line')).toHaveText([
-    new RegExp(`Size ${size}\\b`),
+    // "Size M" for a product without colours, "Mint / M" for one with (decision 0036).
+    new RegExp(`(Size | / )${size}\\b`),
   ]);
 });

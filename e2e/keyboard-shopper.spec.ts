@@ -50,9 +50,11 @@ test('a shopper with only a keyboard searches, filters, picks a size, adds to th
   const detail = page.getByTestId('product-detail');
   const add = detail.getByRole('button', { name: 'Add to Cart' });
   await expect(add).toBeDisabled();
-  await tabTo(page, detail.getByRole('radio').first());
+  // The sizes' group (a product with colours has a colour group before it, one colour already chosen).
+  const sizes = detail.getByRole('group', { name: 'Size' });
+  await tabTo(page, sizes.getByRole('radio').first());
   await page.keyboard.press('Space');
-  await expect(detail.getByRole('radio').first()).toBeChecked();
+  await expect(sizes.getByRole('radio').first()).toBeChecked();
   await expect(add).toBeEnabled();
   await tabTo(page, add);
   await page.keyboard.press('Enter');

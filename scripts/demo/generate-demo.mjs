@@ -297,7 +297,8 @@ function main() {
             images: own.map((m) => m.file),
           })),
           colourStock: Object.fromEntries(
-            p.variants.map((v) => [
+            // A colour without stock is made to order: not tracked.
+            p.variants.filter((v) => v.stock).map((v) => [
               v.name,
               Object.fromEntries(Object.entries(v.stock).filter(([size]) => sizes.includes(size))),
             ]),

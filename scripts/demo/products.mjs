@@ -46,9 +46,11 @@ export const PRODUCTS = [
     c: ['Mint', 'Ivory'],
     // Real colour variants (decision 0036): the same design recoloured, each colour with its own photos and
     // stock per size. Teal M has exactly one left while Maroon M has several (the journey: buy the
-    // last teal M, maroon M stays available); Maroon costs a little more (a colour's own price).
+    // last teal M, maroon M stays available); Maroon costs a little more (a colour's own price). Mint, the
+    // colour a shopper sees first, is made to order (not tracked), as the whole kurta was before colours:
+    // the browser journeys buy this first product over and over.
     variants: [
-      { name: 'Mint', stock: { XS: 3, S: 6, M: 4, L: 5, XL: 3, XXL: 2 } },
+      { name: 'Mint' },
       { name: 'Teal', skuSuffix: '-TL', stock: { XS: 2, S: 3, M: 1, L: 4, XL: 2, XXL: 2 } },
       { name: 'Maroon', skuSuffix: '-MR', priceUp: 4, stock: { XS: 2, S: 4, M: 6, L: 3, XL: 2, XXL: 1 } },
     ],

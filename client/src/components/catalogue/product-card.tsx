@@ -214,15 +214,22 @@ function Swatches({ colours, shown }: { colours: CardColour[]; shown: CardColour
         <li
           key={c.name}
           title={c.name}
-          className={`h-5 w-5 overflow-hidden rounded-full border border-stone-line bg-sand bg-cover bg-center ${c === shown ? 'ring-2 ring-ink ring-offset-1' : ''}`}
-          style={
-            c.hex
-              ? { backgroundColor: c.hex }
-              : c.image
-                ? { backgroundImage: `url(${JSON.stringify(c.image)})` }
-                : undefined
-          }
+          className={`h-5 w-5 overflow-hidden rounded-full border border-stone-line bg-sand ${c === shown ? 'ring-2 ring-ink ring-offset-1' : ''}`}
         >
+          {/* An SVG fill or an <img>, never a style attribute: the page's CSP allows no inline styles. */}
+          {c.hex ? (
+            <svg aria-hidden="true" viewBox="0 0 20 20" className="h-full w-full">
+              <circle cx="10" cy="10" r="10" fill={c.hex} />
+            </svg>
+          ) : c.image ? (
+            <img
+              src={c.image}
+              alt=""
+              aria-hidden="true"
+              className="h-full w-full object-cover"
+              loading="lazy"
+            />
+          ) : null}
           <span className="sr-only">{c === shown && colours.length > 1 ? `${c.name} (shown)` : c.name}</span>
         </li>
       ))}
