@@ -59,8 +59,10 @@ test('the cart, the checkout, the receipt, the order page and the packing slip n
     ],
   });
   await createProduct(page, shawl.id, { ...common, title: shawl.title, sku: `PLN-${stamp}`, price: '30.00' });
-  // The teal photo: set on the stored colour, as the product form's photo picker would (not this spec's part).
+  // The teal photo: one of the kurta's own (a colour's photos are the product's, decision 0036), ticked for
+  // Teal as the product form's photo picker would (not this spec's part).
   const photo = '/placeholder.svg?teal';
+  await runOnStore('UPDATE products SET images = ? WHERE id = ?', [JSON.stringify([photo]), kurta.id]);
   await runOnStore('UPDATE products SET colour_options = ? WHERE id = ?', [
     JSON.stringify([
       { name: 'Teal', hex: '#1f7a6d', skuSuffix: null, priceMinor: 4900, images: [photo], sizeDetail: null },

@@ -26,7 +26,7 @@ export async function quoteCart(db: DbOrTx, input: CartLine[], now: Date): Promi
   const ids = [...new Set(input.map((l) => l.productId))];
   const rows = await db
     .selectFrom('products as p')
-    .select(['p.id', 'p.title', 'p.price_minor', 'p.currency', 'p.sizes', 'p.colour_options'])
+    .select(['p.id', 'p.title', 'p.price_minor', 'p.currency', 'p.sizes', 'p.colour_options', 'p.images'])
     .where('p.id', 'in', ids)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -44,6 +44,8 @@ export async function quoteCart(db: DbOrTx, input: CartLine[], now: Date): Promi
     .execute();
   const photosOf = new Map<string, Array<{ url: string }>>();
   for (const m of media) photosOf.set(m.product_id, [...(photosOf.get(m.product_id) ?? []), { url: m.url }]);
+  // A colour may also name a photo a plain catalogue file listed (products.images, after the media rows).
+  const listedOf = new Map(rows.map((r) => [r.id, parseJsonArray(r.images).map((url) => ({ url }))]));
 
   const merged = new Map<string, Omit<CartLine, 'colour'> & { colour: string | null }>();
   for (const raw of input) {
@@ -111,7 +113,7 @@ export async function quoteCart(db: DbOrTx, input: CartLine[], now: Date): Promi
     return {
       ...pick(line),
       title: product.title,
-      image: lineImage(photosOf.get(product.id) ?? [], colours, colour),
+      image: lineImage(photosOf.get(product.id) ?? [], listedOf.get(product.id) ?? [], colours, colour),
       unitPriceMinor,
       currency: product.currency,
       lineTotalMinor: unitPriceMinor * line.quantity,
@@ -133,14 +135,17 @@ export async function quoteCart(db: DbOrTx, input: CartLine[], now: Date): Promi
 
 /**
  * The photo a line shows: the colour's own first, else the first photo of every colour, else the product's
- * first. A colour's photo that is not among the product's (a hand-edited file) is not shown.
+ * first media photo (a line without a colour shows that, as before colours). A colour's photo that is not
+ * among the product's (a hand-edited file) is not shown.
  */
 function lineImage(
-  photos: Array<{ url: string }>,
+  media: Array<{ url: string }>,
+  listed: Array<{ url: string }>,
   colours: ColourOption[],
   colour: ColourOption | undefined,
 ): string | null {
-  return photosForColour(photos, colours, colour)[0]?.url ?? photos[0]?.url ?? null;
+  if (!colour) return media[0]?.url ?? null;
+  return photosForColour([...media, ...listed], colours, colour)[0]?.url ?? media[0]?.url ?? null;
 }
 
 function pick(line: Omit<CartLine, 'colour'> & { colour: string | null }) {
