@@ -140,7 +140,10 @@ test('the product page HTML carries its title and JSON-LD without JavaScript', a
   expect(html).toContain(`<title>${title.replace(/&/g, '&amp;')} · `);
   const ld = /<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)?.[1];
   // A product with colours is a ProductGroup of its variants (decision 0036), one without a Product.
-  expect(JSON.parse(ld ?? '{}')).toMatchObject({ '@type': expect.stringMatching(/^Product(Group)?$/), name: title });
+  expect(JSON.parse(ld ?? '{}')).toMatchObject({
+    '@type': expect.stringMatching(/^Product(Group)?$/),
+    name: title,
+  });
 });
 
 test('About shows the store, its version and credits', async ({ page }) => {

@@ -237,7 +237,11 @@ describe.skipIf(testEngine !== 'postgres')('the store while PostgreSQL ends its 
 
     // Afterwards every request succeeds, with no restart.
     for (let i = 0; i < 5; i++) {
-      const product = products[i % products.length] as { id: string; size: string | null; colour: string | null };
+      const product = products[i % products.length] as {
+        id: string;
+        size: string | null;
+        colour: string | null;
+      };
       const lines = [{ productId: product.id, colour: product.colour, size: product.size, quantity: 1 }];
       const session = await ask(base, 'create order', '/api/trpc/checkout.createSession', json({ lines }));
       expect(session.status, session.message ?? '').toBe(200);

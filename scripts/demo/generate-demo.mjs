@@ -298,10 +298,12 @@ function main() {
           })),
           colourStock: Object.fromEntries(
             // A colour without stock is made to order: not tracked.
-            p.variants.filter((v) => v.stock).map((v) => [
-              v.name,
-              Object.fromEntries(Object.entries(v.stock).filter(([size]) => sizes.includes(size))),
-            ]),
+            p.variants
+              .filter((v) => v.stock)
+              .map((v) => [
+                v.name,
+                Object.fromEntries(Object.entries(v.stock).filter(([size]) => sizes.includes(size))),
+              ]),
           ),
         }
       : { colors: p.c };

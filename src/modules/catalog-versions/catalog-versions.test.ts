@@ -33,7 +33,9 @@ describe('catalogue versions', () => {
     expect(content).toContain('total_products: ');
     // The demo's colour variants go out with their photos and stock per colour × size (and come back below).
     expect(content).toContain('      - name: Teal\n');
-    expect(content).toMatch(/ {4}colourStock:\n {6}Teal:\n(?: {8}\w+: \d+\n)*? {8}M: 1\n[\s\S]*? {6}Maroon:\n/);
+    expect(content).toMatch(
+      / {4}colourStock:\n {6}Teal:\n(?: {8}\w+: \d+\n)*? {8}M: 1\n[\s\S]*? {6}Maroon:\n/,
+    );
 
     const empty = await createTestStore();
     try {
