@@ -22,6 +22,16 @@ export function keepJson<T extends object>(value: T): T {
   return deepFreeze(value);
 }
 
+/**
+ * As keepJson, with the JSON already written by the caller (`bytes`, UTF-8): for a value made of another's
+ * kept JSON and a few fields of its own, whose whole JSON.stringify would repeat the bulk each time. The
+ * caller answers for `bytes` being the value's JSON (its keys may come in another order).
+ */
+export function keepJsonBytes<T extends object>(value: T, bytes: Buffer): T {
+  written.set(value, bytes);
+  return deepFreeze(value);
+}
+
 function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
   for (const key of Object.keys(value)) deepFreeze(Reflect.get(value, key));

@@ -1,6 +1,6 @@
 import type { CompiledQuery } from 'kysely';
 import { GenerationCache, SlotGenerationCache } from '../../core/lru.js';
-import { keepJson } from '../../core/prebuilt-json.js';
+import { keepJson, keepJsonBytes } from '../../core/prebuilt-json.js';
 import type { DbOrTx } from '../../db/database.js';
 import { engineOf } from '../../db/engine-sql.js';
 import type { CardColour, ImageRef, ProductCard } from '../../shared/catalogue.js';
@@ -177,22 +177,60 @@ export function colourCard(
     card.sizes.length === 0 || (c.soldOutSizes?.length ?? 0) < card.sizes.length;
   const colour = candidates.find(buyable) ?? candidates[0];
   if (!colour) return card;
-  const seen = colourVersions.get(card);
-  if (seen?.colour === colour.name) return seen;
+  const versions = colourVersions.get(card);
+  const seen = versions?.get(colour.name);
+  if (seen) return seen;
   const photo = colourPhotosOf.get(photosOf)?.get(keyOf(colour.name));
   const { soldOutSizes: _, ...plain } = card;
   const sold = colour.soldOutSizes ?? [];
-  const version = keepJson({
-    ...plain,
+  const own = {
     colour: colour.name,
     priceMinor: colour.priceMinor ?? card.priceMinor,
     image: photo?.image ?? card.image,
     soldOut: sold.length > 0 && sold.length === card.sizes.length,
     ...(sold.length > 0 ? { soldOutSizes: sold } : {}),
-  });
-  // Only a kept card (frozen with its JSON) lives long enough for its version to be asked for again.
-  if (Object.isFrozen(card)) colourVersions.set(card, version);
+  };
+  // Its JSON is the card's own (less these fields), written once per card, and these few fields: a whole
+  // JSON.stringify of each version was most of what a colour filter's listing cost (the bench's stream).
+  const stem = stemOf(card, plain);
+  const tail = JSON.stringify(own).slice(1);
+  const bytes = ownBuffer(stem.length + Buffer.byteLength(tail));
+  stem.copy(bytes);
+  bytes.write(tail, stem.length);
+  const version = keepJsonBytes({ ...plain, ...own }, bytes);
+  // Only a kept card (frozen with its JSON) lives long enough for its versions to be asked for again.
+  if (Object.isFrozen(card)) {
+    const kept = versions ?? new Map<string, ProductCard>();
+    kept.set(colour.name, version);
+    if (!versions) colourVersions.set(card, kept);
+  }
   return version;
+}
+
+/** The fields a colour version writes itself: the card's JSON without them is the version's stem. */
+const OWN_FIELDS = ['colour', 'priceMinor', 'image', 'soldOut', 'soldOutSizes'] as const;
+
+/**
+ * The JSON of a card without the fields its colour versions write, open at the end (`{...,`), kept per card:
+ * what every version of it starts with.
+ */
+function stemOf(card: ProductCard, plain: Omit<ProductCard, 'soldOutSizes'>): Buffer {
+  const kept = colourStems.get(card);
+  if (kept) return kept;
+  const rest: Record<string, unknown> = { ...plain };
+  for (const field of OWN_FIELDS) delete rest[field];
+  const json = JSON.stringify(rest);
+  const text = json === '{}' ? '{' : `${json.slice(0, -1)},`;
+  const stem = ownBuffer(Buffer.byteLength(text));
+  stem.write(text);
+  if (Object.isFrozen(card)) colourStems.set(card, stem);
+  return stem;
+}
+const colourStems = new WeakMap<ProductCard, Buffer>();
+
+/** Memory of its own for bytes kept long (not a slice of Node's shared pool, as prebuilt-json explains). */
+function ownBuffer(length: number): Buffer {
+  return Buffer.allocUnsafeSlow(length);
 }
 
 /**
@@ -214,7 +252,7 @@ const colourKeys = new Map<string, string>();
  * The last colour version made of each kept card, with its JSON: a card's colour filters mostly ask for one
  * of its few colours again, and one version per card bounds the memory by the card cache's own.
  */
-const colourVersions = new WeakMap<ProductCard, ProductCard>();
+const colourVersions = new WeakMap<ProductCard, Map<string, ProductCard>>();
 
 /**
  * What the snapshot has sold out of its `slots` that have anything sold out, by product id, as it has it
