@@ -10,17 +10,7 @@ import pg from 'pg';
 export async function runOnStore(statement: string, params: unknown[]): Promise<void> {
   const url = process.env.E2E_DATABASE_URL;
   if (url) {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      let n = 0;
-      await client.query(
-        statement.replace(/\?/g, () => `$${++n}`),
-        params,
-      );
-    } finally {
-      await client.end();
-    }
+    await onPostgres(url, statement, params);
     return;
   }
   const db = new SQLite(path.join(process.env.E2E_DATA_DIR ?? '', 'store.db'));
@@ -29,6 +19,22 @@ export async function runOnStore(statement: string, params: unknown[]): Promise<
     db.prepare(statement).run(...params);
   } finally {
     db.close();
+  }
+}
+
+/** One statement on the run's PostgreSQL database, `?` placeholders made `$n`; its rows. */
+async function onPostgres(url: string, statement: string, params: unknown[]): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    let n = 0;
+    const result = await client.query(
+      statement.replace(/\?/g, () => `$${++n}`),
+      params,
+    );
+    return result.rows;
+  } finally {
+    await client.end();
   }
 }
 
@@ -43,20 +49,7 @@ export function ageConfirmations(email: string): Promise<void> {
 /** Reads rows from the store's own database (as runOnStore, with `?` placeholders): what no screen shows. */
 export async function queryStore<T>(statement: string, params: unknown[]): Promise<T[]> {
   const url = process.env.E2E_DATABASE_URL;
-  if (url) {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      let n = 0;
-      const result = await client.query(
-        statement.replace(/\?/g, () => `$${++n}`),
-        params,
-      );
-      return result.rows as T[];
-    } finally {
-      await client.end();
-    }
-  }
+  if (url) return (await onPostgres(url, statement, params)) as T[];
   const db = new SQLite(path.join(process.env.E2E_DATA_DIR ?? '', 'store.db'), { readonly: true });
   try {
     db.pragma('busy_timeout = 5000');

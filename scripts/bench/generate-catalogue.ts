@@ -248,7 +248,16 @@ function colourVariants(
  * Writes `count` realistic products (with 1 to 3 media rows each, and colour variants: colourVariants) in
  * one transaction, through the columns the products form writes (colors = the colours' names, colour_options).
  */
-export async function generateCatalogue(db: Kysely<Database>, count: number, seed = 42): Promise<string[]> {
+/**
+ * `withStock: false` leaves every size untracked (the soak's catalogue, whose checksum must not move as its
+ * shoppers buy, and whose checkouts must never meet a sold-out size).
+ */
+export async function generateCatalogue(
+  db: Kysely<Database>,
+  count: number,
+  seed = 42,
+  { withStock = true }: { withStock?: boolean } = {},
+): Promise<string[]> {
   const rand = mulberry32(seed);
   const colourRand = mulberry32(seed ^ 0x5eed);
   const ids: string[] = [];
@@ -313,7 +322,7 @@ export async function generateCatalogue(db: Kysely<Database>, count: number, see
           });
         }
         media.push(...variants.media);
-        stock.push(...variants.stock);
+        if (withStock) stock.push(...variants.stock);
       }
       await trx.insertInto('products').values(products).execute();
       await trx.insertInto('media').values(media).execute();

@@ -15,7 +15,7 @@ export async function seedFolder(dataDir: string, products: number): Promise<voi
   const handle = openDatabase(databaseFile(dataDir));
   try {
     await migrateToLatest(handle.db);
-    await generateCatalogue(handle.db, products);
+    await generateCatalogue(handle.db, products, 42, { withStock: false });
   } finally {
     await handle.close();
   }

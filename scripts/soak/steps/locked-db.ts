@@ -91,7 +91,7 @@ export async function lockedDbStep(soak: Soak): Promise<StepResult> {
   );
   const [product] = await withDb(soak.dataDir, buyableProducts);
   if (!product) throw new Error('no product to buy');
-  const lines = [{ productId: product.id, size: product.size, quantity: 1 }];
+  const lines = [{ productId: product.id, colour: product.colour, size: product.size, quantity: 1 }];
   const writes: Array<[string, () => Promise<Reply>]> = [
     [
       'order creation',

@@ -140,7 +140,7 @@ export async function pgTerminateStep(soak: Soak): Promise<StepResult> {
     const after: string[] = [];
     const [product] = products as [Product];
     for (let i = 0; i < 5; i++) {
-      const lines = [{ productId: product.id, size: product.size, quantity: 1 }];
+      const lines = [{ productId: product.id, colour: product.colour, size: product.size, quantity: 1 }];
       const created = await send({ port, ...trpcMutation('checkout.createSession', { lines }) }).catch(
         () => null,
       );
