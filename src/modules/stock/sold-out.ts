@@ -1,4 +1,6 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { parseJsonArray } from '../../db/json-columns.js';
+import { colourKey } from '../../shared/colours.js';
 
 /**
  * The one rule of "sold out": a tracked size (a size_stock row) with nothing left beyond what open checkouts
@@ -41,4 +43,35 @@ export function soldOutOf(colours: readonly string[], rows: readonly PoolRow[]):
     if (gone.length > 0) byColour.set(c, new Set(gone));
   }
   return { sizes: new Set(sizes.filter((s) => colours.every((c) => out(c, s)))), byColour };
+}
+
+/**
+ * soldOutOf for each product of `products` (id and colour names as products.colors keeps them) from its stock
+ * rows among `rows`: the products with anything sold out, in `products`' order.
+ */
+export function soldOutOfProducts(
+  products: ReadonlyArray<{ id: string; colors: string }>,
+  rows: ReadonlyArray<{
+    product_id: string;
+    colour: string;
+    size: string;
+    on_hand: number;
+    reserved: number;
+  }>,
+): Array<[string, SoldOutStock]> {
+  const rowsOf = new Map<string, PoolRow[]>();
+  for (const r of rows) {
+    let list = rowsOf.get(r.product_id);
+    if (!list) {
+      list = [];
+      rowsOf.set(r.product_id, list);
+    }
+    list.push({ colour: r.colour, size: r.size, soldOut: isSoldOut(r) });
+  }
+  const out: Array<[string, SoldOutStock]> = [];
+  for (const p of products) {
+    const found = soldOutOf(parseJsonArray(p.colors).map(colourKey), rowsOf.get(p.id) ?? []);
+    if (found.sizes.size > 0 || found.byColour.size > 0) out.push([p.id, found]);
+  }
+  return out;
 }

@@ -1,13 +1,7 @@
 import type { DbOrTx } from '../../db/database.js';
 import { parseJsonArray } from '../../db/json-columns.js';
 import { ALL_COLOURS, colourKey } from '../../shared/colours.js';
-import {
-  isSoldOut as isCountSoldOut,
-  type PoolRow,
-  type SoldOutStock,
-  sizeSoldOut,
-  soldOutOf,
-} from './sold-out.js';
+import { type SoldOutStock, sizeSoldOut, soldOutOfProducts } from './sold-out.js';
 
 /** A size's count as the shop keeps it; what a shopper can buy is on_hand - reserved. */
 export type SizeCount = { onHand: number; reserved: number };
@@ -113,16 +107,7 @@ export async function soldOutStockOfTouched(
         .execute(),
       db.selectFrom('products').select(['id', 'colors']).where('id', 'in', ids).execute(),
     ]);
-    const rowsOf = new Map<string, PoolRow[]>();
-    for (const r of rows) {
-      const list = rowsOf.get(r.product_id) ?? [];
-      list.push({ colour: r.colour, size: r.size, soldOut: isCountSoldOut(r) });
-      rowsOf.set(r.product_id, list);
-    }
-    for (const p of products) {
-      const found = soldOutOf(parseJsonArray(p.colors).map(colourKey), rowsOf.get(p.id) ?? []);
-      if (found.sizes.size > 0 || found.byColour.size > 0) result.set(p.id, found);
-    }
+    for (const [id, found] of soldOutOfProducts(products, rows)) result.set(id, found);
   }
   return result;
 }

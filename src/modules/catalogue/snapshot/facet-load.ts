@@ -1,9 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTx, FacetKind } from '../../../db/database.js';
 import { groupConcat } from '../../../db/engine-sql.js';
-import { parseJsonArray } from '../../../db/json-columns.js';
-import { colourKey } from '../../../shared/colours.js';
-import { isSoldOut, type PoolRow, sizeSoldOut, soldOutOf } from '../../stock/sold-out.js';
+import { sizeSoldOut, soldOutOfProducts } from '../../stock/sold-out.js';
 import { SLOT_SORTS, type SortKeys, sortSlots } from './slot-orders.js';
 import { toSlotSet } from './slot-sets.js';
 
@@ -209,26 +207,11 @@ export async function soldOutRows(db: DbOrTx): Promise<SoldOutProduct[]> {
       .execute(),
     db.selectFrom('products').select(['id', 'colors']).where('id', 'in', touched).execute(),
   ]);
-  const rowsOf = new Map<string, PoolRow[]>();
-  for (const r of rows) {
-    let list = rowsOf.get(r.product_id);
-    if (!list) {
-      list = [];
-      rowsOf.set(r.product_id, list);
-    }
-    list.push({ colour: r.colour, size: r.size, soldOut: isSoldOut(r) });
-  }
-  const out: SoldOutProduct[] = [];
-  for (const p of products) {
-    const found = soldOutOf(parseJsonArray(p.colors).map(colourKey), rowsOf.get(p.id) ?? []);
-    if (found.sizes.size === 0 && found.byColour.size === 0) continue;
-    out.push({
-      product_id: p.id,
-      sizes: [...found.sizes],
-      byColour: [...found.byColour].map(([colour, sizes]) => [colour, [...sizes]]),
-    });
-  }
-  return out;
+  return soldOutOfProducts(products, rows).map(([id, found]) => ({
+    product_id: id,
+    sizes: [...found.sizes],
+    byColour: [...found.byColour].map(([colour, sizes]) => [colour, [...sizes]]),
+  }));
 }
 
 async function lastChange(db: DbOrTx): Promise<number> {
