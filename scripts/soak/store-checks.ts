@@ -85,11 +85,13 @@ export async function buyableProducts(
   db: Db,
 ): Promise<Array<{ id: string; size: string | null; colour: string | null }>> {
   const rows = await db.selectFrom('products').select(['id', 'sizes', 'colors']).execute();
-  const first = (text: string) => {
-    const list = JSON.parse(text) as unknown;
-    return Array.isArray(list) && typeof list[0] === 'string' ? list[0] : null;
-  };
-  return rows.map((r) => ({ id: r.id, size: first(r.sizes), colour: first(r.colors) }));
+  return rows.map((r) => ({ id: r.id, size: firstOfList(r.sizes), colour: firstOfList(r.colors) }));
+}
+
+/** The first entry of a JSON list column (sizes, colours), or null when it has none. */
+export function firstOfList(text: string): string | null {
+  const list = JSON.parse(text) as unknown;
+  return Array.isArray(list) && typeof list[0] === 'string' ? list[0] : null;
 }
 
 export function walBytes(dataDir: string): number | null {

@@ -21,6 +21,7 @@ import { send, trpcData, trpcMutation } from '../http.js';
 import { type RunningServer, startSoakServer } from '../server.js';
 import { type LoadStats, type Product, runShoppers } from '../shoppers.js';
 import { Checks, type Soak, type StepResult, sleep } from '../step.js';
+import { firstOfList } from '../store-checks.js';
 
 const TERMINATIONS = 3;
 const SHOPPER = {
@@ -78,15 +79,11 @@ export async function pgTerminateStep(soak: Soak): Promise<StepResult> {
         not(exists(selectFrom('size_stock').select('product_id').whereRef('product_id', '=', 'products.id'))),
       )
       .execute();
-    const first = (text: string) => {
-      const list = JSON.parse(text) as unknown;
-      return Array.isArray(list) && typeof list[0] === 'string' ? list[0] : null;
-    };
     // A product with colours is bought in its first.
     const products: Product[] = rows.map((r) => ({
       id: r.id,
-      size: first(r.sizes),
-      colour: first(r.colors),
+      size: firstOfList(r.sizes),
+      colour: firstOfList(r.colors),
     }));
     if (products.length === 0) throw new Error('the demo catalogue has no product to buy');
 
