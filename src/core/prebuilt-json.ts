@@ -6,7 +6,9 @@
  *
  * Values are frozen when their JSON is kept: a change after it would make the bytes lie.
  */
-const written = new WeakMap<object, Buffer>();
+const written = new WeakMap<object, Buffer | JsonParts>();
+/** A value's JSON as bytes another value's JSON starts with, and the text after them. */
+type JsonParts = { head: Buffer; tail: string };
 /** Containers worth walking because a value with kept JSON may be inside (a page of cards). */
 const walked = new WeakSet<object>();
 
@@ -23,12 +25,23 @@ export function keepJson<T extends object>(value: T): T {
 }
 
 /**
- * As keepJson, with the JSON already written by the caller (`bytes`, UTF-8): for a value made of another's
- * kept JSON and a few fields of its own, whose whole JSON.stringify would repeat the bulk each time. The
- * caller answers for `bytes` being the value's JSON (its keys may come in another order).
+ * Keeps the JSON of `value`, which is `base`'s (kept) with more members after them, whose JSON is `extra`
+ * (an object's): for a value made of another and a few fields of its own, whose whole JSON.stringify would
+ * repeat the bulk each time. Nothing is copied: the value's JSON is base's bytes but their closing brace,
+ * then extra's members. The caller answers for that being the value's JSON (its keys may come in another
+ * order). A base without kept JSON leaves `value` as it is (JSON.stringify writes it).
  */
-export function keepJsonBytes<T extends object>(value: T, bytes: Buffer): T {
-  written.set(value, bytes);
+export function keepJsonWith<T extends object>(value: T, base: object, extra: string): T {
+  const kept = written.get(base);
+  if (!Buffer.isBuffer(kept) || !extra.startsWith('{')) return value;
+  const members = extra.slice(1, -1);
+  if (members.length === 0) {
+    written.set(value, kept);
+  } else {
+    // `{}` has no member to put a comma after.
+    const head = kept.subarray(0, kept.length - 1);
+    written.set(value, { head, tail: `${head.length > 1 ? ',' : ''}${members}}` });
+  }
   return deepFreeze(value);
 }
 
@@ -66,8 +79,13 @@ export function toJsonBuffer(value: unknown): Buffer {
     const kept = written.get(v);
     if (kept) {
       if (text.length > 0) parts.push(text);
-      text = '';
-      parts.push(kept);
+      if (Buffer.isBuffer(kept)) {
+        parts.push(kept);
+        text = '';
+      } else {
+        parts.push(kept.head);
+        text = kept.tail;
+      }
       return;
     }
     if (Array.isArray(v)) {

@@ -73,10 +73,12 @@ export type ProductCard = {
   colours?: CardColour[];
   /**
    * The colour this card shows, by name: a card found through a colour filter shows that colour's first
-   * photo, price and sold-out sizes, links to it and buys it. Left out on a plain card (whose quick Add to
-   * cart buys the first colour).
+   * photo, price and sold-out sizes (its entry in `colours` has them), links to it and buys it. Left out on
+   * a plain card (whose quick Add to cart buys the first colour with a size left).
    */
   colour?: string;
+  /** That colour's first photo, when it has photos of its own: shown instead of `image`. */
+  colourImage?: ImageRef;
 };
 
 export type ProductMedia = {

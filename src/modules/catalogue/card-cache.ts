@@ -1,6 +1,6 @@
 import type { CompiledQuery } from 'kysely';
 import { GenerationCache, SlotGenerationCache } from '../../core/lru.js';
-import { keepJson, keepJsonBytes } from '../../core/prebuilt-json.js';
+import { keepJson, keepJsonWith } from '../../core/prebuilt-json.js';
 import type { DbOrTx } from '../../db/database.js';
 import { engineOf } from '../../db/engine-sql.js';
 import type { CardColour, ImageRef, ProductCard } from '../../shared/catalogue.js';
@@ -159,11 +159,12 @@ export function markCardStock(card: ProductCard, stock: SoldOutStock | undefined
 }
 
 /**
- * The card as found through a colour filter of `keys` (colour keys, in the filter's order): the first of
- * them the product has something of to sell (else the first it has), with that colour's first photo, price
- * and sold-out sizes, and its name in `colour`. Made per listing from the kept card, whose JSON stays the
- * plain card's; a card without any of those colours is itself. `photosOf` is the card its photos were kept
- * with (the card before its marks, for the cards by id).
+ * The card as found through a colour filter of `keys` (colour keys, in the filter's order): the card with
+ * `colour`, the first of them the product has something of to sell (else the first it has), and that
+ * colour's first photo in `colourImage` when it has one of its own. What the colour changes (price, sold-out
+ * sizes) the card has already in `colours`, and the shared cardView reads it there. A card without any of
+ * those colours is itself. `photosOf` is the card its photos were kept with (the card before its marks,
+ * for the cards by id).
  */
 export function colourCard(
   card: ProductCard,
@@ -172,65 +173,64 @@ export function colourCard(
 ): ProductCard {
   const colours = card.colours;
   if (!colours || keys.length === 0) return card;
-  const candidates = keys.flatMap((key) => colours.filter((c) => keyOf(c.name) === key));
-  const buyable = (c: CardColour) =>
-    card.sizes.length === 0 || (c.soldOutSizes?.length ?? 0) < card.sizes.length;
-  const colour = candidates.find(buyable) ?? candidates[0];
-  if (!colour) return card;
+  // A kept card's versions by the filter's keys: a listing asks again for the colours others asked for.
+  const filterKey = keys.length === 1 ? (keys[0] as string) : keys.join('\n');
   const versions = colourVersions.get(card);
-  const seen = versions?.get(colour.name);
+  const seen = versions?.get(filterKey);
   if (seen) return seen;
-  const photo = colourPhotosOf.get(photosOf)?.get(keyOf(colour.name));
-  const { soldOutSizes: _, ...plain } = card;
-  const sold = colour.soldOutSizes ?? [];
-  const own = {
-    colour: colour.name,
-    priceMinor: colour.priceMinor ?? card.priceMinor,
-    image: photo?.image ?? card.image,
-    soldOut: sold.length > 0 && sold.length === card.sizes.length,
-    ...(sold.length > 0 ? { soldOutSizes: sold } : {}),
-  };
-  // Its JSON is the card's own (less these fields), written once per card, and these few fields: a whole
-  // JSON.stringify of each version was most of what a colour filter's listing cost (the bench's stream).
-  const stem = stemOf(card, plain);
-  const tail = JSON.stringify(own).slice(1);
-  const bytes = ownBuffer(stem.length + Buffer.byteLength(tail));
-  stem.copy(bytes);
-  bytes.write(tail, stem.length);
-  const version = keepJsonBytes({ ...plain, ...own }, bytes);
+  const version = makeColourCard(card, colours, keys, photosOf);
   // Only a kept card (frozen with its JSON) lives long enough for its versions to be asked for again.
   if (Object.isFrozen(card)) {
-    const kept = versions ?? new Map<string, ProductCard>();
-    kept.set(colour.name, version);
-    if (!versions) colourVersions.set(card, kept);
+    if (!versions) colourVersions.set(card, new Map([[filterKey, version]]));
+    // Filters of several colours are many: a card keeps its versions of a few.
+    else if (versions.size < 16) versions.set(filterKey, version);
   }
   return version;
 }
 
-/** The fields a colour version writes itself: the card's JSON without them is the version's stem. */
-const OWN_FIELDS = ['colour', 'priceMinor', 'image', 'soldOut', 'soldOutSizes'] as const;
-
-/**
- * The JSON of a card without the fields its colour versions write, open at the end (`{...,`), kept per card:
- * what every version of it starts with.
- */
-function stemOf(card: ProductCard, plain: Omit<ProductCard, 'soldOutSizes'>): Buffer {
-  const kept = colourStems.get(card);
-  if (kept) return kept;
-  const rest: Record<string, unknown> = { ...plain };
-  for (const field of OWN_FIELDS) delete rest[field];
-  const json = JSON.stringify(rest);
-  const text = json === '{}' ? '{' : `${json.slice(0, -1)},`;
-  const stem = ownBuffer(Buffer.byteLength(text));
-  stem.write(text);
-  if (Object.isFrozen(card)) colourStems.set(card, stem);
-  return stem;
-}
-const colourStems = new WeakMap<ProductCard, Buffer>();
-
-/** Memory of its own for bytes kept long (not a slice of Node's shared pool, as prebuilt-json explains). */
-function ownBuffer(length: number): Buffer {
-  return Buffer.allocUnsafeSlow(length);
+function makeColourCard(
+  card: ProductCard,
+  colours: CardColour[],
+  keys: readonly string[],
+  photosOf: ProductCard,
+): ProductCard {
+  let colour: CardColour | undefined;
+  let first: CardColour | undefined;
+  search: for (const key of keys) {
+    for (const c of colours) {
+      if (keyOf(c.name) !== key) continue;
+      first ??= c;
+      if (card.sizes.length === 0 || (c.soldOutSizes?.length ?? 0) < card.sizes.length) {
+        colour = c;
+        break search;
+      }
+    }
+  }
+  colour ??= first;
+  if (!colour) return card;
+  const colourImage = colourPhotosOf.get(photosOf)?.get(keyOf(colour.name))?.image;
+  // Every field by name: a literal is what V8 makes fastest (a spread of the card cost a third of a colour
+  // filter's listing in the bench), and `satisfies` keeps the list whole as cards gain fields.
+  const version = {
+    id: card.id,
+    title: card.title,
+    description: card.description,
+    manufacturer: card.manufacturer,
+    priceMinor: card.priceMinor,
+    currency: card.currency,
+    sizes: card.sizes,
+    image: card.image,
+    hasPaymentLink: card.hasPaymentLink,
+    soldOut: card.soldOut,
+    soldOutSizes: card.soldOutSizes,
+    colours,
+    colour: colour.name,
+    colourImage,
+  } satisfies Record<keyof ProductCard, unknown>;
+  // Its JSON is the card's own with these one or two members after it: nothing of the card is written or
+  // copied again (a JSON.stringify per version was most of what a colour filter's listing cost in the bench).
+  const extra = JSON.stringify(colourImage ? { colour: colour.name, colourImage } : { colour: colour.name });
+  return card.colour === undefined ? keepJsonWith(version, card, extra) : version;
 }
 
 /**
@@ -248,10 +248,7 @@ function keyOf(name: string): string {
 }
 const colourKeys = new Map<string, string>();
 
-/**
- * The last colour version made of each kept card, with its JSON: a card's colour filters mostly ask for one
- * of its few colours again, and one version per card bounds the memory by the card cache's own.
- */
+/** The colour versions made of each kept card, by their filter's keys, with their JSON. */
 const colourVersions = new WeakMap<ProductCard, Map<string, ProductCard>>();
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keepJson, toJsonBuffer } from '../../core/prebuilt-json.js';
+import { cardView } from '../../shared/card-view.js';
 import type { ProductCard } from '../../shared/catalogue.js';
 import { colourCard } from './card-cache.js';
 
@@ -26,7 +27,7 @@ const card = (over: Partial<ProductCard> = {}): ProductCard => ({
 const sent = (value: unknown): unknown => JSON.parse(toJsonBuffer(value).toString('utf8'));
 
 describe('a colour version of a kept card', () => {
-  it('sends exactly its own fields: the colour, its price, its sold-out sizes, the card’s other fields', () => {
+  it('sends the card’s JSON and the colour it was found by, whose price and sold-out sizes the card has', () => {
     const kept = keepJson(card({ soldOutSizes: ['M'] }));
     for (const key of ['teal', 'maroon', 'mint']) {
       const version = colourCard(kept, [key]);
@@ -35,22 +36,35 @@ describe('a colour version of a kept card', () => {
         JSON.parse(JSON.stringify(version)),
         JSON.parse(JSON.stringify(kept)),
       ]);
+      // The card's bytes, but their closing brace, are what the version's start with.
+      const plain = toJsonBuffer(kept);
+      expect(
+        toJsonBuffer(version)
+          .subarray(0, plain.length - 1)
+          .equals(plain.subarray(0, -1)),
+      ).toBe(true);
     }
-    const maroon = colourCard(kept, ['maroon']);
-    expect(maroon).toMatchObject({ colour: 'Maroon', priceMinor: 8500, soldOutSizes: ['M'], soldOut: false });
+    const maroon = sent(colourCard(kept, ['maroon'])) as ProductCard;
+    expect(maroon.colour).toBe('Maroon');
+    expect(cardView(maroon)).toMatchObject({ priceMinor: 8500, soldOutSizes: ['M'], soldOut: false });
     // Teal has nothing left: a Teal filter shows the first of its colours that has (none other asked): Teal.
-    expect(colourCard(kept, ['teal'])).toMatchObject({ colour: 'Teal', priceMinor: 9000, soldOut: true });
-    // Mint sells everything: no sold-out sizes of the plain card's are carried over.
-    const mint = colourCard(kept, ['mint']);
-    expect(mint.soldOutSizes).toBeUndefined();
-    expect(sent(mint)).not.toHaveProperty('soldOutSizes');
+    const teal = sent(colourCard(kept, ['teal'])) as ProductCard;
+    expect(teal.colour).toBe('Teal');
+    expect(cardView(teal)).toMatchObject({ priceMinor: 9000, soldOut: true });
+    // Teal or Maroon: Maroon, which has something.
+    expect(colourCard(kept, ['teal', 'maroon']).colour).toBe('Maroon');
+    // A filter of colours the card has none of: the card itself.
+    expect(colourCard(kept, ['navy'])).toBe(kept);
     // Asked again, the same version (kept with its JSON).
+    const mint = colourCard(kept, ['mint']);
     expect(colourCard(kept, ['mint'])).toBe(mint);
+    expect(Object.isFrozen(mint)).toBe(true);
   });
 
   it('is right for a card that is not kept too (marked for one listing)', () => {
     const marked = card();
     const version = colourCard(marked, ['maroon']);
+    expect(version.colour).toBe('Maroon');
     expect(sent(version)).toEqual(JSON.parse(JSON.stringify(version)));
   });
 });

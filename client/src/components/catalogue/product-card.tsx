@@ -1,3 +1,4 @@
+import { cardView } from '@shared/card-view';
 import type { CardColour, ProductCard as ProductCardData } from '@shared/catalogue';
 import { formatMoney } from '@shared/money';
 import { responsiveImage } from '@shared/responsive-image';
@@ -9,7 +10,7 @@ import { paths } from '../../lib/paths';
 import { useEarlyInput } from '../../lib/use-early-input';
 import { useImageState } from '../../lib/use-image-state';
 import { Button } from '../ui/button';
-import { cardHref, cardPurchase } from './card-colour';
+import { cardHref } from './card-colour';
 
 const PLACEHOLDER = '/placeholder.svg';
 /** Cards are one column on phones, two from md, three from lg (product-grid.tsx, related-products.tsx). */
@@ -29,14 +30,21 @@ export function ProductCard({
   priority?: boolean;
 }) {
   const [, navigate] = useLocation();
-  const { colour, priceMinor: price, soldOutSizes, soldOutInColour } = cardPurchase(product);
+  const {
+    colour,
+    priceMinor: price,
+    soldOutSizes,
+    soldOutInColour,
+    soldOut: gone,
+    image: photo,
+  } = cardView(product);
   const { size, hasSizes, soldOut, isSoldOut, missingSize, buying, chooseSize, addToCart, buyNow } =
     useSizedPurchase({
       id: product.id,
       sizes: product.sizes,
       priceMinor: price,
       colour: colour?.name ?? null,
-      soldOut: product.soldOut,
+      soldOut: gone,
       soldOutSizes,
     });
   // A size picked before the page was hydrated stays picked.
@@ -52,7 +60,7 @@ export function ProductCard({
   // A card found through a colour opens the product in that colour.
   const href = cardHref(paths.product(product.id), product);
   // Uploaded images come with web variants (srcset); demo and URL images are a single file.
-  const responsive = failed ? null : responsiveImage(product.image);
+  const responsive = failed ? null : responsiveImage(photo);
 
   // The whole card opens the product, except its own controls.
   const openFromCard = (event: MouseEvent<HTMLElement>) => {
@@ -63,10 +71,10 @@ export function ProductCard({
   const image = (
     <img
       ref={picture.ref}
-      src={failed ? PLACEHOLDER : (product.image?.url ?? PLACEHOLDER)}
+      src={failed ? PLACEHOLDER : (photo?.url ?? PLACEHOLDER)}
       srcSet={responsive?.srcSet}
       sizes={responsive ? CARD_SIZES : undefined}
-      alt={product.image?.alt ?? product.title}
+      alt={photo?.alt ?? product.title}
       loading={eager ? 'eager' : 'lazy'}
       fetchPriority={priority ? 'high' : undefined}
       decoding={eager ? undefined : 'async'}

@@ -449,13 +449,8 @@ async function expectedCards(db: TestStore['handle']['db'], f: CatalogueFilter, 
       candidates.find((c) => card.sizes.length === 0 || (c.soldOutSizes?.length ?? 0) < card.sizes.length) ??
       candidates[0];
     if (!colour) return plain;
-    const { soldOutSizes: _, ...rest } = plain;
-    return {
-      ...rest,
-      colour: colour.name,
-      priceMinor: colour.priceMinor ?? card.priceMinor,
-      ...marked(colour.soldOutSizes ?? []),
-    };
+    // The plain card naming the colour, whose price and sold-out sizes its entry in `colours` has.
+    return { ...plain, colour: colour.name };
   });
 }
 
