@@ -26,6 +26,7 @@ import * as twoFactor from './2026-11-26T0024-two-factor.js';
 import * as stockAlertEmails from './2026-11-27T0025-stock-alert-emails.js';
 import * as decimalPageOrder from './2026-11-28T0026-decimal-page-order.js';
 import * as colourVariants from './2026-11-28T0027-colour-variants.js';
+import * as discounts from './2026-11-28T0028-discounts.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T0025-stock-alert-emails': stockAlertEmails,
   '2026-11-28T0026-decimal-page-order': decimalPageOrder,
   '2026-11-28T0027-colour-variants': colourVariants,
+  '2026-11-28T0028-discounts': discounts,
 };

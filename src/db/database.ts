@@ -77,6 +77,10 @@ export interface SettingsTable {
   shipping_options: Generated<string>;
   /** Sizes with this many or fewer left are listed on the admin's dashboard. */
   low_stock_threshold: Generated<number>;
+  /** IANA time zone the owner sets dates in (sales, codes, reports); 'UTC' until set. */
+  time_zone: Generated<string>;
+  /** 1: Stripe Dashboard promotion codes may be entered on Stripe's page (never with a store code). */
+  stripe_promotion_codes: Generated<number>;
   updated_at: string;
 }
 
@@ -201,6 +205,13 @@ export interface OrdersTable {
   access_token: string | null;
   /** Set when a payment took more of a size than was left: the admin refunds or restocks. */
   stock_problem: string | null;
+  /** What the order's code took off (the sum of its lines' shares; decision 0037). */
+  discount_minor: Generated<number>;
+  /** What sales took off its lines, for the reports. */
+  sales_minor: Generated<number>;
+  /** The code as the shopper entered it (the owner's spelling), or what Stripe applied; null for none. */
+  discount_code: string | null;
+  discount_id: string | null;
 }
 
 /** Stock of one size; a size without a row is not tracked (always available). */
@@ -284,6 +295,51 @@ export interface OrderLinesTable {
   line_total_minor: number;
   image_url: string | null;
   refunded_quantity: Generated<number>;
+  /** The unit price before any sale; null on lines from before sales (then unit_price_minor). */
+  regular_unit_price_minor: number | null;
+  /** The line's share of the order's code (decision 0037); line_total_minor is after it. */
+  discount_minor: Generated<number>;
+  sale_id: string | null;
+  sale_name: string | null;
+}
+
+/** A sale or a discount code (decision 0037). */
+export interface DiscountsTable {
+  id: string;
+  kind: 'sale' | 'code';
+  name: string;
+  code: string | null;
+  /** codeKey(code): unique among codes. */
+  code_key: string | null;
+  value_type: 'percent' | 'fixed' | 'free_shipping';
+  percent: number | null;
+  amount_minor: number | null;
+  currency: string | null;
+  target: Generated<'order' | 'items'>;
+  /** JSON of a DiscountScope (jsonb on PostgreSQL). */
+  scope: Generated<string>;
+  starts_at: string;
+  ends_at: string | null;
+  ended_at: string | null;
+  min_order_minor: number | null;
+  max_uses: number | null;
+  max_uses_per_email: number | null;
+  /** Held and redeemed uses. */
+  uses: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A code's use by one checkout: held while it can be paid, then redeemed or released. */
+export interface DiscountRedemptionsTable {
+  id: Generated<number>;
+  discount_id: string;
+  order_id: string;
+  email: string | null;
+  status: 'held' | 'redeemed' | 'released';
+  amount_minor: number;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface StripeEventsTable {
@@ -443,6 +499,8 @@ export interface Database {
   products: ProductsTable;
   media: MediaTable;
   settings: SettingsTable;
+  discounts: DiscountsTable;
+  discount_redemptions: DiscountRedemptionsTable;
   funny_quotes: FunnyQuotesTable;
   version_info: VersionInfoTable;
   app_meta: AppMetaTable;
