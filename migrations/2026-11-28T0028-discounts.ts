@@ -54,11 +54,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   );
   await sql`ALTER TABLE order_lines ADD COLUMN sale_id TEXT`.execute(db);
   await sql`ALTER TABLE order_lines ADD COLUMN sale_name TEXT`.execute(db);
-  await sql`ALTER TABLE orders ADD COLUMN discount_minor INTEGER NOT NULL DEFAULT 0 CHECK (discount_minor >= 0)`.execute(db);
-  await sql`ALTER TABLE orders ADD COLUMN sales_minor INTEGER NOT NULL DEFAULT 0 CHECK (sales_minor >= 0)`.execute(db);
+  await sql`ALTER TABLE orders ADD COLUMN discount_minor INTEGER NOT NULL DEFAULT 0 CHECK (discount_minor >= 0)`.execute(
+    db,
+  );
+  await sql`ALTER TABLE orders ADD COLUMN sales_minor INTEGER NOT NULL DEFAULT 0 CHECK (sales_minor >= 0)`.execute(
+    db,
+  );
   await sql`ALTER TABLE orders ADD COLUMN discount_code TEXT`.execute(db);
   await sql`ALTER TABLE orders ADD COLUMN discount_id TEXT`.execute(db);
-  await sql`CREATE INDEX orders_discount_code ON orders (discount_code) WHERE discount_code IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX orders_discount_code ON orders (discount_code) WHERE discount_code IS NOT NULL`.execute(
+    db,
+  );
   await sql`ALTER TABLE settings ADD COLUMN time_zone TEXT NOT NULL DEFAULT 'UTC'`.execute(db);
   await sql`ALTER TABLE settings ADD COLUMN stripe_promotion_codes INTEGER NOT NULL DEFAULT 0`.execute(db);
 }
