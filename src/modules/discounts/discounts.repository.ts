@@ -11,7 +11,7 @@ export function toDiscount(row: DiscountRow): Discount {
     kind: row.kind,
     name: row.name,
     code: row.code,
-    value: valueOf(row),
+    value: discountValue(row),
     target: row.target,
     scope: scopeOf(row.scope),
     startsAt: row.starts_at,
@@ -25,7 +25,7 @@ export function toDiscount(row: DiscountRow): Discount {
   };
 }
 
-function valueOf(row: DiscountRow): DiscountValue {
+function discountValue(row: DiscountRow): DiscountValue {
   if (row.value_type === 'percent') return { type: 'percent', percent: row.percent ?? 0 };
   if (row.value_type === 'fixed') {
     return { type: 'fixed', amountMinor: Number(row.amount_minor ?? 0), currency: row.currency ?? '' };
