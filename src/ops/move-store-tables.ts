@@ -17,6 +17,9 @@ export const COPIED_TABLES = [
   'sku_renames',
   'orders',
   'order_lines',
+  // Sales and codes (decision 0037), then each code's uses by its orders.
+  'discounts',
+  'discount_redemptions',
   'stripe_events',
   // After orders: an email names its order. Queued emails go out from PostgreSQL once the store runs there.
   'email_outbox',

@@ -173,6 +173,44 @@ async function makeSourceStore(dir: string): Promise<void> {
         image_url: '/media/uploads/abc-640.webp',
       })
       .execute();
+    // A code with a JSON scope and a use by the order (decision 0037).
+    await db
+      .insertInto('discounts')
+      .values({
+        id: 'dsc_1',
+        kind: 'code',
+        name: 'Eid — ten off',
+        code: 'Eid10',
+        code_key: 'EID10',
+        value_type: 'percent',
+        percent: 10,
+        amount_minor: null,
+        currency: null,
+        target: 'order',
+        scope: JSON.stringify({ tags: ['lawn'], colours: ['teal'] }),
+        starts_at: NOW,
+        ends_at: null,
+        ended_at: null,
+        min_order_minor: 10_000,
+        max_uses: 50,
+        max_uses_per_email: 1,
+        uses: 1,
+        created_at: NOW,
+        updated_at: NOW,
+      })
+      .execute();
+    await db
+      .insertInto('discount_redemptions')
+      .values({
+        discount_id: 'dsc_1',
+        order_id: 'o1',
+        email: 'a@b.example',
+        status: 'redeemed',
+        amount_minor: 890,
+        created_at: NOW,
+        updated_at: NOW,
+      })
+      .execute();
     await db
       .insertInto('stripe_events')
       .values({
