@@ -1,4 +1,4 @@
-import { adminEmail, adminPassword, signIn } from './support/admin';
+import { adminEmail, adminPassword, signIn, staffEmail, staffPassword } from './support/admin';
 import { expectNoAxeViolations } from './support/axe';
 import { ageConfirmations } from './support/store-database';
 import { expect, test } from './support/test';
@@ -82,4 +82,12 @@ test('the owner sets up an Eid sale and a code, sees them listed, and ends the c
   await expect(codeRow.getByTestId('discount-status')).toHaveText('Ended');
   await expect(codeRow.getByRole('button', { name: /^End / })).toHaveCount(0);
   await expect(saleRow.getByTestId('discount-status')).toHaveText('Scheduled');
+});
+
+test('staff see the sales and codes but cannot change them', async ({ page }) => {
+  await signIn(page, { email: staffEmail(), password: staffPassword() });
+  await page.getByRole('tab', { name: 'Discounts' }).click();
+  await expect(page.getByRole('heading', { name: 'Sales and codes' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New sale or code' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^(Edit|End) / })).toHaveCount(0);
 });
