@@ -1,4 +1,5 @@
 import { TRPCError } from '@trpc/server';
+import { ZodError } from 'zod';
 import type { DbOrTx } from '../../db/database.js';
 import { toFormValues, toWrite } from '../../modules/discounts/discount-form-values.js';
 import {
@@ -35,12 +36,15 @@ async function stored(db: DbOrTx, fields: DiscountFields) {
   const { timeZone } = await formContext(db);
   const write = toWrite(fields, timeZone);
   if ('badField' in write) {
+    // As a field error (the Zod shape the error formatter sends), so the form shows it beside the field.
+    const message =
+      write.badField === 'startsAt'
+        ? 'This time does not exist in the shop’s time zone'
+        : 'The end comes after the start, in the shop’s time zone';
     throw new TRPCError({
       code: 'BAD_REQUEST',
-      message:
-        write.badField === 'startsAt'
-          ? 'The start is not a time in the shop’s time zone.'
-          : 'The end must be a time in the shop’s time zone after the start.',
+      message,
+      cause: new ZodError([{ code: 'custom', path: ['fields', write.badField], message, input: undefined }]),
     });
   }
   return write;
