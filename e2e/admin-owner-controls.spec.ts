@@ -9,17 +9,23 @@ type Role = 'tab' | 'button' | 'link';
 
 /**
  * Every control the admin shows for an owner-only procedure or route (decision 0030: catalogue versions,
- * settings, the log and the performance panel, the audit, the team; an order's cancellation and refunds),
+ * settings, the log and the performance panel, the audit, the team; an order's cancellation and refunds;
+ * making sales and codes),
  * by role and accessible name, and where it shows. Staff must find none of them; the owner finds every one,
  * so the walk cannot pass by looking in the wrong place.
  */
-const OWNER_ONLY: Array<{ role: Role; name: string; where: 'dashboard' | 'products' | 'order' }> = [
+const OWNER_ONLY: Array<{
+  role: Role;
+  name: string;
+  where: 'dashboard' | 'products' | 'discounts' | 'order';
+}> = [
   { role: 'tab', name: 'Catalog Management', where: 'dashboard' },
   { role: 'tab', name: 'Settings', where: 'dashboard' },
   { role: 'tab', name: 'Logs', where: 'dashboard' },
   { role: 'tab', name: 'Audit', where: 'dashboard' },
   { role: 'tab', name: 'Team', where: 'dashboard' },
   { role: 'button', name: 'Manage Catalog', where: 'products' },
+  { role: 'button', name: 'New sale or code', where: 'discounts' },
   { role: 'button', name: 'Cancel order', where: 'order' },
   { role: 'button', name: 'Refund', where: 'order' },
 ];
@@ -69,7 +75,7 @@ test('staff walking every admin tab, the order dialog, the menu and the profile 
   // Every tab staff have, each with its content loaded.
   const tabs = page.getByRole('tablist', { name: 'Dashboard sections' }).getByRole('tab');
   const names = await tabs.allTextContents();
-  expect(names).toEqual(['Products', 'Orders']);
+  expect(names).toEqual(['Products', 'Orders', 'Discounts']);
   for (const name of names) {
     await page.getByRole('tab', { name, exact: true }).click();
     await settled(page);
@@ -111,6 +117,9 @@ test('the owner finds every one of those controls where the walk looked', async 
     await expect(page.getByRole(c.role, { name: c.name, exact: true })).toBeVisible();
   await page.getByRole('tab', { name: 'Products', exact: true }).click();
   for (const c of ownerOnlyIn('products'))
+    await expect(page.getByRole(c.role, { name: c.name, exact: true })).toBeVisible();
+  await page.getByRole('tab', { name: 'Discounts', exact: true }).click();
+  for (const c of ownerOnlyIn('discounts'))
     await expect(page.getByRole(c.role, { name: c.name, exact: true })).toBeVisible();
   const dialog = await openOrder(page, order);
   for (const c of ownerOnlyIn('order'))

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isKnownCurrency, parseMajorToMinor } from './money.js';
+import { isTimeZone } from './zoned-time.js';
 
 const optionalUrl = z
   .string()
@@ -93,5 +94,14 @@ export const settingsInput = z.object({
     .min(0, 'Cannot be negative')
     .max(1000, 'At most 1000')
     .optional(),
+  /** The IANA zone the owner sets sales and codes in (decision 0037); left out = unchanged. */
+  timeZone: z
+    .string()
+    .trim()
+    .max(64)
+    .refine(isTimeZone, 'Choose a time zone such as Asia/Karachi or UTC')
+    .optional(),
+  /** Let shoppers enter Stripe Dashboard promotion codes on Stripe's page (never with a store code). */
+  stripePromotionCodes: z.boolean().optional(),
 });
 export type SettingsInput = z.input<typeof settingsInput>;

@@ -22,6 +22,7 @@ const NEEDS_FRESH_PROOF = [
   'admin.orders.refund',
   'admin.catalog.setActive',
   'admin.catalog.remove',
+  'admin.discounts.end',
   'admin.products.remove',
   'admin.team.setRole',
   'admin.team.remove',

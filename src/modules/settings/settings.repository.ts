@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/database.js';
 import { parseJsonArray } from '../../db/json-columns.js';
 import type { settingsInput } from '../../shared/settings-input.js';
 import type { Credit, SiteSettings, VersionRecord } from '../../shared/site.js';
+import { isTimeZone } from '../../shared/zoned-time.js';
 
 /**
  * The store's settings: one row (id 1) that every read and write goes through here. Lists are stored as
@@ -145,6 +146,8 @@ export async function readStoredSettings(db: DbOrTx): Promise<StoredSettings> {
       'banner_active',
       'contact_email',
       'low_stock_threshold',
+      'time_zone',
+      'stripe_promotion_codes',
     ])
     .where('id', '=', 1)
     .executeTakeFirst();
@@ -165,6 +168,8 @@ export async function readStoredSettings(db: DbOrTx): Promise<StoredSettings> {
     shippingCountries: shipping.countries,
     shippingOptions: shipping.options,
     lowStockThreshold: row?.low_stock_threshold ?? 2,
+    timeZone: row?.time_zone ?? 'UTC',
+    stripePromotionCodes: Number(row?.stripe_promotion_codes ?? 0) === 1,
   };
 }
 
@@ -188,6 +193,9 @@ export async function updateSettings(db: DbOrTx, patch: Partial<StoredSettings>,
       shipping_countries: patch.shippingCountries && JSON.stringify(patch.shippingCountries),
       shipping_options: patch.shippingOptions && JSON.stringify(patch.shippingOptions),
       low_stock_threshold: patch.lowStockThreshold,
+      time_zone: patch.timeZone,
+      stripe_promotion_codes:
+        patch.stripePromotionCodes === undefined ? undefined : patch.stripePromotionCodes ? 1 : 0,
       updated_at: now.toISOString(),
     })
     .where('id', '=', 1)
@@ -208,6 +216,13 @@ export async function readStoreContacts(
     contactEmail: row?.contact_email ?? null,
     contactUrl: row?.contact_url ?? null,
   };
+}
+
+/** The zone the owner sets dates in (decision 0037): 'UTC' until set, or when the stored name is unknown. */
+export async function readTimeZone(db: DbOrTx): Promise<string> {
+  const row = await db.selectFrom('settings').select('time_zone').where('id', '=', 1).executeTakeFirst();
+  const zone = row?.time_zone ?? 'UTC';
+  return isTimeZone(zone) ? zone : 'UTC';
 }
 
 /** The banner image, which the orphan sweep must not delete. */

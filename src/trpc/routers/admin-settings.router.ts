@@ -30,6 +30,8 @@ export const adminSettingsRouter = router({
         maxDays: o.maxDays,
       })),
       lowStockThreshold: s.lowStockThreshold ?? 2,
+      timeZone: s.timeZone ?? 'UTC',
+      stripePromotionCodes: s.stripePromotionCodes ?? false,
     };
   }),
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'wouter';
 import { Tabs } from '../../components/admin/tabs';
 import { Button } from '../../components/ui/button';
@@ -14,14 +14,18 @@ import { ProductsPanel } from './products/products-panel';
 import { SettingsPanel } from './settings/settings-panel';
 import { TeamPanel } from './team/team-panel';
 
+// A chunk of its own, loaded when the tab is opened (issue 41).
+const DiscountsPanel = lazy(() => import('./discounts/discounts-panel'));
+
 /**
- * The dashboard's sections: the catalogue work first, then Orders, Settings, Logs, the Audit and the Team. Staff see theirs only
+ * The dashboard's sections: the catalogue work first, then Orders, Discounts (staff see them read-only), Settings, Logs, the Audit and the Team. Staff see theirs only
  * (the server refuses them the rest whatever this shows: decision 0030).
  */
 const ALL_TABS = [
   { id: 'products', label: 'Products', staff: true },
   { id: 'catalog', label: 'Catalog Management', staff: false },
   { id: 'orders', label: 'Orders', staff: true },
+  { id: 'discounts', label: 'Discounts', staff: true },
   { id: 'settings', label: 'Settings', staff: false },
   { id: 'logs', label: 'Logs', staff: false },
   { id: 'audit', label: 'Audit', staff: false },
@@ -78,6 +82,12 @@ function TabContent({ id }: { id: (typeof ALL_TABS)[number]['id'] }) {
       return <CatalogManagement />;
     case 'orders':
       return <OrdersPanel />;
+    case 'discounts':
+      return (
+        <Suspense fallback={<div className="skeleton h-64 rounded" aria-hidden="true" />}>
+          <DiscountsPanel />
+        </Suspense>
+      );
     case 'settings':
       return <SettingsPanel />;
     case 'audit':

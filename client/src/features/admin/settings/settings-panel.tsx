@@ -11,6 +11,15 @@ import { useSaveSettings, useStoredSettings } from './use-settings';
 
 type Values = SettingsInput;
 
+/** The zones the browser knows, offered as suggestions (the server checks the name whatever is typed). */
+function timeZones(): string[] {
+  try {
+    return ['UTC', ...Intl.supportedValuesOf('timeZone')];
+  } catch {
+    return ['UTC'];
+  }
+}
+
 export function SettingsPanel() {
   const settings = useStoredSettings();
   if (settings.isPending) return <div className="skeleton h-96 rounded" aria-hidden="true" />;
@@ -98,6 +107,32 @@ function SettingsForm({ initial }: { initial: Values }) {
         error={error('lowStockThreshold')}
         className="max-w-xs"
       />
+      <TextField
+        label="Time zone"
+        list="settings-time-zones"
+        hint="Sales and codes start and end at times in this zone, such as Asia/Karachi."
+        value={values.timeZone ?? ''}
+        onChange={(e) => set('timeZone', e.target.value)}
+        error={error('timeZone')}
+        className="max-w-md"
+      />
+      <datalist id="settings-time-zones">
+        {timeZones().map((zone) => (
+          <option key={zone} value={zone} />
+        ))}
+      </datalist>
+      <label className="flex items-start gap-2 text-sm">
+        <input
+          type="checkbox"
+          checked={values.stripePromotionCodes ?? false}
+          onChange={(e) => set('stripePromotionCodes', e.target.checked)}
+          className="mt-0.5 h-4 w-4 accent-maroon"
+        />
+        <span>
+          Let shoppers enter Stripe Dashboard promotion codes on Stripe’s payment page (never together with a
+          store code; what Stripe takes off is recorded on the order)
+        </span>
+      </label>
       <fieldset className="space-y-3 rounded-xl border border-stone-line p-4">
         <legend className="px-1 text-sm font-medium">Banner</legend>
         <TextField
