@@ -1,4 +1,6 @@
 import type { DbOrTx } from '../../db/database.js';
+import { refundableForUnits } from '../../shared/discounts.js';
+import { orderCharges } from '../../shared/order-charges.js';
 import type { PostalAddress, Shipment } from '../../shared/orders.js';
 import { postalAddressOf } from './postal-address.js';
 
@@ -22,6 +24,9 @@ export async function loadOrderRecord(db: DbOrTx, id: string) {
       'unit_price_minor',
       'line_total_minor',
       'image_url',
+      'regular_unit_price_minor',
+      'discount_minor',
+      'sale_name',
     ])
     .where('order_id', '=', id)
     .orderBy('id')
@@ -59,8 +64,19 @@ export async function loadOrderRecord(db: DbOrTx, id: string) {
       quantity: l.quantity,
       refundedQuantity: l.refunded_quantity,
       unitPriceMinor: l.unit_price_minor,
+      /** What the line was charged: unit × quantity less its share of the code. */
       lineTotalMinor: l.line_total_minor,
       image: l.image_url,
+      /** The price before the sale; null on lines from before sales (decision 0037). */
+      regularUnitPriceMinor: l.regular_unit_price_minor,
+      /** The line's share of the code. */
+      discountMinor: l.discount_minor,
+      saleName: l.sale_name,
+      /** At most what a refund of this line's remaining units can give back (refundableForUnits). */
+      refundableMinor: refundableForUnits(
+        { quantity: l.quantity, lineTotalMinor: l.line_total_minor, refundedQuantity: l.refunded_quantity },
+        l.quantity - l.refunded_quantity,
+      ),
     })),
     refunds,
     paidMinor,
@@ -68,6 +84,16 @@ export async function loadOrderRecord(db: DbOrTx, id: string) {
     /** Promised back but not yet confirmed by the payment provider. */
     refundPendingMinor: order.refunded_minor - refundedMinor,
     refundableMinor: order.status === 'paid' ? paidMinor - order.refunded_minor : 0,
+    /** The totals every view shows: subtotal − discount + adjustments = total. */
+    charges: orderCharges(
+      {
+        subtotalMinor: order.subtotal_minor,
+        paidMinor,
+        discountMinor: order.discount_minor,
+        discountCode: order.discount_code,
+      },
+      lines.map((l) => ({ lineTotalMinor: l.line_total_minor, discountMinor: l.discount_minor })),
+    ),
     shipment,
     shippingAddress,
   };

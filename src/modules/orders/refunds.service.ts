@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
 import type { Db, DbOrTx, RefundStatus } from '../../db/database.js';
 import { variantLabel } from '../../shared/colours.js';
+import { refundableForUnits } from '../../shared/discounts.js';
 import { formatMoney } from '../../shared/money.js';
 import type { refundOrderInput } from '../../shared/order-admin-input.js';
 import { DemoGateway } from '../payments/demo-gateway.js';
@@ -69,10 +70,14 @@ async function reserveRefund(
         message: `Order #${order.number} is not paid: there is nothing to refund.`,
       });
     const wanted = input.lines ?? [];
+    // A line's next units' shares depend on how many were refunded before: take the order's row first, so
+    // two refunds of one line read its refunded quantity one after the other, never both the same.
+    if (wanted.length)
+      await trx.updateTable('orders').set({ updated_at: iso }).where('id', '=', order.id).execute();
     const sold = wanted.length
       ? await trx
           .selectFrom('order_lines')
-          .select(['id', 'title', 'colour', 'size', 'quantity', 'refunded_quantity', 'unit_price_minor'])
+          .select(['id', 'title', 'colour', 'size', 'quantity', 'refunded_quantity', 'line_total_minor'])
           .where('order_id', '=', order.id)
           .where(
             'id',
@@ -95,12 +100,26 @@ async function reserveRefund(
       const line = sold.find((l) => l.id === w.lineId);
       if (line && line.refunded_quantity + w.quantity > line.quantity) throw tooMany(w);
     }
+    // A line gives back what it was charged, never more (decision 0037): its charged total (after a sale
+    // and its share of a code) shared per unit by largest remainder, for the units not refunded yet; so
+    // refunding every unit of every line gives back exactly the lines' charged totals.
     const amount =
       input.amountMinor ??
-      wanted.reduce(
-        (sum, w) => sum + (sold.find((l) => l.id === w.lineId)?.unit_price_minor ?? 0) * w.quantity,
-        0,
-      );
+      wanted.reduce((sum, w) => {
+        const line = sold.find((l) => l.id === w.lineId);
+        if (!line) return sum;
+        return (
+          sum +
+          refundableForUnits(
+            {
+              quantity: line.quantity,
+              lineTotalMinor: line.line_total_minor,
+              refundedQuantity: line.refunded_quantity,
+            },
+            w.quantity,
+          )
+        );
+      }, 0);
     if (amount <= 0)
       throw new TRPCError({
         code: 'BAD_REQUEST',
