@@ -106,7 +106,6 @@ export function OrdersPanel() {
           </select>
         </label>
         <form
-          role="search"
           aria-label="Orders by discount code"
           className="flex items-center gap-2 text-sm"
           onSubmit={(e) => {
