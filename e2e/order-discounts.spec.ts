@@ -1,3 +1,5 @@
+import { signIn } from './support/admin';
+import { expectNoAxeViolations } from './support/axe';
 import { placeDemoOrder } from './support/demo-order';
 import { runOnStore } from './support/store-database';
 import { expect, test } from './support/test';
@@ -9,7 +11,7 @@ test.describe.configure({ timeout: 120_000 });
  * places one, then given a sale and a code the way checkout records them (decision 0037's columns), so this
  * reads the page alone, whatever prices the checkout of the day makes.
  */
-test('the order page shows the struck regular price, the sale, the code share and the discount line', async ({
+test('the order page and the packing slip show the sale, the code share and the discount line; the list filters by code', async ({
   page,
 }) => {
   const order = await placeDemoOrder(page, 2);
@@ -40,4 +42,24 @@ test('the order page shows the struck regular price, the sale, the code share an
   await expect(discount).toContainText('−');
   await page.waitForLoadState('networkidle');
   expect(errors).toEqual([]);
+  await expectNoAxeViolations(page, 'an order page with a sale and a code');
+
+  // The packing slip of such an order carries what each line was charged and the discount.
+  await signIn(page);
+  await page.goto(`/admin/orders/${encodeURIComponent(orderId)}/packing-slip`);
+  const totals = page.getByTestId('packing-slip-totals');
+  await expect(totals).toContainText('Discount (EID10)');
+  await expect(page.getByTestId('packing-slip-lines')).toContainText('Eid sale');
+  await expect(page.getByTestId('packing-slip-lines')).toContainText('after code discount −');
+
+  // The admin's list by code: the order, with its code on its row.
+  await page.goto('/admin/dashboard');
+  await page.getByRole('tab', { name: 'Orders' }).click();
+  await page.getByRole('searchbox', { name: 'Discount code' }).fill('eid10');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  const row = page.getByTestId('order-row').first();
+  await expect(row.getByTestId('order-row-code')).toHaveText('EID10');
+  await page.getByRole('searchbox', { name: 'Discount code' }).fill('NOSUCHCODE');
+  await page.getByRole('searchbox', { name: 'Discount code' }).press('Enter');
+  await expect(page.getByText('No orders with the code NOSUCHCODE.')).toBeVisible();
 });

@@ -106,7 +106,7 @@ export function OrdersPanel() {
           </select>
         </label>
         <form
-          aria-label="Orders by discount code"
+          aria-label="Filter orders by code"
           className="flex items-center gap-2 text-sm"
           onSubmit={(e) => {
             e.preventDefault();
