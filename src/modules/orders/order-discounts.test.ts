@@ -424,6 +424,31 @@ describe('an order with a sale and a code, after the sale', () => {
     });
   });
 
+  it('two refunds of one unit of a line at once give back two different units, never one twice', async () => {
+    const { priced } = await insertDiscountedOrder(store.handle.db, 'ord_eid', 7001);
+    const kurta = priced.lines[0];
+    const lineId = (await admin().byId({ id: 'ord_eid' })).lines[0]?.id;
+    if (!kurta || lineId === undefined) throw new Error('line missing');
+    // A charged total of 3x + 1: only the first unit's share has the extra paisa, so two refunds that both
+    // took it for theirs would give back one paisa too many.
+    const total = kurta.totalMinor - ((kurta.totalMinor - 1) % 3);
+    await store.handle.db
+      .updateTable('order_lines')
+      .set({ line_total_minor: total })
+      .where('id', '=', lineId)
+      .execute();
+    const unit = (n: number) =>
+      refundableForUnits({ quantity: 3, lineTotalMinor: total, refundedQuantity: n }, 1);
+    expect(unit(0)).toBe(unit(1) + 1);
+    const both = await Promise.all([
+      admin().refund({ id: 'ord_eid', lines: [{ lineId, quantity: 1 }] }),
+      admin().refund({ id: 'ord_eid', lines: [{ lineId, quantity: 1 }] }),
+    ]);
+    expect(both.reduce((s, r) => s + r.amountMinor, 0)).toBe(unit(0) + unit(1));
+    const last = await admin().refund({ id: 'ord_eid', lines: [{ lineId, quantity: 1 }] });
+    expect(both.reduce((s, r) => s + r.amountMinor, 0) + last.amountMinor).toBe(total);
+  });
+
   it('filters the admin list by code, whatever its case, and shows the code on the row', async () => {
     const db = store.handle.db;
     await insertDiscountedOrder(db, 'ord_eid', 7001);
