@@ -5,6 +5,8 @@
  * share) reads exactly as it always did.
  */
 
+import { shareByWeight } from './discounts.js';
+
 /** A line as the order keeps it, for showing what it was charged. */
 export type ChargedLineFacts = {
   quantity: number;
@@ -66,4 +68,25 @@ export function orderCharges(
     adjustmentsMinor: order.paidMinor - (subtotalMinor - discountMinor),
     totalMinor: order.paidMinor,
   };
+}
+
+/**
+ * What each line was charged in the end, for refunds: its own charged total, less its part of any discount
+ * the order has beyond its lines' shares (one Stripe applied from a Dashboard promotion code, recorded on the
+ * order alone), shared in proportion by the largest remainder. With a store code the lines carry the whole
+ * discount already and these are their charged totals unchanged.
+ */
+export function chargedLineTotals(
+  orderDiscountMinor: number,
+  lines: ReadonlyArray<Pick<ChargedLineFacts, 'lineTotalMinor' | 'discountMinor'>>,
+): number[] {
+  const carried = lines.reduce((s, l) => s + l.discountMinor, 0);
+  const totals = lines.map((l) => l.lineTotalMinor);
+  const beyond = Math.min(
+    orderDiscountMinor - carried,
+    totals.reduce((s, x) => s + x, 0),
+  );
+  if (beyond <= 0) return totals;
+  const shares = shareByWeight(beyond, totals);
+  return totals.map((t, i) => t - (shares[i] ?? 0));
 }

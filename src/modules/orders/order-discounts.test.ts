@@ -449,6 +449,32 @@ describe('an order with a sale and a code, after the sale', () => {
     expect(both.reduce((s, r) => s + r.amountMinor, 0) + last.amountMinor).toBe(total);
   });
 
+  it('shares a discount only the order carries (one Stripe applied) over its lines for refunds', async () => {
+    const db = store.handle.db;
+    await insertPlainOrder(db, 'ord_promo', 7003);
+    // Stripe took 10.01 off the 3,000.00 of lines, and 2.50 of shipping was paid on top.
+    await db
+      .updateTable('orders')
+      .set({ discount_minor: 1001, discount_code: 'STRIPE5', total_minor: 300_000 - 1001 + 250 })
+      .where('id', '=', 'ord_promo')
+      .execute();
+    const page = await shop().orderPage.view({ id: 'ord_promo', token: 'token-ord_promo' });
+    expect(page).toMatchObject({
+      subtotalMinor: 300_000,
+      discountMinor: 1001,
+      discountLabel: 'Discount (STRIPE5)',
+      adjustmentsMinor: 250,
+    });
+    const detail = await admin().byId({ id: 'ord_promo' });
+    const line = detail.lines[0];
+    if (!line) throw new Error('line missing');
+    expect(line.chargedTotalMinor).toBe(300_000 - 1001);
+    const one = await admin().refund({ id: 'ord_promo', lines: [{ lineId: line.id, quantity: 1 }] });
+    const two = await admin().refund({ id: 'ord_promo', lines: [{ lineId: line.id, quantity: 1 }] });
+    // 298,999 over 2 units: 149,500 then 149,499, never the 150,000 a unit was priced at.
+    expect([one.amountMinor, two.amountMinor]).toEqual([149_500, 149_499]);
+  });
+
   it('filters the admin list by code, whatever its case, and shows the code on the row', async () => {
     const db = store.handle.db;
     await insertDiscountedOrder(db, 'ord_eid', 7001);

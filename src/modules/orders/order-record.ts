@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/database.js';
 import { refundableForUnits } from '../../shared/discounts.js';
-import { orderCharges } from '../../shared/order-charges.js';
+import { chargedLineTotals, orderCharges } from '../../shared/order-charges.js';
 import type { PostalAddress, Shipment } from '../../shared/orders.js';
 import { postalAddressOf } from './postal-address.js';
 
@@ -52,9 +52,14 @@ export async function loadOrderRecord(db: DbOrTx, id: string) {
         }
       : null;
   const shippingAddress: PostalAddress | null = postalAddressOf(order.shipping_address);
+  // What each line was charged in the end, which is all a refund of it may give back.
+  const charged = chargedLineTotals(
+    order.discount_minor,
+    lines.map((l) => ({ lineTotalMinor: l.line_total_minor, discountMinor: l.discount_minor })),
+  );
   return {
     order,
-    lines: lines.map((l) => ({
+    lines: lines.map((l, i) => ({
       id: l.id,
       productId: l.product_id,
       title: l.title,
@@ -73,8 +78,15 @@ export async function loadOrderRecord(db: DbOrTx, id: string) {
       discountMinor: l.discount_minor,
       saleName: l.sale_name,
       /** At most what a refund of this line's remaining units can give back (refundableForUnits). */
+      /** What refunds reckon the line was charged: lineTotalMinor, less its part of a discount only the
+       * order carries (one Stripe applied). */
+      chargedTotalMinor: charged[i] ?? l.line_total_minor,
       refundableMinor: refundableForUnits(
-        { quantity: l.quantity, lineTotalMinor: l.line_total_minor, refundedQuantity: l.refunded_quantity },
+        {
+          quantity: l.quantity,
+          lineTotalMinor: charged[i] ?? l.line_total_minor,
+          refundedQuantity: l.refunded_quantity,
+        },
         l.quantity - l.refunded_quantity,
       ),
     })),

@@ -31,7 +31,9 @@ export const orderPageRouter = router({
       adjustmentsMinor: record.charges.adjustmentsMinor,
       totalMinor: record.paidMinor,
       refundedMinor: record.refundedMinor,
-      lines: record.lines.map(({ id: _id, productId: _p, refundableMinor: _r, ...line }) => line),
+      lines: record.lines.map(
+        ({ id: _id, productId: _p, refundableMinor: _r, chargedTotalMinor: _c, ...line }) => line,
+      ),
       shippingAddress: record.shippingAddress,
       shipment: record.shipment,
       deliveredAt: order.delivered_at,

@@ -44,7 +44,10 @@ export function RefundForm({
     .map((l) => ({ line: l, quantity: quantities[l.id] ?? 0 }))
     .filter((c) => c.quantity > 0);
   // What the server gives back for these units: the line's charged total shared per unit (decision 0037).
-  const linesMinor = chosen.reduce((sum, c) => sum + refundableForUnits(c.line, c.quantity), 0);
+  const linesMinor = chosen.reduce(
+    (sum, c) => sum + refundableForUnits({ ...c.line, lineTotalMinor: c.line.chargedTotalMinor }, c.quantity),
+    0,
+  );
   const typedMinor = parseMajorToMinor(amountText, currency);
   const amountMinor = mode === 'lines' ? linesMinor : typedMinor;
   const maximum = formatMoney(refundableMinor, currency);
@@ -142,9 +145,9 @@ export function RefundForm({
                     {l.title}
                     {l.colour || l.size ? ` (${variantLabel(l.colour, l.size)})` : ''}
                     <span className="block text-xs text-muted" data-testid="refund-line-refundable">
-                      {l.lineTotalMinor === l.unitPriceMinor * l.quantity
+                      {l.chargedTotalMinor === l.unitPriceMinor * l.quantity
                         ? `${formatMoney(l.unitPriceMinor, currency)} each`
-                        : `charged ${formatMoney(l.lineTotalMinor, currency)} for ${l.quantity} after discounts`}{' '}
+                        : `charged ${formatMoney(l.chargedTotalMinor, currency)} for ${l.quantity} after discounts`}{' '}
                       · {left} of {l.quantity} refundable, up to {formatMoney(l.refundableMinor, currency)}
                     </span>
                   </label>
