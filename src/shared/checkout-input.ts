@@ -18,6 +18,13 @@ export const sessionIdInput = z.object({ sessionId: z.string().trim().min(1).max
 
 export const orderListInput = z.object({
   status: z.enum(ORDER_STATUSES).optional(),
+  /** Orders with this discount code (decision 0037), matched as codes are: case and spaces aside. */
+  code: z
+    .string()
+    .trim()
+    .max(100, 'Code is too long (at most 100 characters)')
+    .optional()
+    .transform((v) => v || undefined),
   cursor: z.number().int().min(0).max(1_000_000).nullish(),
   limit: z.number().int().min(1).max(100).default(25),
 });

@@ -62,7 +62,14 @@ export type CustomerOrderView = {
   currency: string;
   createdAt: string;
   paidAt: string | null;
+  /** The lines at their (sale) prices, before the code (order-charges.ts). */
   subtotalMinor: number;
+  /** What the order's code took off; 0 when none. */
+  discountMinor: number;
+  /** "Discount (EID10)". */
+  discountLabel: string;
+  /** Shipping and adjustments: total − (subtotal − discount). */
+  adjustmentsMinor: number;
   totalMinor: number;
   refundedMinor: number;
   lines: Array<{
@@ -73,8 +80,14 @@ export type CustomerOrderView = {
     quantity: number;
     refundedQuantity: number;
     unitPriceMinor: number;
+    /** What the line was charged, after its share of the code. */
     lineTotalMinor: number;
     image: string | null;
+    /** The price before the sale; null on lines from before sales. */
+    regularUnitPriceMinor: number | null;
+    /** The line's share of the code. */
+    discountMinor: number;
+    saleName: string | null;
   }>;
   shippingAddress: PostalAddress | null;
   shipment: Shipment | null;

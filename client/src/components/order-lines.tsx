@@ -1,5 +1,6 @@
 import { variantLabel } from '@shared/colours';
 import { formatMoney } from '@shared/money';
+import { struckRegularPrice } from '@shared/order-charges';
 
 export type OrderLine = {
   title: string;
@@ -10,7 +11,45 @@ export type OrderLine = {
   lineTotalMinor: number;
   /** How many of the line were given back (refunded); noted beside it when some were. */
   refundedQuantity?: number;
+  /** The unit price charged; with the regular price, shown struck through when a sale applied. */
+  unitPriceMinor?: number;
+  /** The price before the sale; null or absent on lines from before sales (decision 0037). */
+  regularUnitPriceMinor?: number | null;
+  /** The line's share of the order's code, already taken off lineTotalMinor. */
+  discountMinor?: number;
+  saleName?: string | null;
 };
+
+/** Under a line with a sale or a code share: "~~Rs 2,000~~ Rs 1,600 each · Eid sale", "Code −Rs 480". */
+function LineSavings({ line, currency }: { line: OrderLine; currency: string }) {
+  const unit = line.unitPriceMinor;
+  const regular =
+    unit === undefined
+      ? null
+      : struckRegularPrice({
+          regularUnitPriceMinor: line.regularUnitPriceMinor ?? null,
+          unitPriceMinor: unit,
+        });
+  const share = line.discountMinor ?? 0;
+  if (regular === null && share === 0) return null;
+  return (
+    <span className="block text-xs text-muted" data-testid="order-line-savings">
+      {regular !== null && unit !== undefined ? (
+        <span className="block">
+          <span className="sr-only">Regular price </span>
+          <s>{formatMoney(regular, currency)}</s> <span className="sr-only">, sale price </span>
+          <span className="text-maroon">{formatMoney(unit, currency)}</span> each
+          {line.saleName ? ` · ${line.saleName}` : ''}
+        </span>
+      ) : null}
+      {share > 0 ? (
+        <span className="block" data-testid="order-line-code-discount">
+          Code discount −{formatMoney(share, currency)}
+        </span>
+      ) : null}
+    </span>
+  );
+}
 
 /**
  * An order's lines (title, colour / size, quantity, line total), as the shopper's receipt and the admin show
@@ -39,6 +78,7 @@ export function OrderLines({
                 {l.refundedQuantity === l.quantity ? 'refunded' : `${l.refundedQuantity} refunded`}
               </span>
             ) : null}
+            <LineSavings line={l} currency={currency} />
           </span>
           <span>{formatMoney(l.lineTotalMinor, currency)}</span>
         </li>

@@ -47,6 +47,7 @@ export const style = {
   tdNum: `text-align:right;padding:8px;border-bottom:1px solid ${LINE};vertical-align:top;white-space:nowrap;color:${INK};`,
   rowHead: `text-align:right;padding:8px;font-weight:400;color:${INK};`,
   rowHeadStrong: `text-align:right;padding:8px;font-weight:700;color:${INK};`,
+  small: `font-size:13px;color:${MUTED};`,
   address: `margin:0 0 12px;font-style:normal;font-size:16px;line-height:1.5;color:${INK};`,
 } as const;
 

@@ -1,5 +1,6 @@
 import { variantLabel } from '../../shared/colours.js';
 import { formatMoney } from '../../shared/money.js';
+import { struckRegularPrice } from '../../shared/order-charges.js';
 import { emailDocument, escapeHtml, isWebUrl, oneLine, style } from './email-layout.js';
 
 /**
@@ -32,7 +33,13 @@ export type OrderEmailLine = {
   size: string | null;
   quantity: number;
   unitPriceMinor: number;
+  /** What the line was charged, after its share of the code. */
   lineTotalMinor: number;
+  /** The price before the sale; null or absent on lines from before sales (decision 0037). */
+  regularUnitPriceMinor?: number | null;
+  /** The line's share of the code, already taken off lineTotalMinor. */
+  discountMinor?: number;
+  saleName?: string | null;
 };
 
 export type OrderEmailData = {
@@ -41,7 +48,10 @@ export type OrderEmailData = {
     number: number;
     currency: string;
     lines: OrderEmailLine[];
+    /** The lines at their (sale) prices, before the code. */
     subtotalMinor: number;
+    /** The code's discount, shown between the subtotal and the total; absent or 0 when none. */
+    discount?: { label: string; amountMinor: number };
     /** What was paid, shipping included. */
     totalMinor: number;
     customerName: string | null;
@@ -226,12 +236,13 @@ function linesTableHtml(order: OrderEmailData['order']): string {
   const rows = order.lines
     .map(
       (l) =>
-        `<tr><td style="${style.td}">${escapeHtml(oneLine(l.title))}</td><td style="${style.td}">${escapeHtml(variantCell(l))}</td><td style="${style.tdNum}">${l.quantity}</td><td style="${style.tdNum}">${escapeHtml(formatMoney(l.unitPriceMinor, c, RECEIPT))}</td><td style="${style.tdNum}">${escapeHtml(formatMoney(l.lineTotalMinor, c, RECEIPT))}</td></tr>`,
+        `<tr><td style="${style.td}">${escapeHtml(oneLine(l.title))}</td><td style="${style.td}">${escapeHtml(variantCell(l))}</td><td style="${style.tdNum}">${l.quantity}</td><td style="${style.tdNum}">${priceCellHtml(l, c)}</td><td style="${style.tdNum}">${totalCellHtml(l, c)}</td></tr>`,
     )
     .join('\n');
-  const adjustments = order.totalMinor - order.subtotalMinor;
-  const total = (label: string, amount: number, strong = false) =>
-    `<tr><th scope="row" colspan="4" style="${strong ? style.rowHeadStrong : style.rowHead}">${escapeHtml(label)}</th><td style="${style.tdNum}${strong ? 'font-weight:700;' : ''}">${escapeHtml(formatMoney(amount, c, RECEIPT))}</td></tr>`;
+  const discount = discountOf(order);
+  const adjustments = order.totalMinor - (order.subtotalMinor - (discount?.amountMinor ?? 0));
+  const total = (label: string, amount: number | string, strong = false) =>
+    `<tr><th scope="row" colspan="4" style="${strong ? style.rowHeadStrong : style.rowHead}">${escapeHtml(label)}</th><td style="${style.tdNum}${strong ? 'font-weight:700;' : ''}">${escapeHtml(typeof amount === 'string' ? amount : formatMoney(amount, c, RECEIPT))}</td></tr>`;
   return `<table style="${style.table}">
 <caption style="${style.caption}">Items in order #${order.number}</caption>
 <thead><tr><th scope="col" style="${style.th}">Item</th><th scope="col" style="${style.th}">${variantHeader(order.lines)}</th><th scope="col" style="${style.thNum}">Quantity</th><th scope="col" style="${style.thNum}">Price</th><th scope="col" style="${style.thNum}">Total</th></tr></thead>
@@ -239,24 +250,68 @@ function linesTableHtml(order: OrderEmailData['order']): string {
 ${rows}
 </tbody>
 <tfoot>
-${total('Subtotal', order.subtotalMinor)}
+${total('Subtotal', order.subtotalMinor)}${discount ? `\n${total(oneLine(discount.label, 100), `−${formatMoney(discount.amountMinor, c, RECEIPT)}`)}` : ''}
 ${adjustments !== 0 ? total('Shipping and adjustments', adjustments) : ''}
 ${total('Total paid', order.totalMinor, true)}
 </tfoot>
 </table>`;
 }
 
+/** The code's discount when the order had one. */
+function discountOf(order: OrderEmailData['order']): { label: string; amountMinor: number } | null {
+  return order.discount && order.discount.amountMinor > 0 ? order.discount : null;
+}
+
+/** The unit price, and under a sale the regular one struck through with the sale's name. */
+function priceCellHtml(l: OrderEmailLine, c: string): string {
+  const unit = escapeHtml(formatMoney(l.unitPriceMinor, c, RECEIPT));
+  const regular = struckRegularPrice({
+    regularUnitPriceMinor: l.regularUnitPriceMinor ?? null,
+    unitPriceMinor: l.unitPriceMinor,
+  });
+  if (regular === null) return unit;
+  const sale = l.saleName
+    ? `<br><span style="${style.small}">${escapeHtml(oneLine(l.saleName, 100))}</span>`
+    : '';
+  return `<s>${escapeHtml(formatMoney(regular, c, RECEIPT))}</s> ${unit}${sale}`;
+}
+
+/** What the line was charged, and under it the code's share taken off it. */
+function totalCellHtml(l: OrderEmailLine, c: string): string {
+  const total = escapeHtml(formatMoney(l.lineTotalMinor, c, RECEIPT));
+  const share = l.discountMinor ?? 0;
+  return share > 0
+    ? `${total}<br><span style="${style.small}">after code discount −${escapeHtml(formatMoney(share, c, RECEIPT))}</span>`
+    : total;
+}
+
+/** "3 × $16.00 (Eid sale, regular $20.00) − $4.80 code discount = $43.20"; an old line reads as before. */
+function lineText(l: OrderEmailLine, c: string): string {
+  const regular = struckRegularPrice({
+    regularUnitPriceMinor: l.regularUnitPriceMinor ?? null,
+    unitPriceMinor: l.unitPriceMinor,
+  });
+  const sale =
+    regular === null
+      ? ''
+      : ` (${l.saleName ? `${oneLine(l.saleName, 100)}, ` : ''}regular ${formatMoney(regular, c, RECEIPT)})`;
+  const share = l.discountMinor ?? 0;
+  const code = share > 0 ? ` − ${formatMoney(share, c, RECEIPT)} code discount` : '';
+  return `- ${itemText(l)}: ${l.quantity} × ${formatMoney(l.unitPriceMinor, c, RECEIPT)}${sale}${code} = ${formatMoney(l.lineTotalMinor, c, RECEIPT)}`;
+}
+
 function linesText(order: OrderEmailData['order']): string[] {
   const c = order.currency;
-  const adjustments = order.totalMinor - order.subtotalMinor;
+  const discount = discountOf(order);
+  const adjustments = order.totalMinor - (order.subtotalMinor - (discount?.amountMinor ?? 0));
   return [
     `Items in order #${order.number}`,
-    ...order.lines.map(
-      (l) =>
-        `- ${itemText(l)}: ${l.quantity} × ${formatMoney(l.unitPriceMinor, c, RECEIPT)} = ${formatMoney(l.lineTotalMinor, c, RECEIPT)}`,
-    ),
+    ...order.lines.map((l) => lineText(l, c)),
     '',
     `Subtotal: ${formatMoney(order.subtotalMinor, c, RECEIPT)}`,
+    ...(discount
+      ? [`${oneLine(discount.label, 100)}: −${formatMoney(discount.amountMinor, c, RECEIPT)}`]
+      : []),
     ...(adjustments !== 0 ? [`Shipping and adjustments: ${formatMoney(adjustments, c, RECEIPT)}`] : []),
     `Total paid: ${formatMoney(order.totalMinor, c, RECEIPT)}`,
     '',

@@ -131,7 +131,14 @@ export async function adminOrderDetail(db: DbOrTx, id: string, publicUrl: string
     stage: orderStageLabel(order.status, order.fulfilment),
     paymentMode: order.payment_mode,
     currency: order.currency,
-    subtotalMinor: order.subtotal_minor,
+    /** The lines at their (sale) prices, before the code: subtotal − discount + adjustments = paid. */
+    subtotalMinor: record.charges.subtotalMinor,
+    discountMinor: record.charges.discountMinor,
+    discountLabel: record.charges.discountLabel,
+    discountCode: order.discount_code,
+    /** What sales took off the lines, for the owner's eye. */
+    salesMinor: order.sales_minor,
+    adjustmentsMinor: record.charges.adjustmentsMinor,
     totalMinor: order.total_minor,
     paidMinor: record.paidMinor,
     refundedMinor: record.refundedMinor,

@@ -1,4 +1,6 @@
 import type { DbOrTx } from '../../db/database.js';
+import { refundableForUnits } from '../../shared/discounts.js';
+import { chargedLineTotals, orderCharges } from '../../shared/order-charges.js';
 import type { PostalAddress, Shipment } from '../../shared/orders.js';
 import { postalAddressOf } from './postal-address.js';
 
@@ -22,6 +24,9 @@ export async function loadOrderRecord(db: DbOrTx, id: string) {
       'unit_price_minor',
       'line_total_minor',
       'image_url',
+      'regular_unit_price_minor',
+      'discount_minor',
+      'sale_name',
     ])
     .where('order_id', '=', id)
     .orderBy('id')
@@ -47,9 +52,14 @@ export async function loadOrderRecord(db: DbOrTx, id: string) {
         }
       : null;
   const shippingAddress: PostalAddress | null = postalAddressOf(order.shipping_address);
+  // What each line was charged in the end, which is all a refund of it may give back.
+  const charged = chargedLineTotals(
+    order.discount_minor,
+    lines.map((l) => ({ lineTotalMinor: l.line_total_minor, discountMinor: l.discount_minor })),
+  );
   return {
     order,
-    lines: lines.map((l) => ({
+    lines: lines.map((l, i) => ({
       id: l.id,
       productId: l.product_id,
       title: l.title,
@@ -59,8 +69,26 @@ export async function loadOrderRecord(db: DbOrTx, id: string) {
       quantity: l.quantity,
       refundedQuantity: l.refunded_quantity,
       unitPriceMinor: l.unit_price_minor,
+      /** What the line was charged: unit × quantity less its share of the code. */
       lineTotalMinor: l.line_total_minor,
       image: l.image_url,
+      /** The price before the sale; null on lines from before sales (decision 0037). */
+      regularUnitPriceMinor: l.regular_unit_price_minor,
+      /** The line's share of the code. */
+      discountMinor: l.discount_minor,
+      saleName: l.sale_name,
+      /** At most what a refund of this line's remaining units can give back (refundableForUnits). */
+      /** What refunds reckon the line was charged: lineTotalMinor, less its part of a discount only the
+       * order carries (one Stripe applied). */
+      chargedTotalMinor: charged[i] ?? l.line_total_minor,
+      refundableMinor: refundableForUnits(
+        {
+          quantity: l.quantity,
+          lineTotalMinor: charged[i] ?? l.line_total_minor,
+          refundedQuantity: l.refunded_quantity,
+        },
+        l.quantity - l.refunded_quantity,
+      ),
     })),
     refunds,
     paidMinor,
@@ -68,6 +96,16 @@ export async function loadOrderRecord(db: DbOrTx, id: string) {
     /** Promised back but not yet confirmed by the payment provider. */
     refundPendingMinor: order.refunded_minor - refundedMinor,
     refundableMinor: order.status === 'paid' ? paidMinor - order.refunded_minor : 0,
+    /** The totals every view shows: subtotal − discount + adjustments = total. */
+    charges: orderCharges(
+      {
+        subtotalMinor: order.subtotal_minor,
+        paidMinor,
+        discountMinor: order.discount_minor,
+        discountCode: order.discount_code,
+      },
+      lines.map((l) => ({ lineTotalMinor: l.line_total_minor, discountMinor: l.discount_minor })),
+    ),
     shipment,
     shippingAddress,
   };

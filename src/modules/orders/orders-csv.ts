@@ -1,5 +1,6 @@
 import type { DbOrTx } from '../../db/database.js';
 import { minorToMajorString } from '../../shared/money.js';
+import { orderCharges, struckRegularPrice } from '../../shared/order-charges.js';
 import { postalAddressOf } from './postal-address.js';
 
 export const CSV_COLUMNS = [
@@ -25,6 +26,16 @@ export const CSV_COLUMNS = [
   // Added last, so the columns before it keep their places in the spreadsheets already reading them.
   /** The colour's name as bought; empty for a product without colours (size stays in its own column). */
   'colour',
+  // Sales and codes (decision 0037), added last for the same reason. unit_price is the price charged per
+  // unit (the sale price), line_total what the line was charged after its share of the code.
+  /** The unit price before the sale; empty when no sale applied (and on lines from before sales). */
+  'regular_unit_price',
+  /** The sale's name, when one applied. */
+  'sale',
+  /** The order's code, as the shopper entered it. */
+  'discount_code',
+  /** The line's share of the code's discount. */
+  'line_discount',
 ] as const;
 
 /**
@@ -68,6 +79,8 @@ export async function* orderCsvRows(db: DbOrTx, range: { from: string; to: strin
         'currency',
         'subtotal_minor',
         'total_minor',
+        'discount_minor',
+        'discount_code',
       ])
       .where('paid_at', '>=', range.from)
       .where('paid_at', '<', range.to);
@@ -93,7 +106,21 @@ export async function* orderCsvRows(db: DbOrTx, range: { from: string; to: strin
       const money = (minor: number) => minorToMajorString(minor, o.currency);
       const refunded = refunds.filter((r) => r.order_id === o.id).reduce((s, r) => s + r.amount_minor, 0);
       const country = postalAddressOf(o.shipping_address)?.country ?? null;
-      for (const l of lines.filter((line) => line.order_id === o.id)) {
+      const own = lines.filter((line) => line.order_id === o.id);
+      const charges = orderCharges(
+        {
+          subtotalMinor: o.subtotal_minor,
+          paidMinor: o.total_minor ?? o.subtotal_minor,
+          discountMinor: o.discount_minor,
+          discountCode: o.discount_code,
+        },
+        own.map((l) => ({ lineTotalMinor: l.line_total_minor, discountMinor: l.discount_minor })),
+      );
+      for (const l of own) {
+        const regular = struckRegularPrice({
+          regularUnitPriceMinor: l.regular_unit_price_minor,
+          unitPriceMinor: l.unit_price_minor,
+        });
         yield csvRow([
           o.number,
           o.id,
@@ -111,10 +138,14 @@ export async function* orderCsvRows(db: DbOrTx, range: { from: string; to: strin
           money(l.unit_price_minor),
           money(l.line_total_minor),
           l.refunded_quantity,
-          money(o.subtotal_minor),
+          money(charges.subtotalMinor),
           money(o.total_minor ?? o.subtotal_minor),
           money(refunded),
           l.colour,
+          regular === null ? null : money(regular),
+          regular === null ? null : l.sale_name,
+          o.discount_code,
+          money(l.discount_minor),
         ]);
       }
     }

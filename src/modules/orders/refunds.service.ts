@@ -5,8 +5,10 @@ import type { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
 import type { Db, DbOrTx, RefundStatus } from '../../db/database.js';
 import { variantLabel } from '../../shared/colours.js';
+import { refundableForUnits } from '../../shared/discounts.js';
 import { formatMoney } from '../../shared/money.js';
 import type { refundOrderInput } from '../../shared/order-admin-input.js';
+import { chargedLineTotals } from '../../shared/order-charges.js';
 import { DemoGateway } from '../payments/demo-gateway.js';
 import {
   type PaymentGateway,
@@ -59,6 +61,7 @@ async function reserveRefund(
         'refunded_minor',
         'total_minor',
         'subtotal_minor',
+        'discount_minor',
       ])
       .where('id', '=', input.id)
       .executeTakeFirst();
@@ -69,18 +72,35 @@ async function reserveRefund(
         message: `Order #${order.number} is not paid: there is nothing to refund.`,
       });
     const wanted = input.lines ?? [];
-    const sold = wanted.length
+    // A line's next units' shares depend on how many were refunded before: take the order's row first, so
+    // two refunds of one line read its refunded quantity one after the other, never both the same.
+    if (wanted.length)
+      await trx.updateTable('orders').set({ updated_at: iso }).where('id', '=', order.id).execute();
+    // Every line of the order: a discount only the order carries is shared over all of them.
+    const all = wanted.length
       ? await trx
           .selectFrom('order_lines')
-          .select(['id', 'title', 'colour', 'size', 'quantity', 'refunded_quantity', 'unit_price_minor'])
-          .where('order_id', '=', order.id)
-          .where(
+          .select([
             'id',
-            'in',
-            wanted.map((l) => l.lineId),
-          )
+            'title',
+            'colour',
+            'size',
+            'quantity',
+            'refunded_quantity',
+            'line_total_minor',
+            'discount_minor',
+          ])
+          .where('order_id', '=', order.id)
+          .orderBy('id')
           .execute()
       : [];
+    const charged = chargedLineTotals(
+      order.discount_minor,
+      all.map((l) => ({ lineTotalMinor: l.line_total_minor, discountMinor: l.discount_minor })),
+    );
+    const sold = all
+      .map((l, i) => ({ ...l, charged: charged[i] ?? l.line_total_minor }))
+      .filter((l) => wanted.some((w) => w.lineId === l.id));
     if (sold.length !== wanted.length)
       throw new TRPCError({ code: 'BAD_REQUEST', message: 'A line to refund is not part of this order.' });
     const tooMany = (w: { lineId: number; quantity: number }) => {
@@ -95,12 +115,26 @@ async function reserveRefund(
       const line = sold.find((l) => l.id === w.lineId);
       if (line && line.refunded_quantity + w.quantity > line.quantity) throw tooMany(w);
     }
+    // A line gives back what it was charged, never more (decision 0037): its charged total (after a sale
+    // and its share of the discount) shared per unit by largest remainder, for the units not refunded yet; so
+    // refunding every unit of every line gives back exactly the lines' charged totals.
     const amount =
       input.amountMinor ??
-      wanted.reduce(
-        (sum, w) => sum + (sold.find((l) => l.id === w.lineId)?.unit_price_minor ?? 0) * w.quantity,
-        0,
-      );
+      wanted.reduce((sum, w) => {
+        const line = sold.find((l) => l.id === w.lineId);
+        if (!line) return sum;
+        return (
+          sum +
+          refundableForUnits(
+            {
+              quantity: line.quantity,
+              lineTotalMinor: line.charged,
+              refundedQuantity: line.refunded_quantity,
+            },
+            w.quantity,
+          )
+        );
+      }, 0);
     if (amount <= 0)
       throw new TRPCError({
         code: 'BAD_REQUEST',

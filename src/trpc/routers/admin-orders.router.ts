@@ -1,4 +1,5 @@
 import { TRPCError } from '@trpc/server';
+import { sql } from 'kysely';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { adminOrderDetail } from '../../modules/orders/admin-order-detail.js';
@@ -6,6 +7,7 @@ import { cancelOrder, markDelivered, shipOrder } from '../../modules/orders/fulf
 import { reconcilePendingOrders } from '../../modules/orders/reconcile.js';
 import { refundOrder } from '../../modules/orders/refunds.service.js';
 import { orderIdInput, orderListInput } from '../../shared/checkout-input.js';
+import { codeKey } from '../../shared/discounts.js';
 import { cancelOrderInput, refundOrderInput, shipOrderInput } from '../../shared/order-admin-input.js';
 import { orderStageLabel } from '../../shared/orders.js';
 import { adminProcedure, ownerProcedure, router } from '../init.js';
@@ -33,10 +35,17 @@ export const adminOrdersRouter = router({
         'fulfilment',
         'refunded_minor',
         'stock_problem',
+        'discount_code',
       ]);
     // Checkouts that were never paid expire (Stripe's word, or the demo sweep): they leave the default list,
     // so a flood of abandoned sessions cannot bury the real orders.
     query = input.status ? query.where('status', '=', input.status) : query.where('status', '!=', 'expired');
+    // Codes are kept as the shopper typed them: compared as codeKey does, upper-cased on both engines, among
+    // the orders with a code (the partial index's rows).
+    if (input.code)
+      query = query
+        .where('discount_code', 'is not', null)
+        .where(sql<string>`upper(discount_code)`, '=', codeKey(input.code));
     const rows = await query
       .orderBy('created_at', 'desc')
       .orderBy('number', 'desc')
@@ -54,6 +63,7 @@ export const adminOrdersRouter = router({
       createdAt: o.created_at,
       fulfilment: o.fulfilment,
       stockProblem: o.stock_problem !== null,
+      discountCode: o.discount_code,
       stage: orderStageLabel(o.status, o.fulfilment),
       // Pending refunds count: the money is promised back.
       refund:

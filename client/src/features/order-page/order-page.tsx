@@ -192,6 +192,22 @@ function OrderDetails({ order }: { order: CustomerOrderView }) {
             <dt>Subtotal</dt>
             <dd>{formatMoney(order.subtotalMinor, currency)}</dd>
           </div>
+          {/* With a code, the sum is shown whole (subtotal − discount + shipping = total paid); an order
+              without one reads as it always did. */}
+          {order.discountMinor > 0 ? (
+            <>
+              <div className="flex justify-between" data-testid="order-discount">
+                <dt>{order.discountLabel}</dt>
+                <dd>−{formatMoney(order.discountMinor, currency)}</dd>
+              </div>
+              {order.adjustmentsMinor !== 0 ? (
+                <div className="flex justify-between">
+                  <dt>Shipping and adjustments</dt>
+                  <dd>{formatMoney(order.adjustmentsMinor, currency)}</dd>
+                </div>
+              ) : null}
+            </>
+          ) : null}
           <div className="flex justify-between font-semibold">
             <dt>Total paid</dt>
             <dd>{formatMoney(order.totalMinor, currency)}</dd>

@@ -127,6 +127,26 @@ function OrderBody({
         <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1" data-testid="order-money">
           <dt>Subtotal</dt>
           <dd className="text-right">{formatMoney(order.subtotalMinor, currency)}</dd>
+          {order.salesMinor > 0 ? (
+            <>
+              <dt className="text-muted">Sales took off (in the subtotal)</dt>
+              <dd className="text-right text-muted">{formatMoney(order.salesMinor, currency)}</dd>
+            </>
+          ) : null}
+          {order.discountMinor > 0 ? (
+            <>
+              <dt data-testid="order-discount-label">{order.discountLabel}</dt>
+              <dd className="text-right" data-testid="order-discount">
+                −{formatMoney(order.discountMinor, currency)}
+              </dd>
+              {order.adjustmentsMinor !== 0 ? (
+                <>
+                  <dt>Shipping and adjustments</dt>
+                  <dd className="text-right">{formatMoney(order.adjustmentsMinor, currency)}</dd>
+                </>
+              ) : null}
+            </>
+          ) : null}
           <dt className="font-medium">Paid</dt>
           <dd className="text-right font-medium">
             {order.paidAt ? formatMoney(order.paidMinor, currency) : '—'}

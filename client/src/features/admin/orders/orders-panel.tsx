@@ -53,6 +53,20 @@ function orderColumns(open: (id: string) => void): Array<Column<OrderRow>> {
     },
     { id: 'customer', header: 'Customer', cell: (o) => o.customerEmail ?? '—' },
     {
+      id: 'code',
+      header: 'Code',
+      cell: (o) =>
+        o.discountCode ? (
+          <span className="font-mono text-xs" data-testid="order-row-code">
+            {o.discountCode}
+          </span>
+        ) : (
+          <span className="text-muted">
+            —<span className="sr-only">no code</span>
+          </span>
+        ),
+    },
+    {
       id: 'total',
       header: 'Total',
       headerClassName: 'text-right',
@@ -65,7 +79,11 @@ function orderColumns(open: (id: string) => void): Array<Column<OrderRow>> {
 export function OrdersPanel() {
   const [status, setStatus] = useState<OrderStatusName | ''>('');
   const [selected, setSelected] = useState<string | null>(null);
-  const { list, items } = useOrderList(status);
+  // The code filter applies when submitted (Enter or the button), not on every keystroke.
+  const [codeText, setCodeText] = useState('');
+  const [code, setCode] = useState('');
+  const codeId = useId();
+  const { list, items } = useOrderList(status, code);
   const reconcile = useReconcileOrders();
 
   return (
@@ -87,6 +105,33 @@ export function OrdersPanel() {
             ))}
           </select>
         </label>
+        <form
+          aria-label="Filter orders by code"
+          className="flex items-center gap-2 text-sm"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setCode(codeText.trim());
+          }}
+        >
+          <label htmlFor={codeId}>Discount code</label>
+          <input
+            id={codeId}
+            type="search"
+            value={codeText}
+            onChange={(e) => {
+              setCodeText(e.target.value);
+              // Emptied (or cleared with the field's own ×): every order again.
+              if (e.target.value.trim() === '') setCode('');
+            }}
+            placeholder="e.g. EID10"
+            maxLength={100}
+            autoComplete="off"
+            className="w-32 rounded-lg border border-stone-line bg-white px-2 py-1.5"
+          />
+          <Button type="submit" variant="secondary">
+            Filter
+          </Button>
+        </form>
         <Button variant="secondary" onClick={() => reconcile.mutate()} disabled={reconcile.isPending}>
           {reconcile.isPending ? 'Checking…' : 'Check pending payments with Stripe'}
         </Button>
@@ -99,7 +144,7 @@ export function OrdersPanel() {
           rows={items}
           rowKey={(o) => o.id}
           rowTestId="order-row"
-          empty={<p className="text-muted">No orders yet.</p>}
+          empty={<p className="text-muted">{code ? `No orders with the code ${code}.` : 'No orders yet.'}</p>}
           loadMore={{
             hasMore: list.hasNextPage,
             loading: list.isFetchingNextPage,

@@ -1,16 +1,22 @@
 import { variantLabel } from '@shared/colours';
+import { formatMoney } from '@shared/money';
+import { struckRegularPrice } from '@shared/order-charges';
 import { Printer } from 'lucide-react';
 import { useParams } from 'wouter';
 import { PostalAddress } from '../../../components/postal-address';
 import { Button } from '../../../components/ui/button';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useSiteSettings } from '../../../lib/use-site-settings';
-import { useOrder } from './use-orders';
+import { type OrderDetail, useOrder } from './use-orders';
 import './packing-slip.css';
 
 const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
 
-/** /admin/orders/:id/packing-slip: what goes in the parcel, to print and put in it. No prices. */
+/**
+ * /admin/orders/:id/packing-slip: what goes in the parcel, to print and put in it. No prices, except on an
+ * order with a sale or a code: then what each line was charged and the discount are on it (issue 41), so the
+ * parcel's paper agrees with the shopper's email to the minor unit.
+ */
 export function PackingSlipPage() {
   const { id = '' } = useParams<{ id: string }>();
   const order = useOrder(id);
@@ -38,6 +44,7 @@ export function PackingSlipPage() {
   const o = order.data;
   // The column says "Size" as it always did, and "Colour / size" once a line of the order has a colour.
   const coloured = o.lines.some((l) => l.colour);
+  const priced = o.discountMinor > 0 || o.lines.some((l) => struckRegularPrice(l) !== null);
   return (
     <article
       className="packing-slip mx-auto max-w-3xl bg-white px-8 py-10 text-ink"
@@ -84,6 +91,16 @@ export function PackingSlipPage() {
             <th scope="col" className="py-2 text-right">
               Quantity
             </th>
+            {priced ? (
+              <>
+                <th scope="col" className="py-2 pl-4 text-right">
+                  Price
+                </th>
+                <th scope="col" className="py-2 pl-4 text-right">
+                  Charged
+                </th>
+              </>
+            ) : null}
           </tr>
         </thead>
         <tbody>
@@ -101,11 +118,67 @@ export function PackingSlipPage() {
                     </span>
                   ) : null}
                 </td>
+                {priced ? <PriceCells line={l} currency={o.currency} /> : null}
               </tr>
             );
           })}
         </tbody>
+        {priced ? (
+          <tfoot data-testid="packing-slip-totals">
+            <SlipTotal label="Subtotal" amount={formatMoney(o.subtotalMinor, o.currency)} />
+            {o.discountMinor > 0 ? (
+              <SlipTotal label={o.discountLabel} amount={`−${formatMoney(o.discountMinor, o.currency)}`} />
+            ) : null}
+            {o.adjustmentsMinor !== 0 ? (
+              <SlipTotal
+                label="Shipping and adjustments"
+                amount={formatMoney(o.adjustmentsMinor, o.currency)}
+              />
+            ) : null}
+            <SlipTotal label="Total paid" amount={formatMoney(o.paidMinor, o.currency)} strong />
+          </tfoot>
+        ) : null}
       </table>
     </article>
+  );
+}
+
+type SlipLine = OrderDetail['lines'][number];
+
+/** The unit price (the regular one struck through under a sale, with its name) and what the line was charged. */
+function PriceCells({ line, currency }: { line: SlipLine; currency: string }) {
+  const regular = struckRegularPrice(line);
+  return (
+    <>
+      <td className="py-2 pl-4 text-right">
+        {regular !== null ? (
+          <>
+            <span className="sr-only">Regular price </span>
+            <s>{formatMoney(regular, currency)}</s> <span className="sr-only">, sale price </span>
+          </>
+        ) : null}
+        {formatMoney(line.unitPriceMinor, currency)}
+        {regular !== null && line.saleName ? <span className="block text-xs">{line.saleName}</span> : null}
+      </td>
+      <td className="py-2 pl-4 text-right">
+        {formatMoney(line.lineTotalMinor, currency)}
+        {line.discountMinor > 0 ? (
+          <span className="block text-xs">
+            after code discount −{formatMoney(line.discountMinor, currency)}
+          </span>
+        ) : null}
+      </td>
+    </>
+  );
+}
+
+function SlipTotal({ label, amount, strong = false }: { label: string; amount: string; strong?: boolean }) {
+  return (
+    <tr className={strong ? 'font-semibold' : undefined}>
+      <th scope="row" colSpan={4} className="py-1 text-right font-normal">
+        {strong ? <strong>{label}</strong> : label}
+      </th>
+      <td className="py-1 pl-4 text-right">{amount}</td>
+    </tr>
   );
 }

@@ -1,4 +1,5 @@
 import { variantLabel } from '@shared/colours';
+import { refundableForUnits } from '@shared/discounts';
 import { formatMoney, parseMajorToMinor } from '@shared/money';
 import { type FormEvent, useId, useState } from 'react';
 import { TextAreaField } from '../../../components/admin/text-area-field';
@@ -12,7 +13,8 @@ import { type OrderDetail, useRefundOrder } from './use-orders';
 type Mode = 'lines' | 'amount';
 
 /**
- * Gives money back: chosen lines (their unit prices times the quantities, the amount shown as it adds up) or
+ * Gives money back: chosen lines (what they were charged, after sales and the code's share, per unit: the
+ * amount shown as it adds up, as the server reckons it) or
  * an amount typed in major units and converted exactly (parseMajorToMinor, no floating point). The server has
  * the last word on what is left to refund; its refusal is said in the alert.
  */
@@ -41,7 +43,11 @@ export function RefundForm({
   const chosen = refundable
     .map((l) => ({ line: l, quantity: quantities[l.id] ?? 0 }))
     .filter((c) => c.quantity > 0);
-  const linesMinor = chosen.reduce((sum, c) => sum + c.line.unitPriceMinor * c.quantity, 0);
+  // What the server gives back for these units: the line's charged total shared per unit (decision 0037).
+  const linesMinor = chosen.reduce(
+    (sum, c) => sum + refundableForUnits({ ...c.line, lineTotalMinor: c.line.chargedTotalMinor }, c.quantity),
+    0,
+  );
   const typedMinor = parseMajorToMinor(amountText, currency);
   const amountMinor = mode === 'lines' ? linesMinor : typedMinor;
   const maximum = formatMoney(refundableMinor, currency);
@@ -138,8 +144,11 @@ export function RefundForm({
                   <label htmlFor={fieldId}>
                     {l.title}
                     {l.colour || l.size ? ` (${variantLabel(l.colour, l.size)})` : ''}
-                    <span className="block text-xs text-muted">
-                      {formatMoney(l.unitPriceMinor, currency)} each · {left} of {l.quantity} refundable
+                    <span className="block text-xs text-muted" data-testid="refund-line-refundable">
+                      {l.chargedTotalMinor === l.unitPriceMinor * l.quantity
+                        ? `${formatMoney(l.unitPriceMinor, currency)} each`
+                        : `charged ${formatMoney(l.chargedTotalMinor, currency)} for ${l.quantity} after discounts`}{' '}
+                      · {left} of {l.quantity} refundable, up to {formatMoney(l.refundableMinor, currency)}
                     </span>
                   </label>
                   <select

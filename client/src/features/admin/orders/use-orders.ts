@@ -3,9 +3,9 @@ import { toast } from '../../../lib/toast';
 import { type RouterOutputs, trpc } from '../../../lib/trpc';
 
 /** The orders area's queries and mutations. Each change invalidates the list and the order it touched. */
-export function useOrderList(status: OrderStatusName | '') {
+export function useOrderList(status: OrderStatusName | '', code = '') {
   const list = trpc.admin.orders.list.useInfiniteQuery(
-    { status: status || undefined, limit: 25 },
+    { status: status || undefined, code: code.trim() || undefined, limit: 25 },
     { getNextPageParam: (last) => last.nextCursor ?? undefined },
   );
   return { list, items: list.data?.pages.flatMap((p) => p.items) };
