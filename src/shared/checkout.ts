@@ -50,8 +50,11 @@ export type Quote = {
   discountMinor: number;
   /** What is charged without shipping: subtotal less the code's discount. */
   totalMinor: number;
-  /** The code that applies; null when none was given or it was refused. */
-  code: { code: string; name: string; freeShipping: boolean } | null;
+  /**
+   * The code that applies; null when none was given or it was refused. `needsEmail`: the code counts uses
+   * per address, so checkout asks for the shopper's email address with it.
+   */
+  code: { code: string; name: string; freeShipping: boolean; needsEmail: boolean } | null;
   /** Why the code given does not apply (the message is the shopper's). */
   codeRefusal: { reason: CodeRefusal; message: string } | null;
   currencies: string[];

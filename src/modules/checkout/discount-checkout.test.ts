@@ -298,6 +298,8 @@ describe('sales and discount codes at checkout', () => {
       email: 'Ayesha@Example.com',
     });
     await shop().checkout.completeTestPayment({ sessionId: sessionOf(url), ...demoShopper });
+    const asks = await shop().checkout.quote({ lines: cart, code: 'WELCOME' });
+    expect(asks.code?.needsEmail).toBe(true);
     const again = await shop().checkout.quote({ lines: cart, code: 'welcome', email: 'ayesha@example.com' });
     expect(again.codeRefusal?.reason).toBe('used_by_email');
     await expect(

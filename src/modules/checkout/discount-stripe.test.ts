@@ -105,7 +105,12 @@ describe('discounted checkout on Stripe', () => {
 
   it('a free-shipping code offers every shipping option at 0, and no coupon', async () => {
     const quote = await shop().checkout.quote({ lines: cart, code: 'shipfree' });
-    expect(quote.code).toEqual({ code: 'SHIPFREE', name: 'Free shipping', freeShipping: true });
+    expect(quote.code).toEqual({
+      code: 'SHIPFREE',
+      name: 'Free shipping',
+      freeShipping: true,
+      needsEmail: false,
+    });
     await shop().checkout.createSession({ lines: cart, code: 'shipfree' });
     expect(fake.couponCreates).toHaveLength(0);
     expect(sent().shipping_options.map((o) => o.shipping_rate_data.fixed_amount.amount)).toEqual(['0', '0']);

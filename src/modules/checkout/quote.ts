@@ -219,7 +219,12 @@ export async function priceCart(
     discountMinor: priced.codeDiscountMinor,
     totalMinor: priced.totalMinor,
     code: applied
-      ? { code: applied.code ?? '', name: applied.name, freeShipping: priced.freeShipping }
+      ? {
+          code: applied.code ?? '',
+          name: applied.name,
+          freeShipping: priced.freeShipping,
+          needsEmail: applied.maxUsesPerEmail !== null,
+        }
       : null,
     codeRefusal: refused ? { reason: refused, message: CODE_REFUSAL_TEXT[refused] } : null,
     ok: currencies.length === 1 && quoted.every((l) => l.problem === null),
