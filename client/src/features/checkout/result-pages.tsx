@@ -51,7 +51,9 @@ function PaymentSuccess({ back }: { back: 'Continue Shopping' | 'Return to Shop'
           <OrderLines lines={order.data.lines} currency={order.data.currency} className="mt-4 text-sm" />
           <p className="mt-3 flex justify-between border-t border-stone-line pt-3 font-semibold">
             <span>Total</span>
-            <span>{formatMoney(order.data.totalMinor ?? order.data.subtotalMinor, order.data.currency)}</span>
+            <span data-testid="order-total">
+              {formatMoney(order.data.totalMinor ?? order.data.subtotalMinor, order.data.currency)}
+            </span>
           </p>
           {order.data.orderPagePath ? (
             <div className="mt-6 rounded-xl bg-sand/70 p-4 text-center">
