@@ -1,3 +1,4 @@
+import { expectNoAxeViolations } from './support/axe';
 import { payWithDemoForm } from './support/demo-payment';
 import { queryStore, runOnStore } from './support/store-database';
 import { expect, type Page, test } from './support/test';
@@ -32,6 +33,9 @@ async function addFirstProduct(page: Page): Promise<void> {
   await expect(page.getByTestId('toast').filter({ hasText: 'Added to cart!' }).first()).toBeVisible();
 }
 
+// Axe walks every node of the page; on a busy 2-core machine one run can take many seconds.
+test.describe.configure({ timeout: 120_000 });
+
 test('a shopper applies a discount code in the cart, sees the discount, pays in demo mode and is charged the discounted total', async ({
   page,
 }) => {
@@ -60,6 +64,8 @@ test('a shopper applies a discount code in the cart, sees the discount, pays in 
   await expect(page.getByTestId('checkout-discount')).toBeVisible();
   expect(minor(await page.getByTestId('checkout-discount').textContent())).toBe(discount);
   await expect.poll(async () => minor(await total.textContent())).toBe(before - discount);
+  await page.waitForLoadState('networkidle');
+  await expectNoAxeViolations(page, 'the cart with a discount code');
 
   // Kept with the cart: a reload still has it.
   await page.reload();
@@ -71,6 +77,8 @@ test('a shopper applies a discount code in the cart, sees the discount, pays in 
   await page.getByRole('button', { name: 'Proceed to Payment' }).click();
   await payWithDemoForm(page);
   expect(minor(await page.getByTestId('order-total').textContent())).toBe(before - discount);
+  // The code went with the order: the next cart starts without it.
+  expect(await page.evaluate(() => localStorage.getItem('cart:code:v1'))).toBeNull();
 
   // The order keeps the code and its use is redeemed.
   const rows = await queryStore<{ status: string; amount_minor: number | string }>(

@@ -1,5 +1,5 @@
 import type { Quote } from '@shared/checkout';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { type CartCode, cartCode } from '../../lib/cart/cart-code';
 
@@ -25,6 +25,7 @@ export function DiscountCodeField({
 }) {
   const id = useId();
   const [draft, setDraft] = useState('');
+  const input = useRef<HTMLInputElement>(null);
   const applied = quote?.code ?? null;
   const refusal = code.code ? (quote?.codeRefusal ?? null) : null;
   const message = error ?? refusal?.message ?? null;
@@ -43,41 +44,51 @@ export function DiscountCodeField({
 
   return (
     <div className="mt-6 rounded-xl border border-stone-line p-4">
+      {/* The field stays in place whatever happens, so focus never falls to the page: a new code replaces
+          the one kept (one code per order). */}
+      <form onSubmit={apply} className="flex flex-wrap items-end gap-3" noValidate>
+        <div className="min-w-48 flex-1">
+          <label htmlFor={`${id}-code`} className="block text-sm font-medium text-ink">
+            Discount code
+          </label>
+          <input
+            ref={input}
+            id={`${id}-code`}
+            name="discount-code"
+            value={draft}
+            maxLength={40}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            onChange={(e) => setDraft(e.target.value)}
+            aria-invalid={message ? true : undefined}
+            aria-describedby={`${id}-status`}
+            className={`mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-sm uppercase ${message ? 'border-red-700' : 'border-stone-line'}`}
+          />
+        </div>
+        <Button type="submit" variant="secondary" disabled={pending}>
+          Apply
+        </Button>
+      </form>
       {code.code ? (
-        <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
           <p className="text-sm">
-            Discount code <strong data-testid="applied-code">{applied?.code ?? code.code}</strong>
+            Code <strong data-testid="applied-code">{applied?.code ?? code.code}</strong>
             {applied ? <span className="text-muted"> · {applied.name}</span> : null}
           </p>
-          <button type="button" className="text-sm underline" onClick={() => cartCode.remove()}>
+          <button
+            type="button"
+            className="text-sm underline"
+            onClick={() => {
+              cartCode.remove();
+              setError(null);
+              input.current?.focus();
+            }}
+          >
             Remove<span className="sr-only"> discount code {code.code}</span>
           </button>
         </div>
-      ) : (
-        <form onSubmit={apply} className="flex flex-wrap items-end gap-3" noValidate>
-          <div className="min-w-48 flex-1">
-            <label htmlFor={`${id}-code`} className="block text-sm font-medium text-ink">
-              Discount code
-            </label>
-            <input
-              id={`${id}-code`}
-              name="discount-code"
-              value={draft}
-              maxLength={40}
-              autoComplete="off"
-              autoCapitalize="characters"
-              spellCheck={false}
-              onChange={(e) => setDraft(e.target.value)}
-              aria-invalid={message ? true : undefined}
-              aria-describedby={`${id}-status`}
-              className={`mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-sm uppercase ${message ? 'border-red-700' : 'border-stone-line'}`}
-            />
-          </div>
-          <Button type="submit" variant="secondary" disabled={pending}>
-            Apply
-          </Button>
-        </form>
-      )}
+      ) : null}
       {applied?.needsEmail ? (
         <div className="mt-3">
           <label htmlFor={`${id}-email`} className="block text-sm font-medium text-ink">

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { Link, useSearch } from 'wouter';
 import { OrderLines } from '../../components/order-lines';
 import { buttonClass } from '../../components/ui/button';
+import { cartCode } from '../../lib/cart/cart-code';
 import { cart } from '../../lib/cart/cart-store';
 import { paths } from '../../lib/paths';
 import { trpc } from '../../lib/trpc';
@@ -26,6 +27,8 @@ function PaymentSuccess({ back }: { back: 'Continue Shopping' | 'Return to Shop'
 
   useEffect(() => {
     cart.clear();
+    // The code went with this order; the next cart starts without it.
+    cartCode.remove();
   }, []);
 
   return (
