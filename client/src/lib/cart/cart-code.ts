@@ -69,7 +69,11 @@ export function useCartCode(): CartCode {
   return useSyncExternalStore(cartCode.subscribe, cartCode.get, () => NONE);
 }
 
+/** Roughly an address: one the server would refuse is not sent (checkout then asks for it again). */
+const LOOKS_LIKE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
 /** What the quote and checkout send of the code: nothing without one. */
 export function codeForRequest(c: CartCode): { code?: string; email?: string } {
-  return { ...(c.code ? { code: c.code } : {}), ...(c.code && c.email ? { email: c.email } : {}) };
+  const email = c.code && c.email && LOOKS_LIKE_EMAIL.test(c.email) ? c.email : null;
+  return { ...(c.code ? { code: c.code } : {}), ...(email ? { email } : {}) };
 }
