@@ -13,7 +13,24 @@ export const cartLineInput = z.object({
   seenUnitPriceMinor: z.number().int().min(0).optional(),
 });
 
-export const cartInput = z.object({ lines: z.array(cartLineInput).min(1).max(MAX_CART_LINES) });
+export const cartInput = z.object({
+  lines: z.array(cartLineInput).min(1).max(MAX_CART_LINES),
+  /** A discount code the shopper typed (decision 0037); matched case-insensitively. */
+  code: z
+    .string()
+    .trim()
+    .max(40)
+    .optional()
+    .transform((v) => v || undefined),
+  /** Only for codes limited per email address; Stripe's page collects the paying address later. */
+  email: z
+    .string()
+    .trim()
+    .max(254)
+    .email('Enter a valid email address')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+});
 export const sessionIdInput = z.object({ sessionId: z.string().trim().min(1).max(300) });
 
 export const orderListInput = z.object({

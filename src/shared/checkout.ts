@@ -1,3 +1,4 @@
+import type { CodeRefusal } from './discounts.js';
 import type { OrderStatusName } from './orders.js';
 
 export const MAX_CART_LINES = 50;
@@ -21,8 +22,16 @@ export type QuotedLine = {
   quantity: number;
   title: string | null;
   image: string | null;
+  /** The price charged per unit: the sale price when a sale covers the line (decision 0037). */
   unitPriceMinor: number | null;
+  /** The price before any sale (struck through beside the sale price). */
+  regularUnitPriceMinor: number | null;
+  /** The sale the line sells at, for its badge ("−20%"); null when none covers it. */
+  sale: { name: string; percentOff: number } | null;
+  /** The line's share of the code's discount. */
+  codeDiscountMinor: number;
   currency: string | null;
+  /** What the line is charged: units at the sale price, less its share of the code. */
   lineTotalMinor: number | null;
   problem: LineProblem | null;
   /** How many of this size can still be bought; null when the size is not tracked (always available). */
@@ -33,7 +42,21 @@ export type Quote = {
   lines: QuotedLine[];
   /** Set when every priced line shares one currency. */
   currency: string | null;
+  /** The lines at their sale prices, before the code. */
+  subtotalMinor: number;
+  /** What sales took off, over all lines. */
+  salesMinor: number;
+  /** What the code took off. */
+  discountMinor: number;
+  /** What is charged without shipping: subtotal less the code's discount. */
   totalMinor: number;
+  /**
+   * The code that applies; null when none was given or it was refused. `needsEmail`: the code counts uses
+   * per address, so checkout asks for the shopper's email address with it.
+   */
+  code: { code: string; name: string; freeShipping: boolean; needsEmail: boolean } | null;
+  /** Why the code given does not apply (the message is the shopper's). */
+  codeRefusal: { reason: CodeRefusal; message: string } | null;
   currencies: string[];
   ok: boolean;
 };

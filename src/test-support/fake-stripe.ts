@@ -39,6 +39,8 @@ export class FakeStripe {
   readonly sessions = new Map<string, FakeSession>();
   /** Refunds by id, as Stripe keeps them against their payment intent. */
   readonly refunds = new Map<string, FakeSession>();
+  /** Coupons by id (amount_off ones, as the store makes one per order with a code). */
+  readonly coupons = new Map<string, FakeSession>();
   private readonly byIdempotencyKey = new Map<string, FakeSession>();
   private paymentCounter = 0;
   /** The status the next refunds are created with ('succeeded' as card refunds in test mode usually are). */
@@ -146,6 +148,90 @@ export class FakeStripe {
     return r;
   }
 
+  get couponCreates(): RecordedRequest[] {
+    return this.requests.filter((r) => r.method === 'POST' && r.path === '/v1/coupons');
+  }
+
+  /** POST /v1/coupons: an amount_off coupon (a percent_off one is kept too, but the store makes none). */
+  private createCoupon(
+    body: Record<string, unknown>,
+    key: string | undefined,
+  ): { status: number; body: unknown } {
+    const replay = key ? this.byIdempotencyKey.get(key) : undefined;
+    if (replay) return { status: 200, body: replay };
+    if (body.amount_off !== undefined && !body.currency) {
+      return {
+        status: 400,
+        body: {
+          error: { type: 'invalid_request_error', message: 'You must pass currency with amount_off.' },
+        },
+      };
+    }
+    this.counter += 1;
+    const coupon: FakeSession = {
+      id: `coupon_fake${this.counter}`,
+      object: 'coupon',
+      amount_off: body.amount_off === undefined ? null : Number(body.amount_off),
+      percent_off: body.percent_off === undefined ? null : Number(body.percent_off),
+      currency: body.currency ?? null,
+      duration: body.duration ?? 'once',
+      max_redemptions: body.max_redemptions === undefined ? null : Number(body.max_redemptions),
+      name: body.name ?? null,
+      times_redeemed: 0,
+      valid: true,
+    };
+    this.coupons.set(coupon.id, coupon);
+    if (key) this.byIdempotencyKey.set(key, coupon);
+    return { status: 200, body: coupon };
+  }
+
+  /**
+   * A session's sums as Stripe makes them: the lines, less the coupon in `discounts` (never below zero),
+   * plus the first shipping option (Stripe's page preselects it).
+   */
+  private sessionTotals(
+    body: Record<string, unknown>,
+  ): { status: number; body: unknown } | Record<string, number> {
+    const items = (body.line_items as Array<{ quantity: string; price_data: { unit_amount: string } }>) ?? [];
+    const subtotal = items.reduce((sum, i) => sum + Number(i.quantity) * Number(i.price_data.unit_amount), 0);
+    const discounts = (body.discounts as Array<{ coupon?: string; promotion_code?: string }>) ?? [];
+    if (discounts.length > 0 && body.allow_promotion_codes === 'true') {
+      return {
+        status: 400,
+        body: {
+          error: {
+            type: 'invalid_request_error',
+            message: 'You may only specify one of these parameters: allow_promotion_codes, discounts.',
+          },
+        },
+      };
+    }
+    let discount = 0;
+    for (const d of discounts) {
+      const coupon = d.coupon ? this.coupons.get(d.coupon) : undefined;
+      if (!coupon) {
+        return {
+          status: 400,
+          body: { error: { type: 'invalid_request_error', message: `No such coupon: '${d.coupon ?? ''}'` } },
+        };
+      }
+      discount +=
+        coupon.amount_off !== null
+          ? Number(coupon.amount_off)
+          : Math.round((subtotal * Number(coupon.percent_off)) / 100);
+    }
+    discount = Math.min(discount, subtotal);
+    const options =
+      (body.shipping_options as Array<{ shipping_rate_data?: { fixed_amount?: { amount: string } } }>) ?? [];
+    const shipping = Number(options[0]?.shipping_rate_data?.fixed_amount?.amount ?? 0);
+    return {
+      amount_subtotal: subtotal,
+      amount_discount: discount,
+      amount_shipping: shipping,
+      amount_total: subtotal - discount + shipping,
+    };
+  }
+
   get creates(): RecordedRequest[] {
     return this.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions');
   }
@@ -173,10 +259,10 @@ export class FakeStripe {
       const key = req.headers['idempotency-key'] as string | undefined;
       const replay = key ? this.byIdempotencyKey.get(key) : undefined;
       if (replay) return send(200, replay);
+      const totals = this.sessionTotals(body);
+      if ('status' in totals) return send(totals.status, totals.body);
       this.counter += 1;
       const id = `cs_test_fake${this.counter}`;
-      const items =
-        (body.line_items as Array<{ quantity: string; price_data: { unit_amount: string } }>) ?? [];
       const session: FakeSession = {
         id,
         object: 'checkout.session',
@@ -187,16 +273,24 @@ export class FakeStripe {
         metadata: body.metadata ?? {},
         currency:
           (body.line_items as Array<{ price_data: { currency: string } }>)?.[0]?.price_data.currency ?? null,
-        amount_total: items.reduce(
-          (sum, i) => sum + Number(i.quantity) * Number(i.price_data.unit_amount),
-          0,
-        ),
+        amount_subtotal: totals.amount_subtotal,
+        amount_total: totals.amount_total,
+        total_details: {
+          amount_discount: totals.amount_discount,
+          amount_shipping: totals.amount_shipping,
+          amount_tax: 0,
+        },
+        discounts: body.discounts ?? [],
         customer_details: null,
         collected_information: null,
       };
       this.sessions.set(id, session);
       if (key) this.byIdempotencyKey.set(key, session);
       return send(200, session);
+    }
+    if (req.method === 'POST' && path === '/v1/coupons') {
+      const answer = this.createCoupon(body, req.headers['idempotency-key'] as string | undefined);
+      return send(answer.status, answer.body);
     }
     if (req.method === 'POST' && path === '/v1/refunds') {
       const answer = this.createRefund(body, req.headers['idempotency-key'] as string | undefined);

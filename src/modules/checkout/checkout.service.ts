@@ -7,6 +7,9 @@ import { durableTransaction } from '../../db/durable.js';
 import { PROBLEM_TEXT } from '../../shared/checkout.js';
 import type { cartLineInput } from '../../shared/checkout-input.js';
 import { colourKey } from '../../shared/colours.js';
+import { CODE_REFUSAL_TEXT } from '../../shared/discounts.js';
+import { holdCodeUse, releaseCodeUse } from '../discounts/redemptions.repository.js';
+import { stripePromotionCodesAllowed } from '../discounts/stripe-promotion-codes.js';
 import { CHECKOUT_SESSION_LIFETIME_MS } from '../orders/abandoned-orders.js';
 import { attachSession, deleteOrder, insertPendingOrder, newOrderId } from '../orders/orders.repository.js';
 import { type PaymentGateway, PaymentProviderError } from '../payments/payment-gateway.js';
@@ -14,7 +17,7 @@ import { readShipping } from '../settings/settings.repository.js';
 import type { BackInStockWatch } from '../stock/back-in-stock-worker.js';
 import { releaseReservations, reserveLines, StockShortage } from '../stock/reservations.js';
 import { DEMO_RESERVATION_MS } from '../stock/stock.repository.js';
-import { quoteCart } from './quote.js';
+import { type CartCode, priceCart } from './quote.js';
 
 /** What starting a checkout needs: a procedure's context has all of it. */
 export type CheckoutDeps = {
@@ -35,8 +38,10 @@ export type CheckoutDeps = {
 export async function startCheckout(
   ctx: CheckoutDeps,
   lines: Array<z.infer<typeof cartLineInput>>,
+  cart: CartCode = {},
 ): Promise<{ url: string; orderNumber: number }> {
-  const quote = await quoteCart(ctx.db, lines, ctx.clock.now());
+  const priced = await priceCart(ctx.db, lines, ctx.clock.now(), cart);
+  const { quote } = priced;
   const problem = quote.lines.find((l) => l.problem !== null && l.problem !== 'price_changed');
   if (problem?.problem) {
     throw new TRPCError({
@@ -53,10 +58,20 @@ export async function startCheckout(
   const currency = quote.currency;
   if (!currency)
     throw new TRPCError({ code: 'BAD_REQUEST', message: 'Please add items before checking out.' });
+  // A code that does not apply is never dropped in silence: the shopper sees why, and may remove it.
+  if (quote.codeRefusal) throw new TRPCError({ code: 'BAD_REQUEST', message: quote.codeRefusal.message });
+  const code = priced.code;
+  const email = cart.email ?? null;
+  if (code?.maxUsesPerEmail != null && email === null) {
+    throw new TRPCError({
+      code: 'BAD_REQUEST',
+      message: 'This code can be used only a few times per email address: please enter your email address.',
+    });
+  }
 
   const now = ctx.clock.now();
   const orderId = newOrderId();
-  const orderLines = quote.lines.map((l) => ({
+  const orderLines = quote.lines.map((l, i) => ({
     productId: l.productId,
     title: l.title ?? '',
     colour: l.colour,
@@ -64,6 +79,10 @@ export async function startCheckout(
     quantity: l.quantity,
     unitPriceMinor: l.unitPriceMinor ?? 0,
     imageUrl: l.image,
+    regularUnitPriceMinor: l.regularUnitPriceMinor ?? l.unitPriceMinor ?? 0,
+    saleId: priced.saleIds[i] ?? null,
+    saleName: l.sale?.name ?? null,
+    discountMinor: l.codeDiscountMinor,
   }));
   const expiresAt = new Date(now.getTime() + CHECKOUT_SESSION_LIFETIME_MS);
   // Durable (synchronous=FULL): the order must outlive a power cut once Stripe may know of it. The units
@@ -77,7 +96,25 @@ export async function startCheckout(
         paymentMode: ctx.payments.mode,
         lines: orderLines,
         now,
+        discounts: {
+          discountMinor: quote.discountMinor,
+          salesMinor: quote.salesMinor,
+          code: code ? (code.code ?? null) : null,
+          discountId: code?.id ?? null,
+        },
       });
+      if (code) {
+        // The use is taken with the order and its stock, or not at all (decision 0037).
+        const refused = await holdCodeUse(trx, {
+          discountId: code.id,
+          orderId,
+          email,
+          maxUsesPerEmail: code.maxUsesPerEmail,
+          amountMinor: quote.discountMinor,
+          now,
+        });
+        if (refused) throw new CodeRefused(CODE_REFUSAL_TEXT[refused]);
+      }
       await reserveLines(trx, {
         id: orderId,
         lines: orderLines.map((l) => ({
@@ -91,18 +128,27 @@ export async function startCheckout(
       return created;
     }));
   } catch (error) {
-    if (error instanceof StockShortage) throw new TRPCError({ code: 'BAD_REQUEST', message: error.message });
+    if (error instanceof StockShortage || error instanceof CodeRefused)
+      throw new TRPCError({ code: 'BAD_REQUEST', message: error.message });
     throw error;
   }
 
   const shipping = await readShipping(ctx.db);
+  const shippingOptions = shipping.options.filter((o) => o.currency === currency);
   try {
     const session = await ctx.payments.createCheckoutSession({
       order: { id: orderId, number, currency, lines: orderLines },
       publicUrl: ctx.config.publicUrl,
       shippingCountries: shipping.countries,
-      shippingOptions: shipping.options.filter((o) => o.currency === currency),
+      // A free-shipping code: every option the shop offers, at nothing.
+      shippingOptions: quote.code?.freeShipping
+        ? shippingOptions.map((o) => ({ ...o, amountMinor: 0 }))
+        : shippingOptions,
       expiresAt,
+      discount: code ? { amountMinor: quote.discountMinor, code: code.code ?? code.name } : null,
+      // Stripe's own promotion codes only when the owner allows them and no store code is used.
+      allowPromotionCodes: !code && (await stripePromotionCodesAllowed(ctx.db)),
+      customerEmail: email,
     });
     await durableTransaction(ctx.db, (trx) => attachSession(trx, orderId, session.id, ctx.clock.now()));
     ctx.log.info(
@@ -114,6 +160,7 @@ export async function startCheckout(
     // No session, no order: and the units it held go back.
     await ctx.db.transaction().execute(async (trx) => {
       await releaseReservations(trx, orderId);
+      await releaseCodeUse(trx, orderId, ctx.clock.now());
       await deleteOrder(trx, orderId);
     });
     ctx.backInStock.nudge();
@@ -124,4 +171,9 @@ export async function startCheckout(
     if (!(error instanceof PaymentProviderError)) throw error;
     throw new TRPCError({ code: 'BAD_GATEWAY', message: 'Could not process checkout. Please try again.' });
   }
+}
+
+/** The code's last use went to another checkout meanwhile, or this address has used it up. */
+class CodeRefused extends Error {
+  override name = 'CodeRefused';
 }

@@ -87,7 +87,8 @@ describe('checkout against a fake of the Stripe API', () => {
     expect(sent?.body).toMatchObject({
       mode: 'payment',
       allowed_payment_method_types: ['card'],
-      allow_promotion_codes: 'true',
+      // Stripe Dashboard promotion codes only when the owner turns them on (decision 0037; off by default).
+      allow_promotion_codes: 'false',
       billing_address_collection: 'required',
       success_url: 'https://shop.example/checkout/success?session_id={CHECKOUT_SESSION_ID}',
       cancel_url: 'https://shop.example/checkout/cancel',

@@ -11,10 +11,43 @@ import {
   findColour,
   photosForColour,
 } from '../../shared/colours.js';
+import {
+  CODE_REFUSAL_TEXT,
+  type CodeRefusal,
+  type Discount,
+  type PricedCart,
+  type PricedItem,
+  priceLines,
+} from '../../shared/discounts.js';
 import { productSpelling, sizeKey } from '../../shared/sizes.js';
+import { findCode, readSales } from '../discounts/discounts.repository.js';
+import { usesByEmail } from '../discounts/redemptions.repository.js';
 import { available, poolOf, stockOf } from '../stock/stock.repository.js';
 
 type CartLine = z.infer<typeof cartLineInput>;
+
+/** The code (and the address it is for, when a code counts uses per address) a cart comes with. */
+export type CartCode = { code?: string | undefined; email?: string | undefined };
+
+/** A priced cart: the shopper's quote, and what the order snapshot needs beyond it. */
+export type PricedQuote = {
+  quote: Quote;
+  /** Per quoted line: the sale it sells at (id), or null. */
+  saleIds: Array<string | null>;
+  /** The code that applies, or null. */
+  code: Discount | null;
+  /** The code typed names no code at all: what the wrong-code limit counts. */
+  unknownCode: boolean;
+};
+
+export async function quoteCart(
+  db: DbOrTx,
+  input: CartLine[],
+  now: Date,
+  cart: CartCode = {},
+): Promise<Quote> {
+  return (await priceCart(db, input, now, cart)).quote;
+}
 
 /**
  * Prices a cart from the database, line by line, and says what is wrong with each line that cannot be
@@ -22,11 +55,25 @@ type CartLine = z.infer<typeof cartLineInput>;
  * size are merged, whatever the size's spelling ('m', 'M'), and carry the product's own spelling, so a
  * tampered cart cannot dodge the per-line quantity limit: the merged line is capped at the limit.
  */
-export async function quoteCart(db: DbOrTx, input: CartLine[], now: Date): Promise<Quote> {
+export async function priceCart(
+  db: DbOrTx,
+  input: CartLine[],
+  now: Date,
+  cart: CartCode = {},
+): Promise<PricedQuote> {
   const ids = [...new Set(input.map((l) => l.productId))];
   const rows = await db
     .selectFrom('products as p')
-    .select(['p.id', 'p.title', 'p.price_minor', 'p.currency', 'p.sizes', 'p.colour_options', 'p.images'])
+    .select([
+      'p.id',
+      'p.title',
+      'p.price_minor',
+      'p.currency',
+      'p.sizes',
+      'p.colour_options',
+      'p.images',
+      'p.tags',
+    ])
     .where('p.id', 'in', ids)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -71,7 +118,38 @@ export async function quoteCart(db: DbOrTx, input: CartLine[], now: Date): Promi
   const lines = [...merged.values()];
 
   const stock = await stockOf(db, ids, now);
-  const quoted: QuotedLine[] = lines.map((line) => {
+  const items = lines.map((line): PricedItem | null => {
+    const product = byId.get(line.productId);
+    if (!product) return null;
+    const colour = findColour(coloursOf.get(product.id) ?? [], line.colour);
+    return {
+      productId: product.id,
+      tags: parseJsonArray(product.tags),
+      colourKey: colour ? colourKey(colour.name) : null,
+      unitPriceMinor: colour?.priceMinor ?? product.price_minor,
+      currency: product.currency,
+      quantity: line.quantity,
+    };
+  });
+  const known = items.filter((i): i is PricedItem => i !== null);
+  const currencies = [...new Set(known.map((i) => i.currency))];
+  const sales = await readSales(db);
+  const typed = cart.code;
+  // A code is of one currency's lines: a cart of several is refused anyway, so it is priced without one.
+  const found = typed && currencies.length === 1 ? await findCode(db, typed) : null;
+  const byEmail =
+    found?.maxUsesPerEmail != null && cart.email ? await usesByEmail(db, found.id, cart.email) : undefined;
+  const priced: PricedCart = priceLines(known, {
+    sales,
+    code: typed && currencies.length === 1 ? (found ?? 'not_found') : null,
+    now,
+    ...(byEmail === undefined ? {} : { usesByEmail: byEmail }),
+  });
+  const pricedOf = new Map(known.map((item, i) => [item, priced.lines[i]]));
+
+  const quoted: QuotedLine[] = lines.map((line, index) => {
+    const item = items[index];
+    const price = item ? pricedOf.get(item) : undefined;
     const product = byId.get(line.productId);
     if (!product) {
       return {
@@ -79,6 +157,9 @@ export async function quoteCart(db: DbOrTx, input: CartLine[], now: Date): Promi
         title: null,
         image: null,
         unitPriceMinor: null,
+        regularUnitPriceMinor: null,
+        sale: null,
+        codeDiscountMinor: 0,
         currency: null,
         lineTotalMinor: null,
         problem: 'removed',
@@ -93,7 +174,9 @@ export async function quoteCart(db: DbOrTx, input: CartLine[], now: Date): Promi
         ? undefined
         : poolOf(stock.get(product.id), colour ? colourKey(colour.name) : ALL_COLOURS, line.size);
     const left = found ? available(found.count) : null;
-    const unitPriceMinor = colour?.priceMinor ?? product.price_minor;
+    const regularUnitPriceMinor = colour?.priceMinor ?? product.price_minor;
+    // What the shopper is charged per unit: the sale price; the price_changed check compares with it.
+    const unitPriceMinor = price?.unitPriceMinor ?? regularUnitPriceMinor;
     const problem: LineProblem | null =
       colours.length > 0 && line.colour === null
         ? 'colour_required'
@@ -115,21 +198,42 @@ export async function quoteCart(db: DbOrTx, input: CartLine[], now: Date): Promi
       title: product.title,
       image: lineImage(photosOf.get(product.id) ?? [], listedOf.get(product.id) ?? [], colours, colour),
       unitPriceMinor,
+      regularUnitPriceMinor,
+      sale: price?.sale ? { name: price.sale.name, percentOff: price.sale.percentOff } : null,
+      codeDiscountMinor: price?.codeDiscountMinor ?? 0,
       currency: product.currency,
-      lineTotalMinor: unitPriceMinor * line.quantity,
+      lineTotalMinor: price?.totalMinor ?? unitPriceMinor * line.quantity,
       problem,
       left,
     };
   });
 
-  const currencies = [...new Set(quoted.flatMap((l) => (l.currency ? [l.currency] : [])))];
-  const totalMinor = quoted.reduce((sum, l) => sum + (l.lineTotalMinor ?? 0), 0);
-  return {
+  const applied = priced.code && 'applied' in priced.code ? priced.code.applied : null;
+  const refused: CodeRefusal | null = priced.code && 'refused' in priced.code ? priced.code.refused : null;
+  const quote: Quote = {
     lines: quoted,
     currency: currencies.length === 1 ? (currencies[0] ?? null) : null,
     currencies,
-    totalMinor,
+    subtotalMinor: priced.subtotalMinor,
+    salesMinor: priced.salesMinor,
+    discountMinor: priced.codeDiscountMinor,
+    totalMinor: priced.totalMinor,
+    code: applied
+      ? {
+          code: applied.code ?? '',
+          name: applied.name,
+          freeShipping: priced.freeShipping,
+          needsEmail: applied.maxUsesPerEmail !== null,
+        }
+      : null,
+    codeRefusal: refused ? { reason: refused, message: CODE_REFUSAL_TEXT[refused] } : null,
     ok: currencies.length === 1 && quoted.every((l) => l.problem === null),
+  };
+  return {
+    quote,
+    saleIds: items.map((item) => (item ? (pricedOf.get(item)?.sale?.id ?? null) : null)),
+    code: applied,
+    unknownCode: refused === 'not_found',
   };
 }
 

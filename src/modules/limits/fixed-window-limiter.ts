@@ -41,6 +41,31 @@ export class FixedWindowLimiter {
     return { taken: false, retryAfterSeconds: Math.max(1, Math.ceil((result.counter.resetAt - now) / 1000)) };
   }
 
+  /**
+   * Whether `key` has used up this window without counting a hit: for limits on failures (wrong discount
+   * codes), checked before the attempt and counted only when it fails. The seconds until the window ends.
+   */
+  async exhausted(key: string): Promise<{ over: false } | { over: true; retryAfterSeconds: number }> {
+    const now = this.opts.now?.() ?? Date.now();
+    const counter = await this.peek(key, now);
+    if (!counter || counter.count < this.opts.limit) return { over: false };
+    return { over: true, retryAfterSeconds: Math.max(1, Math.ceil((counter.resetAt - now) / 1000)) };
+  }
+
+  private async peek(key: string, now: number) {
+    const shared = this.opts.shared;
+    if (!shared) return this.local.peek(key, now);
+    try {
+      return await shared.store.peek(`${shared.name}:${key}`, now);
+    } catch (error) {
+      if (now - this.lastReport >= ERROR_REPORT_INTERVAL_MS) {
+        this.lastReport = now;
+        shared.onError?.(error);
+      }
+      return this.local.peek(key, now);
+    }
+  }
+
   private async count(key: string, now: number): Promise<TakeResult> {
     const rule = { limit: this.opts.limit, windowMs: this.opts.windowMs };
     const shared = this.opts.shared;

@@ -10,7 +10,13 @@ export type RequestLimits = {
   checkoutSessions: FixedWindowLimiter;
   /** "Email me when it is back" requests per address (each may send an email later). */
   stockAlerts: FixedWindowLimiter;
+  /** Wrong discount codes per address (decision 0037): codes are not to be found by trying many. */
+  wrongCodes: FixedWindowLimiter;
 };
+
+/** Wrong discount codes an address may try in WRONG_CODE_WINDOW_MS. */
+export const WRONG_CODES_PER_WINDOW = 10;
+export const WRONG_CODE_WINDOW_MS = 10 * 60_000;
 
 export const CHECKOUT_WINDOW_MS = 10 * 60_000;
 /** An address may spend this many seconds' worth of its query budget at once. */
@@ -52,6 +58,12 @@ export function createRequestLimits(
       limit: opts.unlimited ? none : 20,
       windowMs: 60 * 60_000,
       shared: opts.counters && { store: opts.counters, name: 'stock-alert', onError: opts.onStoreError },
+    }),
+    // Not lifted by `unlimited`: tests of other things never type ten wrong codes, and the limit is the rule.
+    wrongCodes: new FixedWindowLimiter({
+      limit: WRONG_CODES_PER_WINDOW,
+      windowMs: WRONG_CODE_WINDOW_MS,
+      shared: opts.counters && { store: opts.counters, name: 'wrong-code', onError: opts.onStoreError },
     }),
   };
 }

@@ -163,6 +163,31 @@ describe.each(Object.keys(sharedStores) as Array<keyof typeof sharedStores>)(
       for (const app of [p.a, p.b, p.a]) expect((await checkout(app)).statusCode).toBe(200);
       expect((await checkout(p.b)).statusCode).toBe(429);
     });
+
+    it('wrong discount codes are counted per address over both processes: 10, then a wait', async () => {
+      p = await twoProcesses(sharedStores[kind]);
+      await insertProducts(p.store.handle.db, [{ id: 'p1', sizes: '["M"]' }]);
+      const quote = (app: FastifyInstance, code: string, ip = '198.51.100.40') =>
+        app.inject({
+          method: 'GET',
+          url: `/api/trpc/checkout.quote?input=${encodeURIComponent(
+            JSON.stringify({ lines: [{ productId: 'p1', size: 'M', quantity: 1 }], code }),
+          )}`,
+          headers: { origin: ORIGIN },
+          remoteAddress: ip,
+        });
+      for (let i = 0; i < 10; i++) {
+        const res = await quote(i % 2 === 0 ? p.a : p.b, `GUESS${i}`);
+        expect(res.statusCode).toBe(200);
+        expect(res.json().result.data.codeRefusal.reason).toBe('not_found');
+      }
+      for (const app of [p.a, p.b]) {
+        const refused = await quote(app, 'GUESS10');
+        expect(refused.statusCode).toBe(429);
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      expect((await quote(p.b, 'GUESS11', '198.51.100.41')).statusCode).toBe(200);
+    });
   },
 );
 

@@ -1,4 +1,5 @@
-import type { DbOrTx } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
+import { releaseCodeUse } from '../discounts/redemptions.repository.js';
 
 /** How long a checkout session stays payable (Stripe's expires_at; the demo's too). */
 export const CHECKOUT_SESSION_LIFETIME_MS = 60 * 60_000;
@@ -14,15 +15,31 @@ export function abandonedBefore(now: Date): string {
  * Demo orders still pending after their session's lifetime were abandoned: they move to expired, out of the
  * admin's list and of everything that looks at pending orders. Stripe orders are left to Stripe's word (the
  * webhook, or reconciliation asking about them): expiring one here could hide a payment whose webhook was
- * missed.
+ * missed. An abandoned order's discount code use goes back (decision 0037).
  */
-export async function expireAbandonedDemoOrders(db: DbOrTx, now: Date): Promise<number> {
-  const result = await db
-    .updateTable('orders')
-    .set({ status: 'expired', updated_at: now.toISOString() })
+export async function expireAbandonedDemoOrders(db: Db, now: Date): Promise<number> {
+  const abandoned = await db
+    .selectFrom('orders')
+    .select('id')
     .where('status', '=', 'pending')
     .where('payment_mode', '=', 'demo')
     .where('created_at', '<', abandonedBefore(now))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+    .limit(1000)
+    .execute();
+  let expired = 0;
+  for (const { id } of abandoned) {
+    expired += await db.transaction().execute(async (trx) => {
+      // Conditional on pending: a payment that came meanwhile wins.
+      const moved = await trx
+        .updateTable('orders')
+        .set({ status: 'expired', updated_at: now.toISOString() })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) === 0) return 0;
+      await releaseCodeUse(trx, id, now);
+      return 1;
+    });
+  }
+  return expired;
 }

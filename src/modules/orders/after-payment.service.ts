@@ -1,5 +1,6 @@
 import type { DbOrTx, OrderStatus } from '../../db/database.js';
 import { oneAtATime } from '../../db/engine-sql.js';
+import { redeemCodeUse, releaseCodeUse } from '../discounts/redemptions.repository.js';
 import type { PaymentEvent, SessionOutcome } from '../payments/payment-gateway.js';
 import { releaseReservations, sellReservations } from '../stock/reservations.js';
 import { type OrderEventKind, recordOrderEvent } from './order-events.repository.js';
@@ -55,6 +56,8 @@ export async function applySessionOutcome(
     await afterPayment(trx, order.id, now, publicUrl);
   } else if (outcome.status === 'expired' || outcome.status === 'payment_failed') {
     await releaseReservations(trx, order.id);
+    // The code's use goes back with the stock (decision 0037).
+    await releaseCodeUse(trx, order.id, now);
   }
   return { orderId: order.id, changed: true, from: order.status };
 }
@@ -62,6 +65,7 @@ export async function applySessionOutcome(
 /** A paid order's consequences: its held units sold, an oversold order flagged, the confirmation queued. */
 async function afterPayment(trx: DbOrTx, orderId: string, now: Date, publicUrl: string): Promise<void> {
   const short = await sellReservations(trx, orderId);
+  await redeemCodeUse(trx, orderId, now);
   if (short.length > 0) {
     // Never oversold in silence: the admin sees the flag and refunds (or finds the piece).
     await flagStockProblem(

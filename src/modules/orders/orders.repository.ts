@@ -14,8 +14,25 @@ export type NewOrderLine = {
   colour: string | null;
   size: string | null;
   quantity: number;
+  /** The price charged per unit: the sale price when a sale covers the line (decision 0037). */
   unitPriceMinor: number;
   imageUrl: string | null;
+  /** The price before any sale; the unit price when absent. */
+  regularUnitPriceMinor?: number;
+  saleId?: string | null;
+  saleName?: string | null;
+  /** The line's share of the order's code. */
+  discountMinor?: number;
+};
+
+/** The code an order is made with and what sales took off (decision 0037). */
+export type NewOrderDiscounts = {
+  /** The code's total (the sum of the lines' shares). */
+  discountMinor: number;
+  salesMinor: number;
+  /** The code as the owner spells it, and its discount's id; null without a code. */
+  code: string | null;
+  discountId: string | null;
 };
 
 export function newOrderId(): string {
@@ -25,7 +42,14 @@ export function newOrderId(): string {
 /** Inserts a pending order and its line snapshot; call inside a transaction. */
 export async function insertPendingOrder(
   trx: DbOrTx,
-  order: { id: string; currency: string; paymentMode: 'stripe' | 'demo'; lines: NewOrderLine[]; now: Date },
+  order: {
+    id: string;
+    currency: string;
+    paymentMode: 'stripe' | 'demo';
+    lines: NewOrderLine[];
+    now: Date;
+    discounts?: NewOrderDiscounts;
+  },
 ): Promise<{ number: number; subtotalMinor: number }> {
   await oneAtATime(trx, 'orders.number');
   const last = await trx
@@ -33,7 +57,9 @@ export async function insertPendingOrder(
     .select(sql<number | null>`max(number)`.as('n'))
     .executeTakeFirst();
   const number = (last?.n ?? 1000) + 1;
+  // At sale prices, before the code: subtotal_minor − discount_minor is what the lines are charged.
   const subtotalMinor = order.lines.reduce((sum, l) => sum + l.unitPriceMinor * l.quantity, 0);
+  const discounts = order.discounts;
   const iso = order.now.toISOString();
   await trx
     .insertInto('orders')
@@ -54,6 +80,14 @@ export async function insertPendingOrder(
       updated_at: iso,
       paid_at: null,
       access_token: newAccessToken(),
+      ...(discounts
+        ? {
+            discount_minor: discounts.discountMinor,
+            sales_minor: discounts.salesMinor,
+            discount_code: discounts.code,
+            discount_id: discounts.discountId,
+          }
+        : {}),
     })
     .execute();
   await recordOrderEvent(trx, {
@@ -74,8 +108,12 @@ export async function insertPendingOrder(
         size: l.size,
         quantity: l.quantity,
         unit_price_minor: l.unitPriceMinor,
-        line_total_minor: l.unitPriceMinor * l.quantity,
+        line_total_minor: l.unitPriceMinor * l.quantity - (l.discountMinor ?? 0),
         image_url: l.imageUrl,
+        regular_unit_price_minor: l.regularUnitPriceMinor ?? l.unitPriceMinor,
+        discount_minor: l.discountMinor ?? 0,
+        sale_id: l.saleId ?? null,
+        sale_name: l.saleName ?? null,
       })),
     )
     .execute();
@@ -102,7 +140,7 @@ export async function deleteOrder(db: DbOrTx, orderId: string): Promise<void> {
 export async function findOrderIdBySession(db: DbOrTx, sessionId: string) {
   return db
     .selectFrom('orders')
-    .select(['id', 'status', 'payment_mode'])
+    .select(['id', 'status', 'payment_mode', 'subtotal_minor', 'discount_minor'])
     .where('stripe_session_id', '=', sessionId)
     .executeTakeFirst();
 }
@@ -201,6 +239,13 @@ export async function moveOrderToOutcome(
       ...(outcome.shippingAddress ? { shipping_address: JSON.stringify(outcome.shippingAddress) } : {}),
       ...(outcome.billingAddress ? { billing_address: JSON.stringify(outcome.billingAddress) } : {}),
       ...(outcome.paymentIntentId ? { payment_intent_id: outcome.paymentIntentId } : {}),
+      // A Stripe promotion code the shopper entered on Stripe's page (never with a store code): recorded.
+      ...(outcome.providerDiscount
+        ? {
+            discount_minor: outcome.providerDiscount.amountMinor,
+            discount_code: outcome.providerDiscount.code,
+          }
+        : {}),
     })
     .where('id', '=', order.id)
     .where('status', '=', order.from)

@@ -21,6 +21,15 @@ export type CheckoutSessionRequest = {
   shippingCountries: string[];
   shippingOptions: ShippingOption[];
   expiresAt: Date;
+  /**
+   * The store code's discount on the order (decision 0037): the lines go at their sale unit prices and this
+   * as one coupon. Null without a code.
+   */
+  discount?: { amountMinor: number; code: string } | null;
+  /** Whether Stripe Dashboard promotion codes may be entered on the payment page. */
+  allowPromotionCodes?: boolean;
+  /** The address the shopper gave with a code limited per address, to prefill the payment page. */
+  customerEmail?: string | null;
 };
 
 /** What the store learns about a session, from a webhook or by asking (reconcile). */
@@ -36,6 +45,11 @@ export type SessionOutcome = {
   billingAddress: unknown;
   /** Stripe's payment of a completed session: what a refund is made against. */
   paymentIntentId: string | null;
+  /**
+   * What Stripe took off by a promotion code entered on its page (total_details.amount_discount), and the
+   * code when Stripe says it; absent when not known.
+   */
+  providerDiscount?: { amountMinor: number; code: string | null } | null;
 };
 
 /** A refund as the provider reports it (its answer to a request, or a webhook). */

@@ -59,7 +59,21 @@ export function outcomeOfSession(
       typeof session.payment_intent === 'string'
         ? session.payment_intent
         : (session.payment_intent?.id ?? null),
+    providerDiscount: providerDiscountOf(session),
   };
+}
+
+/**
+ * What a promotion code entered on Stripe's page took off (decision 0037): total_details.amount_discount,
+ * and the promotion code as the session names it. A store code's coupon is in the session too, but the
+ * order knows that one already: only a promotion code is reported.
+ */
+function providerDiscountOf(session: Stripe.Checkout.Session): SessionOutcome['providerDiscount'] {
+  const amount = session.total_details?.amount_discount ?? 0;
+  const promotion = (session.discounts ?? []).find((d) => d.promotion_code);
+  if (amount <= 0 || !promotion) return null;
+  const code = promotion.promotion_code;
+  return { amountMinor: amount, code: typeof code === 'string' ? code : (code?.code ?? null) };
 }
 
 /** Only https images on a public host can be shown by Stripe's page; others are left out. */
@@ -153,6 +167,7 @@ export class StripeGateway implements PaymentGateway {
   async createCheckoutSession(req: CheckoutSessionRequest): Promise<{ id: string; url: string }> {
     const { order } = req;
     try {
+      const coupon = req.discount && req.discount.amountMinor > 0 ? await this.couponFor(req) : null;
       const session = await this.stripe.checkout.sessions.create(
         {
           mode: 'payment',
@@ -172,7 +187,11 @@ export class StripeGateway implements PaymentGateway {
               },
             },
           })),
-          allow_promotion_codes: true,
+          // Stripe takes one or the other: the store's coupon, or promotion codes typed on its page.
+          ...(coupon
+            ? { discounts: [{ coupon }] }
+            : { allow_promotion_codes: req.allowPromotionCodes === true }),
+          ...(req.customerEmail ? { customer_email: req.customerEmail } : {}),
           billing_address_collection: 'required',
           shipping_address_collection: {
             allowed_countries:
@@ -209,6 +228,27 @@ export class StripeGateway implements PaymentGateway {
       const message = error instanceof Stripe.errors.StripeError ? error.message : String(error);
       throw new PaymentProviderError(message);
     }
+  }
+
+  /**
+   * The order's code as one amount_off coupon (decision 0037): a line's share of the code need not divide by
+   * its quantity, so the lines go at their sale unit prices and the code's total as this. Made once per order
+   * (an idempotency key of its id), usable once.
+   */
+  private async couponFor(req: CheckoutSessionRequest): Promise<string> {
+    const discount = req.discount as { amountMinor: number; code: string };
+    const coupon = await this.stripe.coupons.create(
+      {
+        amount_off: discount.amountMinor,
+        currency: req.order.currency,
+        duration: 'once',
+        max_redemptions: 1,
+        name: discount.code.slice(0, 40),
+        metadata: { order_id: req.order.id },
+      },
+      { idempotencyKey: `checkout-coupon-${req.order.id}` },
+    );
+    return coupon.id;
   }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {

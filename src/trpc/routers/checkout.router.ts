@@ -2,19 +2,39 @@ import { TRPCError } from '@trpc/server';
 import { RetryLater } from '../../core/failures.js';
 import { durableTransaction } from '../../db/durable.js';
 import { startCheckout } from '../../modules/checkout/checkout.service.js';
-import { quoteCart } from '../../modules/checkout/quote.js';
+import { priceCart } from '../../modules/checkout/quote.js';
 import { applySessionOutcome } from '../../modules/orders/after-payment.service.js';
 import { findOrderIdBySession, orderSummaryBySession } from '../../modules/orders/orders.repository.js';
 import { stripeShippingOf } from '../../modules/orders/postal-address.js';
 import { readShipping } from '../../modules/settings/settings.repository.js';
 import { cartInput, sessionIdInput, testPaymentInput } from '../../shared/checkout-input.js';
+import { CODE_REFUSAL_TEXT } from '../../shared/discounts.js';
+import type { Context } from '../context.js';
 import { publicProcedure, router } from '../init.js';
+
+/**
+ * Wrong codes count against the address (decision 0037): past the limit, no code is even looked at until
+ * the window ends, so guessing codes is slower than asking the owner for one.
+ */
+async function refuseIfTooManyWrongCodes(ctx: Pick<Context, 'limits' | 'ip' | 'log'>): Promise<void> {
+  const state = await ctx.limits.wrongCodes.exhausted(ctx.ip);
+  if (!state.over) return;
+  ctx.log.warn({ event: 'security.wrong_codes_rate_limited', ip: ctx.ip }, 'too many wrong discount codes');
+  throw new TRPCError({
+    code: 'TOO_MANY_REQUESTS',
+    message: `Too many wrong discount codes from your address. Please wait ${Math.ceil(state.retryAfterSeconds / 60)} minutes and try again.`,
+    cause: new RetryLater(state.retryAfterSeconds),
+  });
+}
 
 export const checkoutRouter = router({
   /** Prices a cart from the database and flags each line that cannot be bought as it is. */
-  quote: publicProcedure
-    .input(cartInput)
-    .query(({ ctx, input }) => quoteCart(ctx.db, input.lines, ctx.clock.now())),
+  quote: publicProcedure.input(cartInput).query(async ({ ctx, input }) => {
+    if (input.code) await refuseIfTooManyWrongCodes(ctx);
+    const priced = await priceCart(ctx.db, input.lines, ctx.clock.now(), input);
+    if (priced.unknownCode) await ctx.limits.wrongCodes.admit(ctx.ip);
+    return priced.quote;
+  }),
 
   /** Creates the pending order and its payment session; returns the URL to send the shopper to. */
   createSession: publicProcedure.input(cartInput).mutation(async ({ ctx, input }) => {
@@ -28,7 +48,15 @@ export const checkoutRouter = router({
         cause: new RetryLater(admission.retryAfterSeconds),
       });
     }
-    return startCheckout(ctx, input.lines);
+    if (input.code) await refuseIfTooManyWrongCodes(ctx);
+    try {
+      return await startCheckout(ctx, input.lines, input);
+    } catch (error) {
+      // A wrong code sent straight to checkout counts as one typed in the cart.
+      if (error instanceof TRPCError && error.message === CODE_REFUSAL_TEXT.not_found)
+        await ctx.limits.wrongCodes.admit(ctx.ip);
+      throw error;
+    }
   }),
 
   /** The order behind a session id (an unguessable token the shopper was given), for the result pages. */
@@ -68,7 +96,8 @@ export const checkoutRouter = router({
           sessionId: input.sessionId,
           orderId: order.id,
           status: 'paid',
-          amountTotalMinor: null,
+          // Demo mode charges no shipping: what is "paid" is the lines, less the code (decision 0037).
+          amountTotalMinor: order.subtotal_minor - order.discount_minor,
           currency: null,
           customerEmail: input.email,
           customerName: input.name,

@@ -67,6 +67,12 @@ export function CartPanel({ onNavigate }: { onNavigate: () => void }) {
           );
         })}
       </ul>
+      {data?.currency && data.discountMinor > 0 && data.code ? (
+        <p className="mt-3 flex items-center justify-between text-sm text-emerald-800">
+          <span>Code {data.code.code}</span>
+          <span data-testid="cart-discount">−{formatMoney(data.discountMinor, data.currency)}</span>
+        </p>
+      ) : null}
       <div className="mt-3 flex items-center justify-between border-t border-stone-line pt-3 font-medium">
         <span>Total</span>
         <span data-testid="cart-total">

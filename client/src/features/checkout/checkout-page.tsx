@@ -4,6 +4,7 @@ import { Trash2 } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button, buttonClass } from '../../components/ui/button';
+import { codeForRequest } from '../../lib/cart/cart-code';
 import { cart, linesForQuote } from '../../lib/cart/cart-store';
 import { lineKey, lineName, lineVariant, quotedLineOf } from '../../lib/cart/line-names';
 import { needsColourChoice, problemText } from '../../lib/cart/problem-text';
@@ -12,11 +13,13 @@ import { useCheckout } from '../../lib/cart/use-checkout';
 import { paths } from '../../lib/paths';
 import { toast } from '../../lib/toast';
 import { usePageTitle } from '../../lib/use-page-title';
+import { DiscountCodeField } from './discount-code-field';
+import { LinePrice } from './line-price';
 
 export function CheckoutPage() {
   usePageTitle('Review Your Order');
   const [, navigate] = useLocation();
-  const { lines, quote } = useCartQuote();
+  const { lines, quote, code, codeError, setCodeError } = useCartQuote();
   const checkout = useCheckout();
 
   useEffect(() => {
@@ -36,7 +39,8 @@ export function CheckoutPage() {
       toast.error('Please add items before checking out.');
       return;
     }
-    checkout.mutate({ lines: linesForQuote(lines) });
+    // The code goes along only when it applies: a refused one is shown, and the total shown is without it.
+    checkout.mutate({ lines: linesForQuote(lines), ...(data?.code ? codeForRequest(code) : {}) });
   };
 
   return (
@@ -79,7 +83,7 @@ export function CheckoutPage() {
                   <p className="text-sm text-muted">Size {line.size}</p>
                 ) : null}
                 {q?.unitPriceMinor != null && q.currency ? (
-                  <p className="text-sm text-muted">{formatMoney(q.unitPriceMinor, q.currency)} each</p>
+                  <LinePrice line={q} />
                 ) : !data ? (
                   // The price's line is kept while the cart is priced, so the lines under it stay put.
                   <p className="text-sm" aria-hidden="true">
@@ -143,14 +147,35 @@ export function CheckoutPage() {
           check out items of one currency at a time.
         </p>
       ) : null}
-      <div className="mt-6 flex items-center justify-between text-lg font-semibold">
+      <DiscountCodeField
+        code={code}
+        quote={quote.isPlaceholderData ? undefined : data}
+        error={codeError}
+        setError={setCodeError}
+        pending={quote.isFetching}
+      />
+      {data?.currency && data.discountMinor > 0 ? (
+        <dl className="mt-6 space-y-1 text-sm">
+          <div className="flex items-center justify-between">
+            <dt>Subtotal</dt>
+            <dd data-testid="checkout-subtotal">{formatMoney(data.subtotalMinor, data.currency)}</dd>
+          </div>
+          <div className="flex items-center justify-between text-emerald-800">
+            <dt>Discount{data.code ? ` (${data.code.code})` : ''}</dt>
+            <dd data-testid="checkout-discount">−{formatMoney(data.discountMinor, data.currency)}</dd>
+          </div>
+        </dl>
+      ) : null}
+      <div className="mt-4 flex items-center justify-between text-lg font-semibold">
         <span>Total</span>
         <span data-testid="checkout-total">
           {data?.currency ? formatMoney(data.totalMinor, data.currency) : '—'}
         </span>
       </div>
       <p className="mt-1 text-right text-xs text-muted">
-        Shipping and any promotion codes are applied on the payment page.
+        {data?.code?.freeShipping
+          ? 'Shipping is free with your code.'
+          : 'Shipping is added on the payment page.'}
       </p>
       <div className="mt-8 flex flex-wrap justify-end gap-3">
         <Link href={paths.home()} className={buttonClass('secondary')}>

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { Link, useSearch } from 'wouter';
 import { OrderLines } from '../../components/order-lines';
 import { buttonClass } from '../../components/ui/button';
+import { cartCode } from '../../lib/cart/cart-code';
 import { cart } from '../../lib/cart/cart-store';
 import { paths } from '../../lib/paths';
 import { trpc } from '../../lib/trpc';
@@ -26,6 +27,8 @@ function PaymentSuccess({ back }: { back: 'Continue Shopping' | 'Return to Shop'
 
   useEffect(() => {
     cart.clear();
+    // The code went with this order; the next cart starts without it.
+    cartCode.remove();
   }, []);
 
   return (
@@ -51,7 +54,9 @@ function PaymentSuccess({ back }: { back: 'Continue Shopping' | 'Return to Shop'
           <OrderLines lines={order.data.lines} currency={order.data.currency} className="mt-4 text-sm" />
           <p className="mt-3 flex justify-between border-t border-stone-line pt-3 font-semibold">
             <span>Total</span>
-            <span>{formatMoney(order.data.totalMinor ?? order.data.subtotalMinor, order.data.currency)}</span>
+            <span data-testid="order-total">
+              {formatMoney(order.data.totalMinor ?? order.data.subtotalMinor, order.data.currency)}
+            </span>
           </p>
           {order.data.orderPagePath ? (
             <div className="mt-6 rounded-xl bg-sand/70 p-4 text-center">
