@@ -10,7 +10,6 @@ import { lruGet, lruSet } from '../../core/lru.js';
 import { holdsKeptJson } from '../../core/prebuilt-json.js';
 import type { Database, DbOrTx, FacetKind, ProductsTable } from '../../db/database.js';
 import { sizeKey } from '../../db/engine-sql.js';
-import { STOREFRONT_REVISION_KEY } from '../../db/store-revision.js';
 import {
   type CatalogueFacets,
   type CatalogueSort,
@@ -23,6 +22,7 @@ import {
 import { sizeRank } from '../../shared/sizes.js';
 import { slugify } from '../../shared/slug.js';
 import type { CatalogueFilter } from '../../shared/storefront-input.js';
+import { storefrontRevision } from '../discounts/sale-timeline.js';
 import { sizeSoldOut } from '../stock/sold-out.js';
 import { soldOutStockOf } from '../stock/stock.repository.js';
 import { cardsOf, cardsOfSlots, colourCard, markCardStock } from './card-cache.js';
@@ -398,15 +398,6 @@ const facetCaches = new WeakMap<object, Map<string, { revision: string; value: C
  * revision is read here; inside a transaction that is the transaction's own.
  */
 type KnownRevision = { revision?: string | null | undefined };
-
-async function storefrontRevision(db: DbOrTx): Promise<string> {
-  const row = await db
-    .selectFrom('app_meta')
-    .select('value')
-    .where('key', '=', STOREFRONT_REVISION_KEY)
-    .executeTakeFirst();
-  return row?.value ?? '0';
-}
 
 /**
  * The shape shoppers get: by count (then key), at most 60 per group, chosen options always, sizes in size
