@@ -12,6 +12,8 @@ export const MAX_OFFSET = 10_000;
 export type FacetOption = { value: string; count: number };
 export type CatalogueFacets = Record<FacetKindName, FacetOption[]> & {
   price: { min: number; max: number } | null;
+  /** How many of the products found are on sale now (the On sale filter's count; decision 0037). */
+  onSale: number;
 };
 
 /**

@@ -124,6 +124,21 @@ describe('sale prices on cards and product pages', () => {
     expect(detail.colours.map((c) => c.sale?.salePriceMinor ?? null)).toEqual([4_500, null]);
   });
 
+  it('finds what is on sale with the On sale filter, and counts it, from its start only', async () => {
+    const facets = async () => {
+      const res = await app.inject({ url: `/api/trpc/catalogue.facets?input=${enc({})}` });
+      return (res.json() as { result: { data: { onSale: number } } }).result.data.onSale;
+    };
+    clock.advance(-10 * MINUTE);
+    expect([...(await cards({ onSale: true })).keys()]).toEqual([]);
+    expect(await facets()).toBe(0);
+    clock.advance(10 * MINUTE);
+    // The kurta by its tag, the shirt by its teal colour.
+    expect([...(await cards({ onSale: true })).keys()].sort()).toEqual(['kurta', 'shirt']);
+    expect(await facets()).toBe(2);
+    expect([...(await cards({ onSale: true, tags: ['silk'] })).keys()]).toEqual([]);
+  });
+
   it('gives JSON-LD offers the price charged and the last day of the sale', async () => {
     const head = await pageHead(store.handle.db, 'https://shop.example', '/product/kurta');
     const json = /<script type="application\/ld\+json">(.*?)<\/script>/.exec(head?.tags ?? '')?.[1] ?? '';
