@@ -66,6 +66,8 @@ async function readKeptCards(
   soldOut?: Map<string, SoldOutStock>,
 ): Promise<Map<string, ProductCard>> {
   const read = new Map<string, ProductCard>();
+  // An empty page (a late request's, say) reads nothing: `IN ()` is no SQL on PostgreSQL.
+  if (ids.length === 0) return read;
   const [rows, running] = await Promise.all([readCards(db, ids), runningSalesOf(db, revision)]);
   // Priced here, once per card read (the card is kept with its JSON): a listing adds nothing for sales.
   const cards = rows.map((row) => {

@@ -139,6 +139,27 @@ describe('sale prices on cards and product pages', () => {
     expect([...(await cards({ onSale: true, tags: ['silk'] })).keys()]).toEqual([]);
   });
 
+  it('moves the stored revision on every write to the sales, as a product write does', async () => {
+    const stored = async () =>
+      (
+        await store.handle.db
+          .selectFrom('app_meta')
+          .select('value')
+          .where('key', '=', 'storefront_revision')
+          .executeTakeFirstOrThrow()
+      ).value;
+    const before = await stored();
+    await insertSale(store.handle.db, { id: 'later', startsAt: '2027-01-01T00:00:00.000Z' });
+    const inserted = await stored();
+    expect(inserted).not.toBe(before);
+    await store.handle.db
+      .updateTable('discounts')
+      .set({ ended_at: '2026-12-01T00:00:00.000Z' })
+      .where('id', '=', 'later')
+      .execute();
+    expect(await stored()).not.toBe(inserted);
+  });
+
   it('gives JSON-LD offers the price charged and the last day of the sale', async () => {
     const head = await pageHead(store.handle.db, 'https://shop.example', '/product/kurta');
     const json = /<script type="application\/ld\+json">(.*?)<\/script>/.exec(head?.tags ?? '')?.[1] ?? '';
