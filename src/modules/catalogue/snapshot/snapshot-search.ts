@@ -48,6 +48,7 @@ export async function countOver(
   reaches: readonly SaleReach[] = [],
 ) {
   const text = await textMatch(db, snap, f.q);
-  const onSale = onSaleSlots(snap, reaches);
+  // No sale running: nothing to mask or count (the count is 0).
+  const onSale = reaches.length > 0 ? onSaleSlots(snap, reaches) : null;
   return withScratchMasks((take) => countFacets(snap, f, text && matchesOf(snap, text, take), onSale));
 }
