@@ -29,6 +29,7 @@ import { sessionPolicyOf } from './modules/auth/session.js';
 import { loadSessionKeys } from './modules/auth/session-keys.js';
 import { SecretBox } from './modules/auth/two-factor/secret-box.js';
 import { logWordReads, stopWordReads } from './modules/catalogue/snapshot/word-reads.js';
+import { clockedRevisionReader } from './modules/discounts/sale-timeline.js';
 import { createMailWorker, type MailWorker } from './modules/email/mail-worker.js';
 import type { CounterStore } from './modules/limits/counter-store.js';
 import { openCounterStore } from './modules/limits/open-counter-store.js';
@@ -218,9 +219,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await registerMediaUploads(app, { db: deps.db, storage: deps.storage, clock: deps.clock, config });
 
+  // The storefront follows the clock: at a sale's start or end the revision moves by itself (decision 0037).
+  const revision = clockedRevisionReader(deps.revision, deps.db, deps.clock);
   const contextDeps: ContextDeps = {
     db: deps.db,
-    revision: deps.revision,
+    revision,
     config,
     clock: deps.clock,
     storage: deps.storage,
@@ -253,7 +256,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerPublicApiCache(scope, {
         prefix: TRPC_PREFIX,
         cache: publicCache,
-        revision: deps.revision,
+        revision,
         inProcess: {
           query: (req, charged, revision) =>
             publicQueries(contextDeps, req, { gateCharged: charged, revision }),
@@ -278,7 +281,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     query: (req) => publicQueries(contextDeps, req),
     cache: {
       store: new ResponseCache({ maxEntries: 500, maxBytes: 16 * 1024 * 1024 }),
-      revision: deps.revision,
+      revision,
     },
   });
   return app;

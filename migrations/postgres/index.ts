@@ -16,6 +16,7 @@ import * as stockAlertEmails from './2026-11-27T0014-stock-alert-emails.js';
 import * as decimalPageOrder from './2026-11-28T0015-decimal-page-order.js';
 import * as colourVariants from './2026-11-28T0016-colour-variants.js';
 import * as discounts from './2026-11-28T0017-discounts.js';
+import * as discountsRevision from './2026-11-28T0018-discounts-revision.js';
 
 /** Every PostgreSQL migration, listed by hand so that the bundled server carries them. */
 export const postgresMigrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const postgresMigrations: Record<string, Migration> = {
   '2026-11-28T0015-decimal-page-order': decimalPageOrder,
   '2026-11-28T0016-colour-variants': colourVariants,
   '2026-11-28T0017-discounts': discounts,
+  '2026-11-28T0018-discounts-revision': discountsRevision,
 };

@@ -34,7 +34,6 @@ export function productJsonLd(
 ): Record<string, unknown> {
   const images = product.media.filter((m) => m.mediaType === 'image').map((m) => absolute(m.url));
   const brand = product.manufacturer ? { brand: { '@type': 'Brand', name: product.manufacturer } } : {};
-  const currency = product.currency.toUpperCase();
   const sizes: Array<string | null> = product.sizes.length > 0 ? product.sizes : [null];
   if (product.colours.length === 0) {
     return {
@@ -50,8 +49,7 @@ export function productJsonLd(
         '@type': 'Offer',
         url: productUrl,
         ...(size ? { name: `${product.title} (${size})`, sku: `${product.sku}-${size}` } : {}),
-        price: minorToMajorString(product.priceMinor, product.currency),
-        priceCurrency: currency,
+        ...chargedPrice(product.sale, product.priceMinor, product.currency),
         availability: size && product.soldOutSizes.includes(size) ? OUT_OF_STOCK : IN_STOCK,
         itemCondition: NEW_CONDITION,
       })),
@@ -70,7 +68,7 @@ export function productJsonLd(
     hasVariant: product.colours.flatMap((colour) => {
       const url = colourUrl(productUrl, colour);
       const photos = colour.images.length > 0 ? colour.images.map(absolute) : images;
-      const price = minorToMajorString(colour.priceMinor ?? product.priceMinor, product.currency);
+      const price = chargedPrice(colour.sale, colour.priceMinor ?? product.priceMinor, product.currency);
       return sizes.map((size) => ({
         '@type': 'Product',
         name: `${product.title} (${variantLabel(colour.name, size)})`,
@@ -82,12 +80,32 @@ export function productJsonLd(
         offers: {
           '@type': 'Offer',
           url,
-          price,
-          priceCurrency: currency,
+          ...price,
           availability: size && colour.soldOutSizes.includes(size) ? OUT_OF_STOCK : IN_STOCK,
           itemCondition: NEW_CONDITION,
         },
       }));
     }),
   };
+}
+
+/**
+ * An offer's price: the one charged (the sale's, while one runs; decision 0037), and for a sale with an end
+ * the day it is valid until (the end's date, UTC, as schema.org's priceValidUntil takes a Date).
+ */
+function chargedPrice(
+  sale: ProductDetail['sale'],
+  regularMinor: number,
+  currency: string,
+): { price: string; priceCurrency: string; priceValidUntil?: string } {
+  return {
+    price: minorToMajorString(sale?.salePriceMinor ?? regularMinor, currency),
+    priceCurrency: currency.toUpperCase(),
+    // The last day it is charged: an end at midnight is valid until the day before.
+    ...(sale?.endsAt ? { priceValidUntil: lastDay(sale.endsAt) } : {}),
+  };
+}
+
+function lastDay(endsAt: string): string {
+  return new Date(Date.parse(endsAt) - 1).toISOString().slice(0, 10);
 }

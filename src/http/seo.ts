@@ -101,7 +101,12 @@ export async function pageHead(
     const name = colour ? `${product.title} — ${colour.name}` : product.title;
     const title = `${name} · ${settings.storeName}`;
     const jsonLd = productJsonLd(product, productUrl, description, (u) => absolute(publicUrl, u));
-    const price = minorToMajorString(colour?.priceMinor ?? product.priceMinor, product.currency);
+    // The price charged: the sale's while one runs for the page's colour (or the product).
+    const sale = colour ? colour.sale : product.sale;
+    const price = minorToMajorString(
+      sale?.salePriceMinor ?? colour?.priceMinor ?? product.priceMinor,
+      product.currency,
+    );
     const tags = [
       `<link rel="canonical" href="${escapeHtml(url)}">`,
       meta({ property: 'og:type', content: 'product' }),

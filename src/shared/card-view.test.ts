@@ -21,6 +21,7 @@ describe("a card's colour", () => {
     expect(cardView(card({ soldOutSizes: ['S'] }))).toEqual({
       colour: null,
       priceMinor: 5000,
+      sale: null,
       soldOutSizes: ['S'],
       soldOutInColour: [],
       soldOut: false,
@@ -36,6 +37,7 @@ describe("a card's colour", () => {
     expect(cardView(found)).toEqual({
       colour: teal,
       priceMinor: 6500,
+      sale: null,
       soldOutSizes: ['M'],
       soldOutInColour: ['M'],
       soldOut: false,
@@ -57,6 +59,7 @@ describe("a card's colour", () => {
     expect(cardView(plain)).toEqual({
       colour: maroon,
       priceMinor: 5500,
+      sale: null,
       soldOutSizes: ['M'],
       soldOutInColour: ['M'],
       soldOut: false,

@@ -1,4 +1,4 @@
-import type { CardColour, ProductCard } from './catalogue.js';
+import type { CardColour, ProductCard, SalePrice } from './catalogue.js';
 
 /**
  * What a card shows and buys of a product with colours (nothing changes for a product without), from the
@@ -9,6 +9,8 @@ export type CardView = {
   colour: CardColour | null;
   /** The price shown and seen when adding: the colour's own, when it has one. */
   priceMinor: number;
+  /** The price charged while a sale runs for it (the card's colour's, else the card's) and its badge. */
+  sale: SalePrice | null;
   /** Sizes the card cannot buy: sold out in every colour, and those sold out in the card's colour. */
   soldOutSizes: string[];
   /** Of those, the ones other colours still have (the size list says "sold out in Teal"). */
@@ -32,6 +34,7 @@ export function cardView(product: ProductCard): CardView {
     return {
       colour: null,
       priceMinor: product.priceMinor,
+      sale: cardSale(product),
       soldOutSizes: own,
       soldOutInColour: [],
       soldOut: product.soldOut,
@@ -47,10 +50,28 @@ export function cardView(product: ProductCard): CardView {
   return {
     colour,
     priceMinor: colour?.priceMinor ?? product.priceMinor,
+    sale: colour ? colourSale(product, colour) : cardSale(product),
     soldOutSizes,
     soldOutInColour: inColour,
     soldOut:
       product.soldOut || (product.sizes.length > 0 && product.sizes.every((s) => soldOutSizes.includes(s))),
     image: product.colourImage ?? product.image,
   };
+}
+
+function cardSale(product: ProductCard): SalePrice | null {
+  return product.salePriceMinor !== undefined && product.salePercent !== undefined
+    ? { salePriceMinor: product.salePriceMinor, salePercent: product.salePercent }
+    : null;
+}
+
+/**
+ * A colour's sale: its own when the card has one for it (CardColour.salePriceMinor), else the card's for a
+ * colour at the product's price; a colour at its own price without one is not on sale.
+ */
+function colourSale(product: ProductCard, colour: CardColour): SalePrice | null {
+  if (colour.salePriceMinor !== undefined && colour.salePercent !== undefined) {
+    return { salePriceMinor: colour.salePriceMinor, salePercent: colour.salePercent };
+  }
+  return colour.priceMinor === undefined ? cardSale(product) : null;
 }

@@ -12,6 +12,8 @@ export const MAX_OFFSET = 10_000;
 export type FacetOption = { value: string; count: number };
 export type CatalogueFacets = Record<FacetKindName, FacetOption[]> & {
   price: { min: number; max: number } | null;
+  /** How many of the products found are on sale now (the On sale filter's count; decision 0037). */
+  onSale: number;
 };
 
 /**
@@ -50,7 +52,17 @@ export type CardColour = ColourSwatch & {
    * there are none: what the card's quick Add to cart, which buys one colour, cannot buy.
    */
   soldOutSizes?: string[];
+  /**
+   * The colour's price at the sale running for it (decision 0037), with its badge's percentage: there only
+   * when it is not what the card's own sale fields say of it (a sale of chosen colours, or the colour's own
+   * price on sale). A colour with neither sells at the card's sale price, if any.
+   */
+  salePriceMinor?: number;
+  salePercent?: number;
 };
+
+/** The price charged and the badge of an item on sale (decision 0037; src/shared/discounts.ts bestSale). */
+export type SalePrice = { salePriceMinor: number; salePercent: number };
 
 export type ProductCard = {
   id: string;
@@ -59,6 +71,12 @@ export type ProductCard = {
   manufacturer: string;
   priceMinor: number;
   currency: string;
+  /**
+   * The price charged while a sale of the whole product runs (the best, never stacked; decision 0037), with
+   * the badge's percentage ("−20%"). Left out when none runs: the card's JSON stays as it was.
+   */
+  salePriceMinor?: number;
+  salePercent?: number;
   sizes: string[];
   image: ImageRef | null;
   hasPaymentLink: boolean;
@@ -105,6 +123,8 @@ export type ProductColour = {
   skuSuffix: string | null;
   /** Its own price in minor units; null: the product's price. */
   priceMinor: number | null;
+  /** The price it is charged at the sale running for it (its own or the product's), null when none runs. */
+  sale: (SalePrice & { endsAt: string | null }) | null;
   images: string[];
   /** Its own measurements; null: the product's chart. */
   sizeDetail: SizeDetail | null;
@@ -112,7 +132,7 @@ export type ProductColour = {
 };
 
 /** A card's colour fields are the listing's; the product page has every colour whole (`colours`). */
-export type ProductDetail = Omit<ProductCard, 'colours' | 'colour'> & {
+export type ProductDetail = Omit<ProductCard, 'colours' | 'colour' | 'salePriceMinor' | 'salePercent'> & {
   /** As on a card, but always there (empty when every size can be bought). */
   soldOutSizes: string[];
   sku: string;
@@ -121,6 +141,8 @@ export type ProductDetail = Omit<ProductCard, 'colours' | 'colour'> & {
   colors: string[];
   /** The colour variants in the owner's order; empty for a product without colours. */
   colours: ProductColour[];
+  /** The sale running for the product as a whole (no colour chosen), and when it ends; null when none. */
+  sale: (SalePrice & { endsAt: string | null }) | null;
   tags: string[];
   productLink: string | null;
   stripePaymentLink: string | null;

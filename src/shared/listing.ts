@@ -21,6 +21,8 @@ export type CatalogueView = {
   priceMin: number | undefined;
   priceMax: number | undefined;
   inStock: boolean;
+  /** Only products on sale now (decision 0037). */
+  onSale: boolean;
   sort: CatalogueSort | undefined;
   page: number;
 };
@@ -53,6 +55,7 @@ export function parseView(search: string): CatalogueView {
     priceMin: price(LISTING_PARAM.priceMin),
     priceMax: price(LISTING_PARAM.priceMax),
     inStock: params.get(LISTING_PARAM.inStock) === '1',
+    onSale: params.get(LISTING_PARAM.onSale) === '1',
     sort: CATALOGUE_SORTS.includes(sort as CatalogueSort) ? (sort as CatalogueSort) : undefined,
     page: Number.isInteger(page) && page > 1 ? Math.min(page, 100) : 1,
   };
@@ -64,7 +67,8 @@ export function hasFilters(view: CatalogueView): boolean {
     view.manufacturers.length + view.sizes.length + view.colors.length + view.tags.length > 0 ||
     view.priceMin !== undefined ||
     view.priceMax !== undefined ||
-    view.inStock
+    view.inStock ||
+    view.onSale
   );
 }
 
@@ -115,6 +119,7 @@ export function listingTitle(view: CatalogueView): string | null {
     parts.push([`up to ${money(view.priceMax)}`, true]);
   }
   if (view.inStock) parts.push(['in stock', true]);
+  if (view.onSale) parts.push(['on sale', true]);
   const [first, ...rest] = parts;
   if (!first) return null;
   return [first[1] ? capitalised(first[0]) : first[0], ...rest.map(([text]) => text)].join(' · ');

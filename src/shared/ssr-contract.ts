@@ -29,6 +29,7 @@ export const LISTING_PARAM = {
   priceMin: 'min',
   priceMax: 'max',
   inStock: 'instock',
+  onSale: 'sale',
   sort: 'sort',
   page: 'page',
 } as const;

@@ -21,6 +21,8 @@ export const catalogueFilterInput = z.object({
   priceMax: minorAmount.optional(),
   /** Only products with a size that can be bought now (with sizes chosen: one of those sizes). */
   inStock: z.boolean().default(false),
+  /** Only products a sale runs for now (decision 0037): the product's own, or one of its colours'. */
+  onSale: z.boolean().optional(),
 });
 export type CatalogueFilter = z.infer<typeof catalogueFilterInput>;
 export type CatalogueFilterInput = z.input<typeof catalogueFilterInput>;

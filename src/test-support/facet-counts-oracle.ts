@@ -1,8 +1,11 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { DbOrTx, FacetKind } from '../db/database.js';
+import { colourOptionsOf, parseJsonArray } from '../db/json-columns.js';
 import { fullText } from '../modules/catalogue/full-text.js';
 import { facetKey } from '../modules/catalogue/search-query.js';
 import type { RawFacetCounts } from '../modules/catalogue/snapshot/facet-snapshot.js';
+import { colourKey } from '../shared/colours.js';
+import { bestSale, type Discount } from '../shared/discounts.js';
 import type { CatalogueFilter } from '../shared/storefront-input.js';
 
 const GROUPS = [
@@ -16,8 +19,12 @@ const GROUPS = [
  * Facet counts written the plain way, one SQL query per group, as the store counted them before the
  * in-memory snapshot: the reference the snapshot's answers are checked against.
  */
-export async function facetCountsBySql(db: DbOrTx, f: CatalogueFilter): Promise<RawFacetCounts> {
-  const { conditions, sellable, colourHas } = await plainConditions(db, f);
+export async function facetCountsBySql(
+  db: DbOrTx,
+  f: CatalogueFilter,
+  sales: SalesAt = NO_SALES,
+): Promise<RawFacetCounts> {
+  const { conditions, sellable, colourHas, onSale } = await plainConditions(db, f, sales);
 
   const counted: RawFacetCounts['counted'] = new Map();
   for (const [kind, field] of GROUPS) {
@@ -34,15 +41,53 @@ export async function facetCountsBySql(db: DbOrTx, f: CatalogueFilter): Promise<
     SELECT min(p.price_minor) AS min, max(p.price_minor) AS max FROM products p
     WHERE ${conditions('price')}`.execute(db);
   const range = price.rows[0];
+  const found = await sql<{ n: number }>`SELECT count(*) AS n FROM products p
+    WHERE ${conditions()} AND ${onSale}`.execute(db);
   return {
     counted,
     price: range && range.min !== null && range.max !== null ? { min: range.min, max: range.max } : null,
+    onSale: Number(found.rows[0]?.n ?? 0),
   };
 }
 
+/** The sales the oracle prices with, and when (decision 0037: nothing is on sale without them). */
+export type SalesAt = { sales: readonly Discount[]; now: Date };
+const NO_SALES: SalesAt = { sales: [], now: new Date(0) };
+
+/**
+ * The products on sale, the plain way: every product and each of its colours priced by the rules
+ * themselves (src/shared/discounts.ts bestSale), as a cart line would be.
+ */
+async function onSaleIds(db: DbOrTx, { sales, now }: SalesAt): Promise<string[]> {
+  if (sales.length === 0) return [];
+  const rows = await db
+    .selectFrom('products')
+    .select(['id', 'tags', 'colour_options', 'price_minor', 'currency'])
+    .execute();
+  return rows.flatMap((p) => {
+    const tags = parseJsonArray(p.tags);
+    const colours = colourOptionsOf(p.colour_options);
+    const items = [
+      { colourKey: null, unitPriceMinor: p.price_minor },
+      ...colours.map((c) => ({
+        colourKey: colourKey(c.name),
+        unitPriceMinor: c.priceMinor ?? p.price_minor,
+      })),
+    ];
+    const on = items.some(
+      (i) => bestSale(sales, { ...i, productId: p.id, tags, currency: p.currency }, now) !== null,
+    );
+    return on ? [p.id] : [];
+  });
+}
+
 /** The ids of the products a filter finds, the plain way, sorted. */
-export async function matchingIdsBySql(db: DbOrTx, f: CatalogueFilter): Promise<string[]> {
-  const { conditions } = await plainConditions(db, f);
+export async function matchingIdsBySql(
+  db: DbOrTx,
+  f: CatalogueFilter,
+  sales: SalesAt = NO_SALES,
+): Promise<string[]> {
+  const { conditions } = await plainConditions(db, f, sales);
   const rows = await sql<{
     id: string;
   }>`SELECT p.id FROM products p WHERE ${conditions()} ORDER BY p.id`.execute(db);
@@ -88,8 +133,10 @@ async function unbuyable(db: DbOrTx): Promise<{ sizes: string[]; colours: string
   return { sizes, colours };
 }
 
-async function plainConditions(db: DbOrTx, f: CatalogueFilter) {
+async function plainConditions(db: DbOrTx, f: CatalogueFilter, sales: SalesAt) {
   const text = await fullText(db, f.q);
+  const saleIds = await onSaleIds(db, sales);
+  const onSale = saleIds.length === 0 ? sql`1 = 0` : sql`p.id IN (${sql.join(saleIds)})`;
   const gone = await unbuyable(db);
   const pairIn = (alias: string, pairs: string[]) =>
     pairs.length === 0
@@ -102,6 +149,7 @@ async function plainConditions(db: DbOrTx, f: CatalogueFilter) {
   const colourHas = (alias: string) => sql`NOT ${pairIn(alias, gone.colours)}`;
   const conditions = (except?: FacetKind | 'price'): RawBuilder<unknown> => {
     const parts: RawBuilder<unknown>[] = [sql`1 = 1`];
+    if (f.onSale) parts.push(onSale);
     if (text) {
       parts.push(sql`p.id IN (SELECT s.product_id FROM ${text.table}
         JOIN product_search_ids s ON s.rowid = ${text.rowid} WHERE ${text.match})`);
@@ -126,5 +174,5 @@ async function plainConditions(db: DbOrTx, f: CatalogueFilter) {
     }
     return sql.join(parts, sql` AND `);
   };
-  return { conditions, sellable, colourHas };
+  return { conditions, sellable, colourHas, onSale };
 }

@@ -38,7 +38,7 @@ const TYPES: Record<string, readonly string[]> = {
 };
 
 /** Data types: Text, and URL which is a Text; Number. */
-const DATA_TYPES = new Set(['Text', 'URL', 'Number']);
+const DATA_TYPES = new Set(['Text', 'URL', 'Number', 'Date']);
 
 const PROPERTIES: Record<string, { domain: readonly string[]; range: readonly string[] }> = {
   name: { domain: ['Thing'], range: ['Text'] },
@@ -63,6 +63,7 @@ const PROPERTIES: Record<string, { domain: readonly string[]; range: readonly st
   },
   price: { domain: ['Offer', 'PriceSpecification', 'TradeAction'], range: ['Number', 'Text'] },
   priceCurrency: { domain: ['Offer', 'PriceSpecification', 'TradeAction'], range: ['Text'] },
+  priceValidUntil: { domain: ['Offer'], range: ['Date'] },
   availability: { domain: ['Demand', 'Offer'], range: ['ItemAvailability'] },
   itemCondition: { domain: ['Demand', 'Offer', 'Product'], range: ['OfferItemCondition'] },
 };
@@ -108,6 +109,9 @@ function fitsRange(value: unknown, range: readonly string[]): boolean {
   if (typeof value !== 'string') return false;
   if (range.includes('Text') || range.includes('Number')) return true;
   if (range.includes('URL') && isAbsoluteUrl(value)) return true;
+  // A Date is ISO 8601's calendar date (YYYY-MM-DD), a real one.
+  if (range.includes('Date') && /^\d{4}-\d{2}-\d{2}$/.test(value))
+    return new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
   // An enumeration's member is written as its schema.org URL.
   return range.some((r) => {
     const member = value.startsWith(SCHEMA) ? value.slice(SCHEMA.length) : null;
@@ -197,6 +201,8 @@ export function googleVariantProblems(doc: Record<string, unknown>): string[] {
       if (!/^[A-Z]{3}$/.test(String(offer.priceCurrency ?? '')))
         problems.push(`${at}: priceCurrency ${String(offer.priceCurrency)}`);
       if (typeof offer.availability !== 'string') problems.push(`${at}: no availability`);
+      if (offer.priceValidUntil !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(String(offer.priceValidUntil)))
+        problems.push(`${at}: priceValidUntil ${String(offer.priceValidUntil)}`);
     }
   }
   return problems;

@@ -3,11 +3,13 @@ import { GenerationCache, SlotGenerationCache } from '../../core/lru.js';
 import { keepJson, keepJsonWith } from '../../core/prebuilt-json.js';
 import type { DbOrTx } from '../../db/database.js';
 import { engineOf } from '../../db/engine-sql.js';
+import { parseJsonArray } from '../../db/json-columns.js';
 import type { CardColour, ImageRef, ProductCard } from '../../shared/catalogue.js';
 import { colourKey } from '../../shared/colours.js';
 import { parseVariants, responsiveFields } from '../../shared/responsive-image.js';
 import type { SoldOutStock } from '../stock/sold-out.js';
 import { markCard } from '../stock/stock.repository.js';
+import { runningSalesOf, withSalePrices } from './card-sale.js';
 import { type CardRow, cardColumns, toCard } from './catalogue.repository.js';
 import { type FacetSnapshot, idOfSlot } from './snapshot/facet-snapshot.js';
 
@@ -45,7 +47,7 @@ export async function cardsOf(db: DbOrTx, revision: string, ids: string[]): Prom
   const found = ids.map((id) => cards.get(id));
   const missing = ids.filter((_, i) => found[i] === undefined);
   if (missing.length > 0) {
-    const read = await readKeptCards(db, missing);
+    const read = await readKeptCards(db, revision, missing);
     for (const [id, card] of read) cards.set(id, card);
     for (const [i, id] of ids.entries()) found[i] ??= read.get(id);
   }
@@ -59,12 +61,19 @@ export async function cardsOf(db: DbOrTx, revision: string, ids: string[]): Prom
  */
 async function readKeptCards(
   db: DbOrTx,
+  revision: string,
   ids: string[],
   soldOut?: Map<string, SoldOutStock>,
 ): Promise<Map<string, ProductCard>> {
   const read = new Map<string, ProductCard>();
-  const rows = await readCards(db, ids);
-  const cards = rows.map(toCard);
+  // An empty page (a late request's, say) reads nothing: `IN ()` is no SQL on PostgreSQL.
+  if (ids.length === 0) return read;
+  const [rows, running] = await Promise.all([readCards(db, ids), runningSalesOf(db, revision)]);
+  // Priced here, once per card read (the card is kept with its JSON): a listing adds nothing for sales.
+  const cards = rows.map((row) => {
+    const card = toCard(row);
+    return running ? withSalePrices(card, parseJsonArray(row.tags), running) : card;
+  });
   const photos = await colourPhotos(db, cards);
   for (const card of cards) {
     const own = photos?.get(card.id);
@@ -218,6 +227,8 @@ function makeColourCard(
     manufacturer: card.manufacturer,
     priceMinor: card.priceMinor,
     currency: card.currency,
+    salePriceMinor: card.salePriceMinor,
+    salePercent: card.salePercent,
     sizes: card.sizes,
     image: card.image,
     hasPaymentLink: card.hasPaymentLink,
@@ -303,7 +314,7 @@ export async function cardsOfSlots(
   const late = cache !== undefined && cache.revision !== revision && isOlder(revision, cache.revision);
   if (late || snap.revision !== revision) {
     const ids = slots.map((slot) => idOfSlot(snap, slot));
-    const read = await readKeptCards(db, ids, soldOutOfSlots(snap, slots, ids));
+    const read = await readKeptCards(db, revision, ids, soldOutOfSlots(snap, slots, ids));
     return ids.flatMap((id) => read.get(id) ?? []);
   }
   if (!cache || cache.revision !== revision || cache.snap !== snap) {
@@ -319,7 +330,7 @@ export async function cardsOfSlots(
   for (const [i, card] of found.entries()) if (card === undefined) missing.push(slots[i] ?? 0);
   if (missing.length > 0) {
     const ids = missing.map((slot) => idOfSlot(snap, slot));
-    const read = await readKeptCards(db, ids, soldOutOfSlots(snap, missing, ids));
+    const read = await readKeptCards(db, revision, ids, soldOutOfSlots(snap, missing, ids));
     const bySlot = new Map<number, ProductCard>();
     for (const [i, slot] of missing.entries()) {
       const card = read.get(ids[i] ?? '');
@@ -365,9 +376,13 @@ async function readCards(db: DbOrTx, ids: string[]): Promise<CardRow[]> {
   return (await db.executeQuery(compiled)).rows;
 }
 
-/** Revisions are counters (as text) that only move forward while the store runs. */
+/**
+ * Revisions are counters (as text) that only move forward while the store runs, with the clock's index
+ * after a dot once there are sales (sale-timeline.ts revisionAt): compared part by part.
+ */
 function isOlder(revision: string, than: string): boolean {
-  const a = Number(revision);
-  const b = Number(than);
-  return Number.isSafeInteger(a) && Number.isSafeInteger(b) && a < b;
+  const [a = NaN, ai = 0] = revision.split('.').map(Number);
+  const [b = NaN, bi = 0] = than.split('.').map(Number);
+  if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b)) return false;
+  return a < b || (a === b && ai < bi);
 }

@@ -10,7 +10,6 @@ import { lruGet, lruSet } from '../../core/lru.js';
 import { holdsKeptJson } from '../../core/prebuilt-json.js';
 import type { Database, DbOrTx, FacetKind, ProductsTable } from '../../db/database.js';
 import { sizeKey } from '../../db/engine-sql.js';
-import { STOREFRONT_REVISION_KEY } from '../../db/store-revision.js';
 import {
   type CatalogueFacets,
   type CatalogueSort,
@@ -23,11 +22,14 @@ import {
 import { sizeRank } from '../../shared/sizes.js';
 import { slugify } from '../../shared/slug.js';
 import type { CatalogueFilter } from '../../shared/storefront-input.js';
+import { storefrontRevision } from '../discounts/sale-timeline.js';
 import { sizeSoldOut } from '../stock/sold-out.js';
 import { soldOutStockOf } from '../stock/stock.repository.js';
 import { cardsOf, cardsOfSlots, colourCard, markCardStock } from './card-cache.js';
+import { runningSalesOf } from './card-sale.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
 import { type FullText, fullText } from './full-text.js';
+import { onSaleCondition, reachOf, type SaleReach } from './on-sale.js';
 import { FACET_GROUPS, facetKey, facetKeys, filterKey, searchTerms } from './search-query.js';
 import type { RawFacetCounts } from './snapshot/facet-snapshot.js';
 import { type SnapshotOptions, snapshotFor, snapshotIfReady } from './snapshot/snapshot-per-database.js';
@@ -110,9 +112,11 @@ function conditions(
   text: FullText | null,
   except?: FilterPart | 'text',
   facets: 'set' | 'lookup' = 'set',
+  reaches: readonly SaleReach[] = [],
 ): Expression<SqlBool>[] {
   const out: Expression<SqlBool>[] = [];
   if (text && except !== 'text') out.push(eb('p.id', 'in', matchingIds(text)));
+  if (f.onSale) out.push(onSaleCondition(eb, reaches));
   for (const { kind, field } of FACET_GROUPS) {
     if (kind === except) continue;
     const keys = facetKeys(kind, f[field]);
@@ -144,6 +148,7 @@ function conditions(
 /** Whether the filter narrows anything once `except` is left out (mirrors conditions()). */
 function hasConditions(f: CatalogueFilter, except?: FilterPart): boolean {
   if (searchTerms(f.q)) return true;
+  if (f.onSale) return true;
   if (FACET_GROUPS.some((g) => g.kind !== except && facetKeys(g.kind, f[g.field]).length > 0)) return true;
   if (f.inStock && except !== 'size') return true;
   return except !== 'price' && (f.priceMin !== undefined || f.priceMax !== undefined);
@@ -156,8 +161,9 @@ function where(
   text: FullText | null,
   except?: FilterPart | 'text',
   facets: 'set' | 'lookup' = 'set',
+  reaches: readonly SaleReach[] = [],
 ): Expression<SqlBool> {
-  const parts = conditions(db, eb, f, text, except, facets);
+  const parts = conditions(db, eb, f, text, except, facets, reaches);
   return parts.length === 0 ? sql<SqlBool>`1 = 1` : eb.and(parts);
 }
 
@@ -175,10 +181,16 @@ export const RANK_WINDOW = 1_000;
  * CROSS JOIN keeps the full-text index as the outer loop, so rows come in its rowid order and a LIMIT
  * stops the scan early. The product id is looked up only for the rows a page keeps.
  */
-function matchSource(db: DbOrTx, f: CatalogueFilter, text: FullText, textOnly: boolean) {
+function matchSource(
+  db: DbOrTx,
+  f: CatalogueFilter,
+  text: FullText,
+  textOnly: boolean,
+  reaches: readonly SaleReach[],
+) {
   if (textOnly) return sql`FROM ${text.table} WHERE ${text.match}`;
   const eb = expressionBuilder<Database & { p: ProductsTable }, 'p'>();
-  const filters = where(db, eb, f, text, 'text', 'lookup');
+  const filters = where(db, eb, f, text, 'text', 'lookup', reaches);
   return sql`FROM ${text.table} ${text.join} product_search_ids AS s ON s.rowid = ${text.rowid}
       ${text.join} products AS p ON p.id = s.product_id
       WHERE ${text.match} AND ${filters}`;
@@ -251,7 +263,10 @@ export async function searchProducts(
   const sort: CatalogueSort =
     opts.sort === 'relevance' && !hasText ? 'featured' : (opts.sort ?? (hasText ? 'relevance' : 'featured'));
   const revision = opts.revision ?? (await storefrontRevision(db));
-  const snap = await snapshotIfReady(db, revision, opts.snapshot);
+  const [snap, reaches] = await Promise.all([
+    snapshotIfReady(db, revision, opts.snapshot),
+    saleReaches(db, revision, f),
+  ]);
   const window = opts.rankWindow ?? RANK_WINDOW;
   let listed: number;
   let count: number;
@@ -259,14 +274,19 @@ export async function searchProducts(
   // A colour filter's cards show the colour they were found by (card-cache.ts colourCard).
   const colours = facetKeys('color', f.colors);
   if (snap?.revision === revision) {
-    const page = await searchSnapshot(db, snap, f, { sort, offset: opts.offset, limit: opts.limit });
+    const page = await searchSnapshot(db, snap, f, {
+      sort,
+      offset: opts.offset,
+      limit: opts.limit,
+      reaches,
+    });
     // Kept with their sold-out sizes (card-cache.ts): nothing to mark here.
     rows = await cardsOfSlots(db, revision, snap, page.slots);
     if (colours.length > 0) rows = rows.map((card) => colourCard(card, colours));
     listed = page.slots.length;
     count = page.count;
   } else {
-    const page = await searchBySql(db, f, { ...opts, sort, rankWindow: window });
+    const page = await searchBySql(db, f, { ...opts, sort, rankWindow: window, reaches });
     const cards = await cardsOf(db, revision, page.ids);
     const stock = await soldOutStockOf(
       db,
@@ -301,15 +321,23 @@ export async function searchProducts(
 export async function searchBySql(
   db: DbOrTx,
   f: CatalogueFilter,
-  opts: { sort: CatalogueSort; offset: number; limit: number; rankWindow: number },
+  opts: {
+    sort: CatalogueSort;
+    offset: number;
+    limit: number;
+    rankWindow: number;
+    /** The running sales' reach, for On sale (on-sale.ts); none: nothing is on sale. */
+    reaches?: readonly SaleReach[];
+  },
 ): Promise<{ ids: string[]; count: number }> {
+  const reaches = opts.reaches ?? [];
   const text = await fullText(db, f.q);
   const sort = opts.sort === 'relevance' && !text ? 'featured' : opts.sort;
   // Only words typed, no other filter: the full-text index alone answers the page and the count.
   const textOnly = text !== null && !hasConditions({ ...f, q: undefined });
 
   // With words typed the full-text index drives the page (when ranked) and the count.
-  const source = text ? matchSource(db, f, text, textOnly) : null;
+  const source = text ? matchSource(db, f, text, textOnly, reaches) : null;
   const choosePage = async (): Promise<string[]> => {
     if (sort === 'relevance' && source && text) {
       return rankedIds(db, text, source, {
@@ -321,7 +349,7 @@ export async function searchBySql(
     let query = db
       .selectFrom('products as p')
       .select('p.id')
-      .where((eb) => where(db, eb, f, text));
+      .where((eb) => where(db, eb, f, text, undefined, 'set', reaches));
     if (sort === 'newest') query = query.orderBy('p.created_at', 'desc');
     else if (sort === 'price-asc') query = query.orderBy('p.price_minor', 'asc');
     else if (sort === 'price-desc') query = query.orderBy('p.price_minor', 'desc');
@@ -335,7 +363,7 @@ export async function searchBySql(
     const rows = source
       ? sql`SELECT 1 AS one ${source} LIMIT ${upTo}`
       : sql`SELECT 1 AS one FROM products AS p
-          WHERE ${where(db, expressionBuilder<Database & { p: ProductsTable }, 'p'>(), f, text)} LIMIT ${upTo}`;
+          WHERE ${where(db, expressionBuilder<Database & { p: ProductsTable }, 'p'>(), f, text, undefined, 'set', reaches)} LIMIT ${upTo}`;
     const counted = await sql<{ n: number }>`SELECT count(*) AS n FROM (${rows}) AS capped`.execute(db);
     return Number(counted.rows[0]?.n ?? 0);
   };
@@ -377,7 +405,9 @@ export async function facetCounts(
   const hit = lruGet(cache, key);
   if (hit && hit.revision === revision) return { facets: hit.value, upToDate: true };
   const snap = await snapshotFor(db, revision, opts);
-  const counted = await countOver(db, snap, f);
+  // The snapshot's own revision: an older one (a newer loads) counts what was on sale then.
+  const running = await runningSalesOf(db, snap.revision);
+  const counted = await countOver(db, snap, f, running ? reachOf(running.sales) : []);
   const value = assembleFacets(counted, f);
   // Kept under the revision of the snapshot that counted it, so an older snapshot's answer (given while a
   // newer one loads) is never taken for the current revision's.
@@ -399,13 +429,11 @@ const facetCaches = new WeakMap<object, Map<string, { revision: string; value: C
  */
 type KnownRevision = { revision?: string | null | undefined };
 
-async function storefrontRevision(db: DbOrTx): Promise<string> {
-  const row = await db
-    .selectFrom('app_meta')
-    .select('value')
-    .where('key', '=', STOREFRONT_REVISION_KEY)
-    .executeTakeFirst();
-  return row?.value ?? '0';
+/** The running sales' reach when the filter asks for On sale (no read otherwise), at `revision`'s instant. */
+async function saleReaches(db: DbOrTx, revision: string, f: CatalogueFilter): Promise<SaleReach[]> {
+  if (!f.onSale) return [];
+  const running = await runningSalesOf(db, revision);
+  return running ? reachOf(running.sales) : [];
 }
 
 /**
@@ -413,7 +441,14 @@ async function storefrontRevision(db: DbOrTx): Promise<string> {
  * order. Sorts `raw`'s lists where they are: each count makes its own.
  */
 export function assembleFacets(raw: RawFacetCounts, f: CatalogueFilter): CatalogueFacets {
-  const result = { manufacturer: [], size: [], color: [], tag: [], price: raw.price } as CatalogueFacets;
+  const result = {
+    manufacturer: [],
+    size: [],
+    color: [],
+    tag: [],
+    price: raw.price,
+    onSale: raw.onSale,
+  } as CatalogueFacets;
   for (const { kind, field } of FACET_GROUPS) {
     const rows = raw.counted.get(kind) ?? [];
     rows.sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));

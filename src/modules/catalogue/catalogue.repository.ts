@@ -12,7 +12,9 @@ import type {
 } from '../../shared/catalogue.js';
 import { colourKey, colourSlug } from '../../shared/colours.js';
 import { parseVariants, responsiveFields, responsiveImage } from '../../shared/responsive-image.js';
+import { storefrontRevision } from '../discounts/sale-timeline.js';
 import { soldOutStockOf } from '../stock/stock.repository.js';
+import { runningSalesOf, saleEnd, salePriceOf } from './card-sale.js';
 
 const DESCRIPTION_PREVIEW = 280;
 
@@ -60,6 +62,8 @@ export function cardColumns(db: DbOrTx) {
       'p.currency',
       'p.sizes',
       'p.colour_options',
+      // What a sale of chosen tags covers (decision 0037).
+      'p.tags',
       'p.page_order',
       sql<string | null>`coalesce(fm.url, ${jsonFirst(db, sql.ref('p.images'))})`.as('image_url'),
       'fm.alt_text as image_alt',
@@ -81,6 +85,7 @@ export type CardRow = {
   currency: string;
   sizes: string;
   colour_options: string;
+  tags: string;
   image_url: string | null;
   image_alt: string | null;
   image_meta: string | null;
@@ -147,7 +152,15 @@ function responsiveImageOf(media: ProductMedia) {
   return responsiveImage(media) ?? {};
 }
 
-export async function findProductDetail(db: DbOrTx, id: string): Promise<ProductDetail | null> {
+/**
+ * A product's page. `revision` (the storefront revision the request read; read here without it) says which
+ * sales run: the page's sale prices are of its instant (card-sale.ts), as its cards' are.
+ */
+export async function findProductDetail(
+  db: DbOrTx,
+  id: string,
+  opts: { revision?: string | null | undefined } = {},
+): Promise<ProductDetail | null> {
   const row = await db
     .selectFrom('products as p')
     .select([
@@ -214,7 +227,18 @@ export async function findProductDetail(db: DbOrTx, id: string): Promise<Product
   }
   const firstImage = media.find((m) => m.mediaType === 'image');
   const sizes = parseJsonArray(row.sizes);
-  const stock = (await soldOutStockOf(db, [row.id])).get(row.id);
+  const [stockOf, running] = await Promise.all([
+    soldOutStockOf(db, [row.id]),
+    runningSalesOf(db, opts.revision ?? (await storefrontRevision(db))),
+  ]);
+  const stock = stockOf.get(row.id);
+  const tags = parseJsonArray(row.tags);
+  const saleOf = (colour: string | null, unitPriceMinor: number) => {
+    if (!running) return null;
+    const item = { productId: row.id, tags, colourKey: colour, unitPriceMinor, currency: row.currency };
+    const price = salePriceOf(running, item);
+    return price ? { ...price, endsAt: saleEnd(running, item) } : null;
+  };
   // The product's own marks stay what they were: a size sold out in every colour (all a card can say).
   const soldOutSizes = [...(stock?.sizes ?? [])].filter((s) => sizes.includes(s));
   // A colour names only photos this page shows: a URL left over from an edited or hand-written file is not one.
@@ -226,6 +250,7 @@ export async function findProductDetail(db: DbOrTx, id: string): Promise<Product
       hex: c.hex,
       skuSuffix: c.skuSuffix,
       priceMinor: c.priceMinor,
+      sale: saleOf(colourKey(c.name), c.priceMinor ?? row.price_minor),
       images: c.images.filter((url) => photoUrls.has(url)),
       sizeDetail: c.sizeDetail ? normaliseSizeDetail(c.sizeDetail) : null,
       soldOutSizes: sizes.filter((s) => stock?.byColour.get(colourKey(c.name))?.has(s) === true),
@@ -244,7 +269,8 @@ export async function findProductDetail(db: DbOrTx, id: string): Promise<Product
     sizeDetail: normaliseSizeDetail(parseJsonRecord(row.size_detail, isMeasurements)),
     colors: parseJsonArray(row.colors),
     colours,
-    tags: parseJsonArray(row.tags),
+    sale: saleOf(null, row.price_minor),
+    tags,
     image: firstImage
       ? { ...responsiveImageOf(firstImage), url: firstImage.url, alt: firstImage.altText ?? row.title }
       : null,

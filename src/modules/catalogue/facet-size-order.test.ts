@@ -11,7 +11,7 @@ describe('the size facet', () => {
       count: 1,
     }));
     const facets = assembleFacets(
-      { counted: new Map([['size', sizes]]), price: null },
+      { counted: new Map([['size', sizes]]), price: null, onSale: 0 },
       catalogueFilterInput.parse({}),
     );
     expect(facets.size.map((o) => o.value)).toEqual(['xs', ' M ', 'XL', 'a', 'b']);

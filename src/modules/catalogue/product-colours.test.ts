@@ -84,6 +84,7 @@ describe('a product page’s colours (catalogue.byId)', () => {
         hex: '#1f7a6d',
         skuSuffix: '-TEAL',
         priceMinor: 13500,
+        sale: null,
         images: ['/media/teal-2.jpg', '/media/teal-1.jpg'],
         sizeDetail: { S: { 'Chest (in)': '35' } },
         soldOutSizes: ['S'],
@@ -94,6 +95,7 @@ describe('a product page’s colours (catalogue.byId)', () => {
         hex: null,
         skuSuffix: null,
         priceMinor: null,
+        sale: null,
         images: ['/media/maroon.jpg'],
         sizeDetail: null,
         // M by the all-colours count (maroon has none of its own for M), L by its own.
@@ -105,6 +107,7 @@ describe('a product page’s colours (catalogue.byId)', () => {
         hex: null,
         skuSuffix: null,
         priceMinor: null,
+        sale: null,
         images: [],
         sizeDetail: null,
         soldOutSizes: ['M'],

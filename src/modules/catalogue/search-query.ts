@@ -67,5 +67,6 @@ export function filterKey(f: CatalogueFilter): string {
     f.priceMin,
     f.priceMax,
     f.inStock,
+    f.onSale === true,
   ]);
 }

@@ -55,7 +55,9 @@ export const catalogueRouter = router({
     .query(({ ctx, input }) => catalogueQueries.facets.run(ctx, input)),
 
   byId: publicProcedure.input(productIdInput).query(async ({ ctx, input }) => {
-    const product = await findProductDetail(ctx.db, input.id);
+    const product = await findProductDetail(ctx.db, input.id, {
+      revision: await ctx.storefrontRevision?.(),
+    });
     if (!product) throw new TRPCError({ code: 'NOT_FOUND', message: 'Product not found' });
     return product;
   }),

@@ -11,6 +11,7 @@ import { useEarlyInput } from '../../lib/use-early-input';
 import { useImageState } from '../../lib/use-image-state';
 import { Button } from '../ui/button';
 import { cardHref } from './card-colour';
+import { PriceWithSale } from './sale-price';
 
 const PLACEHOLDER = '/placeholder.svg';
 /** Cards are one column on phones, two from md, three from lg (product-grid.tsx, related-products.tsx). */
@@ -33,6 +34,7 @@ export function ProductCard({
   const {
     colour,
     priceMinor: price,
+    sale,
     soldOutSizes,
     soldOutInColour,
     soldOut: gone,
@@ -138,7 +140,11 @@ export function ProductCard({
         <p className="line-clamp-2 text-sm text-muted">{product.description}</p>
         {product.colours ? <Swatches colours={product.colours} shown={colour} /> : null}
         <p className="mt-auto pt-1 text-lg font-semibold text-ink" data-testid="product-price">
-          {formatMoney(price, product.currency)}
+          <PriceWithSale
+            regularMinor={price}
+            sale={sale}
+            format={(minor) => formatMoney(minor, product.currency)}
+          />
         </p>
         {hasSizes && !soldOut ? (
           <div>

@@ -5,7 +5,7 @@ import { parseView, serializeView } from './catalogue-url';
 describe('catalogue URL state', () => {
   it('round-trips a full view through the query string', () => {
     const search =
-      '?q=lawn+kurta&brand=Noor+Mahal&size=S&size=M&color=Mint&tag=eid&min=50&max=124.5&instock=1&sort=price-asc&page=3';
+      '?q=lawn+kurta&brand=Noor+Mahal&size=S&size=M&color=Mint&tag=eid&min=50&max=124.5&instock=1&sale=1&sort=price-asc&page=3';
     const view = parseView(search);
     expect(view).toEqual({
       q: 'lawn kurta',
@@ -16,6 +16,7 @@ describe('catalogue URL state', () => {
       priceMin: 5000,
       priceMax: 12450,
       inStock: true,
+      onSale: true,
       sort: 'price-asc',
       page: 3,
     });
@@ -45,6 +46,7 @@ describe('catalogue URL and the server page cache', () => {
       priceMin: 1000,
       priceMax: 9000,
       inStock: true,
+      onSale: true,
       sort: 'newest' as const,
       page: 3,
     };

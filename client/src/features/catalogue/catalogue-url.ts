@@ -26,6 +26,7 @@ export function serializeView(view: CatalogueView): string {
   if (view.priceMax !== undefined)
     params.set(LISTING_PARAM.priceMax, minorToMajorString(view.priceMax, STORE_CURRENCY));
   if (view.inStock) params.set(LISTING_PARAM.inStock, '1');
+  if (view.onSale) params.set(LISTING_PARAM.onSale, '1');
   if (view.sort) params.set(LISTING_PARAM.sort, view.sort);
   if (view.page > 1) params.set(LISTING_PARAM.page, String(view.page));
   const text = params.toString();
@@ -42,6 +43,8 @@ export function toFilter(view: CatalogueView): CatalogueFilterInput {
     priceMin: view.priceMin,
     priceMax: view.priceMax,
     inStock: view.inStock,
+    // Left out when off: the request (and its cache key) stays as before.
+    ...(view.onSale ? { onSale: true } : {}),
   };
 }
 

@@ -7,7 +7,11 @@ import { type CatalogueView, STORE_CURRENCY } from './catalogue-url';
 
 type ListField = 'manufacturers' | 'sizes' | 'colors' | 'tags';
 
-const GROUPS: Array<{ field: ListField; facet: keyof Omit<CatalogueFacets, 'price'>; label: string }> = [
+const GROUPS: Array<{
+  field: ListField;
+  facet: keyof Omit<CatalogueFacets, 'price' | 'onSale'>;
+  label: string;
+}> = [
   { field: 'manufacturers', facet: 'manufacturer', label: 'Manufacturer' },
   { field: 'sizes', facet: 'size', label: 'Size' },
   { field: 'colors', facet: 'color', label: 'Colour' },
@@ -33,6 +37,7 @@ export function FilterPanel({
   return (
     <div ref={panel} className="space-y-6">
       <InStockOnly checked={view.inStock} onChange={(inStock) => onChange({ inStock })} />
+      <OnSaleOnly checked={view.onSale} count={facets?.onSale} onChange={(onSale) => onChange({ onSale })} />
       {GROUPS.map((g) => (
         <FacetGroup
           key={g.field}
@@ -62,6 +67,8 @@ function boxesChanged(panel: HTMLElement, view: CatalogueView): Partial<Catalogu
   ];
   const [inStock] = boxes('inStock');
   if (inStock && inStock.checked !== view.inStock) change.inStock = inStock.checked;
+  const [onSale] = boxes('onSale');
+  if (onSale && onSale.checked !== view.onSale) change.onSale = onSale.checked;
   for (const { field } of GROUPS) {
     let next = view[field];
     for (const box of boxes(field)) {
@@ -90,6 +97,39 @@ function InStockOnly({ checked, onChange }: { checked: boolean; onChange: (check
           className="h-4 w-4 accent-maroon"
         />
         <label htmlFor={id}>In stock only</label>
+      </div>
+    </fieldset>
+  );
+}
+
+/** Products a sale runs for now, with how many of those found are (decision 0037). */
+function OnSaleOnly({
+  checked,
+  count,
+  onChange,
+}: {
+  checked: boolean;
+  count: number | undefined;
+  onChange: (checked: boolean) => void;
+}) {
+  const id = useId();
+  // Hidden while nothing is on sale, unless the address asks for it (so it can be cleared).
+  if (!checked && !count) return null;
+  return (
+    <fieldset>
+      <legend className="text-xs font-semibold tracking-[0.14em] text-ink uppercase">Offers</legend>
+      <div className="mt-3 flex items-center gap-2 text-sm">
+        <input
+          id={id}
+          type="checkbox"
+          data-field="onSale"
+          checked={checked}
+          onChange={(e) => onChange(e.target.checked)}
+          className="h-4 w-4 accent-maroon"
+        />
+        <label htmlFor={id}>
+          On sale{count !== undefined ? <span className="text-muted"> ({count})</span> : null}
+        </label>
       </div>
     </fieldset>
   );

@@ -34,6 +34,7 @@ const EMPTY: CatalogueView = {
   priceMin: undefined,
   priceMax: undefined,
   inStock: false,
+  onSale: false,
   sort: undefined,
   page: 1,
 };
@@ -69,7 +70,8 @@ export function ProductGrid() {
     view.colors.length +
     view.tags.length +
     (view.priceMin !== undefined || view.priceMax !== undefined ? 1 : 0) +
-    (view.inStock ? 1 : 0);
+    (view.inStock ? 1 : 0) +
+    (view.onSale ? 1 : 0);
   const panel = <FilterPanel view={view} facets={facets.data} onChange={(change) => update(change)} />;
   const clearAll = () => update(EMPTY);
   const sortValue = view.sort ?? (view.q.trim() ? 'relevance' : 'featured');

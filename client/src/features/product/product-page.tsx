@@ -5,6 +5,7 @@ import { sortSizes } from '@shared/sizes';
 import { ArrowLeft } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
+import { PriceWithSale } from '../../components/catalogue/sale-price';
 import { NotFoundView } from '../../components/site/not-found-view';
 import { Button, buttonClass } from '../../components/ui/button';
 import { useSizedPurchase } from '../../lib/cart/use-sized-purchase';
@@ -162,7 +163,11 @@ function ProductView({ product }: { product: ProductDetail }) {
           ) : null}
           <h1 className="mt-2 font-serif text-3xl text-ink sm:text-4xl">{product.title}</h1>
           <p className="mt-4 text-2xl font-semibold" data-testid="product-detail-price">
-            {formatMoneyExact(colour?.priceMinor ?? product.priceMinor, product.currency)}
+            <PriceWithSale
+              regularMinor={colour?.priceMinor ?? product.priceMinor}
+              sale={colour ? colour.sale : product.sale}
+              format={(minor) => formatMoneyExact(minor, product.currency)}
+            />
           </p>
           {soldOut ? (
             <p

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseSource } from '../../../db/database-source.js';
 import type { CardColour, CatalogueSort, ProductCard, SearchPage } from '../../../shared/catalogue.js';
 import { colourKey } from '../../../shared/colours.js';
+import { type Discount, isRunning } from '../../../shared/discounts.js';
 import type { CatalogueFilter } from '../../../shared/storefront-input.js';
 import { facetCountsBySql, matchingIdsBySql } from '../../../test-support/facet-counts-oracle.js';
 import { insertProducts } from '../../../test-support/fixtures.js';
@@ -10,12 +11,14 @@ import { createTestStore, type TestStore } from '../../../test-support/test-stor
 import { soldOutStockOf } from '../../stock/stock.repository.js';
 import { cardColumns, toCard } from '../catalogue.repository.js';
 import { assembleFacets, facetCounts, searchBySql, searchProducts } from '../catalogue-search.repository.js';
+import { reachOf } from '../on-sale.js';
 import { facetKeys, searchTerms } from '../search-query.js';
 import { readFacetLoadInWorker } from './facet-load-in-worker.js';
 import {
   countFacets,
   type FacetSnapshot,
   loadFacetSnapshot,
+  onSaleSlots,
   refreshFacetSnapshot,
   snapshotFromLoad,
 } from './facet-snapshot.js';
@@ -88,6 +91,43 @@ const product = fc
     day: fc.integer({ min: 1, max: 3 }),
   })
   .chain((p) => stockOf(p.colors).map((stock): ProductSpec => ({ ...p, stock })));
+
+/**
+ * Sales of every reach (decision 0037): every product, chosen products, tags, chosen colours of them; some
+ * running at SALE_NOW, some scheduled or over. Tags written as the rules and the facets fold them alike
+ * (covers() compares in lower case, the facets fold: ＬＡＷＮ and İpek would differ).
+ */
+const SALE_NOW = new Date('2026-12-01T12:00:00.000Z');
+const sale: fc.Arbitrary<Discount> = fc
+  .record({
+    id: fc.uuid(),
+    percent: fc.integer({ min: 1, max: 90 }),
+    products: fc.subarray(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'], { maxLength: 3 }),
+    tags: fc.subarray(['silk', 'wedding', 'eid', 'men', 'women', 'unique-1'], { maxLength: 2 }),
+    colours: fc.subarray(['mint', 'ivory', 'gold', 'emeraude', 'blush pink', 'teal'], { maxLength: 2 }),
+    when: fc.constantFrom('running', 'running', 'scheduled', 'over'),
+  })
+  .map((r) => ({
+    id: r.id,
+    kind: 'sale' as const,
+    name: 'Sale',
+    code: null,
+    value: { type: 'percent' as const, percent: r.percent },
+    target: 'items' as const,
+    scope: {
+      ...(r.products.length > 0 ? { products: r.products } : {}),
+      ...(r.tags.length > 0 ? { tags: r.tags } : {}),
+      ...(r.colours.length > 0 ? { colours: r.colours.map(colourKey) } : {}),
+    },
+    startsAt: r.when === 'scheduled' ? '2026-12-02T00:00:00.000Z' : '2026-11-30T00:00:00.000Z',
+    endsAt: r.when === 'over' ? '2026-12-01T00:00:00.000Z' : null,
+    endedAt: null,
+    minOrderMinor: null,
+    maxUses: null,
+    maxUsesPerEmail: null,
+    uses: 0,
+    createdAt: '2026-11-01T00:00:00.000Z',
+  }));
 
 const pick = <T>(values: readonly T[]) => fc.subarray([...values], { maxLength: 3 });
 const filter: fc.Arbitrary<CatalogueFilter> = fc.record({
@@ -187,6 +227,54 @@ describe('facet counts from the in-memory snapshot', () => {
           },
         ),
         { numRuns: 60 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+
+  it(
+    'finds and counts On sale as the sale rules price each product and colour, in memory and in SQL',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            product.map((p) => ({ ...p, price: p.price + 100 })),
+            { minLength: 0, maxLength: 60 },
+          ),
+          fc.array(sale, { minLength: 0, maxLength: 4 }),
+          fc.array(
+            fc.tuple(fc.oneof(filter, broadFilter), fc.boolean()).map(([f, onSale]) => ({ ...f, onSale })),
+            { minLength: 1, maxLength: 6 },
+          ),
+          async (rows, sales, filters) => {
+            await replaceCatalogue(rows);
+            const snap = await loadFacetSnapshot(store.handle.db, 'test');
+            const running = sales.filter((s) => isRunning(s, SALE_NOW));
+            const reaches = reachOf(running);
+            const onSale = onSaleSlots(snap, reaches);
+            for (const f of filters) {
+              const text = await textMatch(store.handle.db, snap, f.q);
+              const fromMemory = assembleFacets(
+                countFacets(snap, f, text && matchesOf(snap, text), onSale),
+                f,
+              );
+              const oracle = { sales, now: SALE_NOW };
+              const fromSql = assembleFacets(await facetCountsBySql(store.handle.db, f, oracle), f);
+              expect(fromMemory).toEqual(fromSql);
+              const expected = await matchingIdsBySql(store.handle.db, f, oracle);
+              const bySql = await searchBySql(store.handle.db, f, {
+                sort: 'newest',
+                offset: 0,
+                limit: 10_000,
+                rankWindow: 1_000,
+                reaches,
+              });
+              expect(bySql.ids.sort()).toEqual(expected);
+              expect(bySql.count).toBe(expected.length);
+            }
+          },
+        ),
+        { numRuns: 30 },
       );
     },
     PROPERTY_TIMEOUT_MS,

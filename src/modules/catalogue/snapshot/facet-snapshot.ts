@@ -1,5 +1,6 @@
 import type { DbOrTx, FacetKind } from '../../../db/database.js';
 import type { CatalogueFilter } from '../../../shared/storefront-input.js';
+import type { SaleReach } from '../on-sale.js';
 import { FACET_GROUPS, facetKey, facetKeys } from '../search-query.js';
 import { type BitCounter, bitCounter } from './bit-counter.js';
 import {
@@ -15,6 +16,7 @@ import { mergeSlots, SLOT_SORTS, type SlotSort, type SortKeys } from './slot-ord
 import {
   andNot,
   clearBit,
+  countBits,
   eachSlot,
   hasBit,
   holds,
@@ -102,6 +104,8 @@ type Term = { kind: FacetKind; key: string; value: string; slots: SlotSet };
 export type RawFacetCounts = {
   counted: Map<FacetKind, Array<{ key: string; value: string; count: number }>>;
   price: { min: number; max: number } | null;
+  /** Products found that are on sale (the On sale filter's count). */
+  onSale: number;
 };
 
 export const SEPARATOR = '\u001f';
@@ -181,6 +185,41 @@ function slotOfId(snap: FacetSnapshot, id: string): number | undefined {
   }
   return undefined;
 }
+
+/**
+ * The live slots on sale (on-sale.ts SaleReach; the same as its SQL), for the snapshot's revision: made
+ * once per revision (a sale starting or ending moves it) and kept beside the snapshot.
+ */
+export function onSaleSlots(snap: FacetSnapshot, reaches: readonly SaleReach[]): Uint32Array {
+  const held = onSaleOf.get(snap);
+  if (held && held.revision === snap.revision && held.mask.length === snap.alive.length) return held.mask;
+  const mask = new Uint32Array(snap.alive.length);
+  const termsOf = (kind: FacetKind, keys: string[]) => {
+    const out = new Uint32Array(snap.alive.length);
+    if (keys.length === 0) return out;
+    const wanted = new Set(keys);
+    for (const t of snap.terms.values()) if (t.kind === kind && wanted.has(t.key)) union(out, t.slots);
+    return out;
+  };
+  for (const r of reaches) {
+    let reach: Uint32Array;
+    if (r.products.length > 0 || r.tags.length > 0) {
+      reach = termsOf('tag', r.tags);
+      for (const id of r.products) {
+        const slot = slotOfId(snap, id);
+        if (slot !== undefined) setBit(reach, slot);
+      }
+    } else {
+      reach = snap.alive.slice();
+    }
+    if (r.colours.length > 0) reach = intersect(reach, termsOf('color', r.colours), reach);
+    for (let i = 0; i < mask.length; i++) mask[i] = (mask[i] ?? 0) | (reach[i] ?? 0);
+  }
+  const live = intersect(mask, snap.alive, mask);
+  onSaleOf.set(snap, { revision: snap.revision, mask: live });
+  return live;
+}
+const onSaleOf = new WeakMap<FacetSnapshot, { revision: string; mask: Uint32Array }>();
 
 /**
  * The first loaded slot, from `from` on, whose rowid is not below `rowid` (loaded slots are in rowid order).
@@ -483,9 +522,13 @@ export function filterMasks(
   f: CatalogueFilter,
   text: Uint32Array | null,
   take: TakeMask = freshMask,
+  onSale: Uint32Array | null = null,
 ): FilterMasks {
-  // Text and price narrow every answer below, so they are folded into one base mask of live slots.
-  const base = text ?? snap.alive;
+  // Text, on sale and price narrow every answer below, so they are folded into one base mask of live slots.
+  const searched = text ?? snap.alive;
+  const base = f.onSale
+    ? intersect(searched, onSale ?? take(searched.length), take(searched.length))
+    : searched;
   const priced = f.priceMin !== undefined || f.priceMax !== undefined;
   const withPrice = priced ? intersect(base, priceMask(snap, f, take), take(base.length)) : base;
 
@@ -574,16 +617,21 @@ export function countFacets(
   snap: FacetSnapshot,
   f: CatalogueFilter,
   text: Uint32Array | null,
+  onSale: Uint32Array | null = null,
 ): RawFacetCounts & { revision: string } {
   // Synchronous: a refresh cannot change the snapshot halfway through a count, so the counts are of the
   // revision it has now (the answer cache keeps them under it).
-  return withScratchMasks((take) => countWith(snap, f, filterMasks(snap, f, text, take)));
+  return withScratchMasks((take) =>
+    countWith(snap, f, filterMasks(snap, f, text, take, onSale), onSale, take),
+  );
 }
 
 function countWith(
   snap: FacetSnapshot,
   f: CatalogueFilter,
-  { maskFor, unpriced }: FilterMasks,
+  { everything, maskFor, unpriced }: FilterMasks,
+  onSale: Uint32Array | null,
+  take: TakeMask,
 ): RawFacetCounts & { revision: string } {
   // Per group, by key (no string made per term and request), in the order the values were first counted.
   const byKey = new Map<FacetKind, Map<string, { key: string; value: string; count: number }>>();
@@ -626,7 +674,9 @@ function countWith(
     keys.set(t.key, { key: t.key, value: t.value, count });
   }
   const counted = new Map([...byKey].map(([kind, keys]) => [kind, [...keys.values()]]));
-  return { counted, price: priceRange(snap, unpriced()), revision: snap.revision };
+  // On sale is a condition on every answer: its count is of the products found that are on sale.
+  const onSaleCount = onSale ? countBits(intersect(everything, onSale, take(everything.length))) : 0;
+  return { counted, price: priceRange(snap, unpriced()), onSale: onSaleCount, revision: snap.revision };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { DbOrTx } from '../../../db/database.js';
 import type { CatalogueFilter } from '../../../shared/storefront-input.js';
-import { countFacets, type FacetSnapshot, filterMasks } from './facet-snapshot.js';
+import type { SaleReach } from '../on-sale.js';
+import { countFacets, type FacetSnapshot, filterMasks, onSaleSlots } from './facet-snapshot.js';
 import { withScratchMasks } from './scratch-masks.js';
 import { pageOf, type SlotSort } from './slot-orders.js';
 import { countBits } from './slot-sets.js';
@@ -16,14 +17,15 @@ export async function searchSnapshot(
   db: DbOrTx,
   snap: FacetSnapshot,
   f: CatalogueFilter,
-  opts: { sort: SlotSort | 'relevance'; offset: number; limit: number },
+  opts: { sort: SlotSort | 'relevance'; offset: number; limit: number; reaches?: readonly SaleReach[] },
 ): Promise<{ slots: number[]; count: number }> {
   const text = await textMatch(db, snap, f.q);
+  const onSale = f.onSale ? onSaleSlots(snap, opts.reaches ?? []) : null;
   // From here on synchronous: the page and the count are of one revision, and the masks they are worked
   // out in are scratch (scratch-masks.ts), given back before this returns.
   return withScratchMasks((take) => {
     const matches = text && matchesOf(snap, text, take);
-    const listed = filterMasks(snap, f, matches, take).everything;
+    const listed = filterMasks(snap, f, matches, take, onSale).everything;
     const count = countBits(listed);
     const slots =
       opts.sort !== 'relevance'
@@ -39,7 +41,14 @@ export async function searchSnapshot(
  * The facet counts of a filter over the snapshot: the words read (the one await), then counted
  * synchronously, in scratch masks, against the snapshot as it is then.
  */
-export async function countOver(db: DbOrTx, snap: FacetSnapshot, f: CatalogueFilter) {
+export async function countOver(
+  db: DbOrTx,
+  snap: FacetSnapshot,
+  f: CatalogueFilter,
+  reaches: readonly SaleReach[] = [],
+) {
   const text = await textMatch(db, snap, f.q);
-  return withScratchMasks((take) => countFacets(snap, f, text && matchesOf(snap, text, take)));
+  // No sale running: nothing to mask or count (the count is 0).
+  const onSale = reaches.length > 0 ? onSaleSlots(snap, reaches) : null;
+  return withScratchMasks((take) => countFacets(snap, f, text && matchesOf(snap, text, take), onSale));
 }

@@ -1,0 +1,75 @@
+import type { DbOrTx } from '../../db/database.js';
+import type { CardColour, ProductCard, SalePrice } from '../../shared/catalogue.js';
+import { colourKey } from '../../shared/colours.js';
+import { bestSale, type Discount, isRunning } from '../../shared/discounts.js';
+import { pricingInstant, saleTimeline, storedPart, storefrontClock } from '../discounts/sale-timeline.js';
+
+/** The sales running at one instant: what a read of cards prices them with (chosen once per read). */
+export type RunningSales = { sales: readonly Discount[]; now: Date };
+
+/**
+ * The sales running for the cards of `revision`, at the instant its prices are of (sale-timeline.ts): read
+ * once per stored revision, so a read of cards costs no query for them. Null when none runs.
+ */
+export async function runningSalesOf(db: DbOrTx, revision: string): Promise<RunningSales | null> {
+  const timeline = await saleTimeline(db, storedPart(revision));
+  if (timeline.sales.length === 0) return null;
+  const now = pricingInstant(timeline, revision, storefrontClock(db).now());
+  const sales = timeline.sales.filter((s) => s.kind === 'sale' && isRunning(s, now));
+  return sales.length === 0 ? null : { sales, now };
+}
+
+/** The sale price and badge of one unit, or null when no sale runs for it (bestSale, decision 0037). */
+export function salePriceOf(
+  running: RunningSales,
+  item: {
+    productId: string;
+    tags: readonly string[];
+    colourKey: string | null;
+    unitPriceMinor: number;
+    currency: string;
+  },
+): SalePrice | null {
+  const sale = bestSale(running.sales, item, running.now);
+  if (!sale) return null;
+  return { salePriceMinor: item.unitPriceMinor - sale.unitDiscountMinor, salePercent: sale.percentOff };
+}
+
+/** When the sale running for an item ends (its end, or the owner's ending), null when it has none. */
+export function saleEnd(running: RunningSales, item: Parameters<typeof salePriceOf>[1]): string | null {
+  return bestSale(running.sales, item, running.now)?.endsAt ?? null;
+}
+
+/**
+ * A card priced at the running sales: the product's sale (of no colour in particular) on the card, and a
+ * colour's own only where it differs from what the card says of it (CardColour.salePriceMinor). The card
+ * itself when nothing runs for it, so its JSON stays as it was.
+ */
+export function withSalePrices(
+  card: ProductCard,
+  tags: readonly string[],
+  running: RunningSales,
+): ProductCard {
+  const item = { productId: card.id, tags, currency: card.currency };
+  const own = salePriceOf(running, { ...item, colourKey: null, unitPriceMinor: card.priceMinor });
+  let colours = card.colours;
+  if (colours) {
+    let changed = false;
+    const priced = colours.map((c): CardColour => {
+      const ownPrice = c.priceMinor !== undefined;
+      const sale = salePriceOf(running, {
+        ...item,
+        colourKey: colourKey(c.name),
+        unitPriceMinor: c.priceMinor ?? card.priceMinor,
+      });
+      // A colour at the product's price sells at the card's sale unless a sale of chosen colours beats it.
+      const same = !ownPrice && sale?.salePriceMinor === own?.salePriceMinor;
+      if (!sale || same) return c;
+      changed = true;
+      return { ...c, salePriceMinor: sale.salePriceMinor, salePercent: sale.salePercent };
+    });
+    if (changed) colours = priced;
+  }
+  if (!own && colours === card.colours) return card;
+  return { ...card, ...(own ?? {}), ...(colours ? { colours } : {}) };
+}
