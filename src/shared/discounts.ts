@@ -1,3 +1,5 @@
+import { foldForSearch } from './search-fold.js';
+
 /**
  * Sales and discount codes, priced (decision 0037): the one implementation of the rules, used by the
  * storefront's prices, the quote, the order snapshot, Stripe, demo mode and the tests. Every amount is an
@@ -8,7 +10,7 @@
 export type DiscountScope = {
   /** Chosen products (ids). */
   products?: string[];
-  /** Products with any of these tags (as the product has them; compared case-insensitively). */
+  /** Products with any of these tags (compared as the tag filter compares them: case and accents aside). */
   tags?: string[];
   /** Only these colours of the products above (colour keys, colours.ts colourKey). */
   colours?: string[];
@@ -129,12 +131,18 @@ export function covers(
   const chosen = products.length > 0 || tags.length > 0;
   if (chosen) {
     const byProduct = products.includes(item.productId);
-    const lower = tags.map((t) => t.toLowerCase());
-    const byTag = item.tags.some((t) => lower.includes(t.toLowerCase()));
+    // The tag facet's own fold (search-fold.ts), so "Lawn", "ＬＡＷＮ" and " lawn " are one tag here as in
+    // the catalogue's tag filter and its On sale count.
+    const keys = tags.map(tagKey);
+    const byTag = item.tags.some((t) => keys.includes(tagKey(t)));
     if (!byProduct && !byTag) return false;
   }
   const colours = scope.colours ?? [];
   return colours.length === 0 || (item.colourKey !== null && colours.includes(item.colourKey));
+}
+
+function tagKey(tag: string): string {
+  return foldForSearch(tag).replace(/^ +| +$/g, '');
 }
 
 /** What a sale takes off one unit of an item: nothing when it is of another currency. */
