@@ -1,10 +1,10 @@
-import { foldForSearch } from './search-fold.js';
-
 /**
  * Sales and discount codes, priced (decision 0037): the one implementation of the rules, used by the
  * storefront's prices, the quote, the order snapshot, Stripe, demo mode and the tests. Every amount is an
  * integer in minor units; nothing here reads a clock or a database.
  */
+
+import { foldForSearch } from './search-fold.js';
 
 /** What a discount covers: every product when neither `products` nor `tags` is given. */
 export type DiscountScope = {
