@@ -69,6 +69,15 @@ test('a running sale shows its price and badge on the card and the page, and On 
     await expect(price.getByTestId('sale-badge')).toBeVisible();
     await expect(price.locator('del')).toContainText('Regular price');
     await expect(price).toContainText('Sale price USD 40.00');
+
+    // Bought at the price shown: the cart charges the sale price and says nothing changed.
+    const detail = page.getByTestId('product-detail');
+    await detail.locator('fieldset label').first().click();
+    await detail.getByRole('button', { name: 'Add to Cart' }).click();
+    await expect(page.getByTestId('toast').filter({ hasText: 'Added to cart!' }).first()).toBeVisible();
+    await page.goto('/checkout');
+    await expect(page.getByTestId('checkout-total')).toContainText('40.00');
+    await expect(page.getByText('The price changed since you added it.')).toHaveCount(0);
   } finally {
     await runOnStore('DELETE FROM discounts WHERE id = ?', [`sale-${stamp}`]);
     await runOnStore('DELETE FROM products WHERE id = ?', [id]);

@@ -44,7 +44,8 @@ export function ProductCard({
     useSizedPurchase({
       id: product.id,
       sizes: product.sizes,
-      priceMinor: price,
+      // What the shopper sees is what the cart compares with the server's price: the sale's, when one runs.
+      priceMinor: sale?.salePriceMinor ?? price,
       colour: colour?.name ?? null,
       soldOut: gone,
       soldOutSizes,

@@ -89,7 +89,9 @@ function ProductView({ product }: { product: ProductDetail }) {
   const purchase = useSizedPurchase({
     id: product.id,
     sizes: product.sizes,
-    priceMinor: colour?.priceMinor ?? product.priceMinor,
+    // The price the shopper sees (the sale's, when one runs) is the one the cart checks against the server.
+    priceMinor:
+      (colour ? colour.sale : product.sale)?.salePriceMinor ?? colour?.priceMinor ?? product.priceMinor,
     colour: colour?.name ?? null,
     soldOut: colour ? isColourSoldOut(colour, product.sizes) : product.soldOut,
     soldOutSizes: colour ? colour.soldOutSizes : product.soldOutSizes,
