@@ -66,17 +66,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE settings ADD COLUMN stripe_promotion_codes INTEGER NOT NULL DEFAULT 0`.execute(db);
 }
 
-/** Back to before discounts: their tables and columns go (an order keeps what it was charged). */
-export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`DROP TABLE discount_redemptions`.execute(db);
-  await sql`DROP TABLE discounts`.execute(db);
-  await sql`DROP INDEX orders_discount_code`.execute(db);
-  for (const column of ['discount_minor', 'sales_minor', 'discount_code', 'discount_id']) {
-    await sql`ALTER TABLE orders DROP COLUMN ${sql.ref(column)}`.execute(db);
-  }
-  for (const column of ['regular_unit_price_minor', 'discount_minor', 'sale_id', 'sale_name']) {
-    await sql`ALTER TABLE order_lines DROP COLUMN ${sql.ref(column)}`.execute(db);
-  }
-  await sql`ALTER TABLE settings DROP COLUMN time_zone`.execute(db);
-  await sql`ALTER TABLE settings DROP COLUMN stripe_promotion_codes`.execute(db);
-}
+// Going back is the same SQL on both engines.
+export { down } from '../2026-11-28T0028-discounts.js';
