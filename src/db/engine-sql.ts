@@ -33,6 +33,30 @@ export function later(db: DbOrTx, column: RawBuilder<unknown>, iso: string) {
 }
 
 /**
+ * The largest (greatest) or smallest (least) of several values in one row. SQLite spells them max() and
+ * min() with two or more arguments (with one they would be aggregates), PostgreSQL greatest() and least().
+ */
+export function greatest(db: DbOrTx, values: readonly Expression<number>[]): Expression<number> {
+  return extreme(db, values, 'greatest');
+}
+
+export function least(db: DbOrTx, values: readonly Expression<number>[]): Expression<number> {
+  return extreme(db, values, 'least');
+}
+
+function extreme(
+  db: DbOrTx,
+  values: readonly Expression<number>[],
+  which: 'greatest' | 'least',
+): Expression<number> {
+  const [first] = values;
+  if (first === undefined) throw new Error(`${which}() of no values`);
+  if (values.length === 1) return first;
+  const name = engineOf(db) === 'postgres' ? which : which === 'greatest' ? 'max' : 'min';
+  return sql<number>`${sql.raw(name)}(${sql.join(values)})`;
+}
+
+/**
  * Makes the rest of the current transaction run alone among those that ask for the same `key`: SQLite runs
  * one write transaction at a time anyway; PostgreSQL takes a transaction-scoped advisory lock, so a
  * read-then-write (the next order number) cannot interleave with another process's.

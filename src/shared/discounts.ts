@@ -146,7 +146,7 @@ function tagKey(tag: string): string {
 }
 
 /** What a sale takes off one unit of an item: nothing when it is of another currency. */
-function unitDiscount(value: DiscountValue, unitMinor: number, currency: string): number {
+export function unitDiscount(value: DiscountValue, unitMinor: number, currency: string): number {
   if (value.type === 'percent') return Math.min(unitMinor, percentOf(unitMinor, value.percent));
   if (value.type === 'fixed' && value.currency === currency) return Math.min(unitMinor, value.amountMinor);
   return 0;

@@ -24,7 +24,7 @@ export async function facetCountsBySql(
   f: CatalogueFilter,
   sales: SalesAt = NO_SALES,
 ): Promise<RawFacetCounts> {
-  const { conditions, sellable, colourHas, onSale } = await plainConditions(db, f, sales);
+  const { conditions, sellable, colourHas, onSale, charged } = await plainConditions(db, f, sales);
 
   const counted: RawFacetCounts['counted'] = new Map();
   for (const [kind, field] of GROUPS) {
@@ -37,15 +37,15 @@ export async function facetCountsBySql(
       GROUP BY f.value_key`.execute(db);
     if (rows.rows.length > 0) counted.set(kind, rows.rows);
   }
-  const price = await sql<{ min: number | null; max: number | null }>`
-    SELECT min(p.price_minor) AS min, max(p.price_minor) AS max FROM products p
-    WHERE ${conditions('price')}`.execute(db);
-  const range = price.rows[0];
+  const unpriced = await sql<{
+    id: string;
+  }>`SELECT p.id FROM products p WHERE ${conditions('price')}`.execute(db);
+  const prices = unpriced.rows.map((r) => charged.get(r.id) ?? 0);
   const found = await sql<{ n: number }>`SELECT count(*) AS n FROM products p
     WHERE ${conditions()} AND ${onSale}`.execute(db);
   return {
     counted,
-    price: range && range.min !== null && range.max !== null ? { min: range.min, max: range.max } : null,
+    price: prices.length > 0 ? { min: Math.min(...prices), max: Math.max(...prices) } : null,
     onSale: Number(found.rows[0]?.n ?? 0),
   };
 }
@@ -55,16 +55,32 @@ export type SalesAt = { sales: readonly Discount[]; now: Date };
 const NO_SALES: SalesAt = { sales: [], now: new Date(0) };
 
 /**
- * The products on sale, the plain way: every product and each of its colours priced by the rules
- * themselves (src/shared/discounts.ts bestSale), as a cart line would be.
+ * The products on sale and the price each card shows, the plain way: every product and each of its colours
+ * priced by the rules themselves (src/shared/discounts.ts bestSale), as a cart line would be; the card's
+ * price is the product's own (of no colour in particular).
  */
-async function onSaleIds(db: DbOrTx, { sales, now }: SalesAt): Promise<string[]> {
-  if (sales.length === 0) return [];
+async function pricedBySales(
+  db: DbOrTx,
+  { sales, now }: SalesAt,
+): Promise<{ onSale: string[]; charged: Map<string, number> }> {
   const rows = await db
     .selectFrom('products')
     .select(['id', 'tags', 'colour_options', 'price_minor', 'currency'])
     .execute();
-  return rows.flatMap((p) => {
+  const charged = new Map(
+    rows.map((p) => {
+      const item = {
+        productId: p.id,
+        tags: parseJsonArray(p.tags),
+        currency: p.currency,
+        colourKey: null,
+        unitPriceMinor: p.price_minor,
+      };
+      return [p.id, p.price_minor - (bestSale(sales, item, now)?.unitDiscountMinor ?? 0)];
+    }),
+  );
+  if (sales.length === 0) return { onSale: [], charged };
+  const onSale = rows.flatMap((p) => {
     const tags = parseJsonArray(p.tags);
     const colours = colourOptionsOf(p.colour_options);
     const items = [
@@ -79,6 +95,20 @@ async function onSaleIds(db: DbOrTx, { sales, now }: SalesAt): Promise<string[]>
     );
     return on ? [p.id] : [];
   });
+  return { onSale, charged };
+}
+
+/** The ids a filter finds in a price sort, the plain way: by the price the card shows, then by id. */
+export async function priceOrderBySql(
+  db: DbOrTx,
+  f: CatalogueFilter,
+  sort: 'price-asc' | 'price-desc',
+  sales: SalesAt = NO_SALES,
+): Promise<string[]> {
+  const { charged } = await plainConditions(db, f, sales);
+  const ids = await matchingIdsBySql(db, f, sales);
+  const sign = sort === 'price-asc' ? 1 : -1;
+  return ids.sort((a, b) => sign * ((charged.get(a) ?? 0) - (charged.get(b) ?? 0)) || (a < b ? -1 : 1));
 }
 
 /** The ids of the products a filter finds, the plain way, sorted. */
@@ -135,7 +165,7 @@ async function unbuyable(db: DbOrTx): Promise<{ sizes: string[]; colours: string
 
 async function plainConditions(db: DbOrTx, f: CatalogueFilter, sales: SalesAt) {
   const text = await fullText(db, f.q);
-  const saleIds = await onSaleIds(db, sales);
+  const { onSale: saleIds, charged } = await pricedBySales(db, sales);
   const onSale = saleIds.length === 0 ? sql`1 = 0` : sql`p.id IN (${sql.join(saleIds)})`;
   const gone = await unbuyable(db);
   const pairIn = (alias: string, pairs: string[]) =>
@@ -168,11 +198,14 @@ async function plainConditions(db: DbOrTx, f: CatalogueFilter, sales: SalesAt) {
         OR EXISTS (SELECT 1 FROM product_facets g WHERE g.product_id = p.id AND g.kind = 'size'
           AND NOT ${soldOut('g')}))`);
     }
-    if (except !== 'price') {
-      if (f.priceMin !== undefined) parts.push(sql`p.price_minor >= ${f.priceMin}`);
-      if (f.priceMax !== undefined) parts.push(sql`p.price_minor <= ${f.priceMax}`);
+    if (except !== 'price' && (f.priceMin !== undefined || f.priceMax !== undefined)) {
+      // Bounds are of the price the card shows (a sale's, while one runs for the product).
+      const min = f.priceMin ?? Number.NEGATIVE_INFINITY;
+      const max = f.priceMax ?? Number.POSITIVE_INFINITY;
+      const within = [...charged].filter(([, price]) => price >= min && price <= max).map(([id]) => id);
+      parts.push(within.length === 0 ? sql`1 = 0` : sql`p.id IN (${sql.join(within)})`);
     }
     return sql.join(parts, sql` AND `);
   };
-  return { conditions, sellable, colourHas, onSale };
+  return { conditions, sellable, colourHas, onSale, charged };
 }

@@ -29,7 +29,7 @@ import { cardsOf, cardsOfSlots, colourCard, markCardStock } from './card-cache.j
 import { runningSalesOf } from './card-sale.js';
 import { cardColumns, toCard } from './catalogue.repository.js';
 import { type FullText, fullText } from './full-text.js';
-import { onSaleCondition, reachOf, type SaleReach } from './on-sale.js';
+import { cardPriceExpression, onSaleCondition, reachOf, type SaleReach } from './on-sale.js';
 import { FACET_GROUPS, facetKey, facetKeys, filterKey, searchTerms } from './search-query.js';
 import type { RawFacetCounts } from './snapshot/facet-snapshot.js';
 import { type SnapshotOptions, snapshotFor, snapshotIfReady } from './snapshot/snapshot-per-database.js';
@@ -138,9 +138,11 @@ function conditions(
   if (f.inStock && except !== 'size' && facetKeys('size', f.sizes).length === 0) {
     out.push(eb('p.id', 'not in', everySizeSoldOut(db)));
   }
-  if (except !== 'price') {
-    if (f.priceMin !== undefined) out.push(eb('p.price_minor', '>=', f.priceMin));
-    if (f.priceMax !== undefined) out.push(eb('p.price_minor', '<=', f.priceMax));
+  if (except !== 'price' && (f.priceMin !== undefined || f.priceMax !== undefined)) {
+    // The price the card shows: a sale's, while one runs for it (decision 0037).
+    const price = cardPriceExpression(db, eb, reaches);
+    if (f.priceMin !== undefined) out.push(eb(price, '>=', f.priceMin));
+    if (f.priceMax !== undefined) out.push(eb(price, '<=', f.priceMax));
   }
   return out;
 }
@@ -265,7 +267,7 @@ export async function searchProducts(
   const revision = opts.revision ?? (await storefrontRevision(db));
   const [snap, reaches] = await Promise.all([
     snapshotIfReady(db, revision, opts.snapshot),
-    saleReaches(db, revision, f),
+    saleReaches(db, revision, f, sort),
   ]);
   const window = opts.rankWindow ?? RANK_WINDOW;
   let listed: number;
@@ -351,9 +353,12 @@ export async function searchBySql(
       .select('p.id')
       .where((eb) => where(db, eb, f, text, undefined, 'set', reaches));
     if (sort === 'newest') query = query.orderBy('p.created_at', 'desc');
-    else if (sort === 'price-asc') query = query.orderBy('p.price_minor', 'asc');
-    else if (sort === 'price-desc') query = query.orderBy('p.price_minor', 'desc');
-    else query = query.orderBy('p.page_order');
+    else if (sort === 'price-asc' || sort === 'price-desc') {
+      query = query.orderBy(
+        (eb) => cardPriceExpression(db, eb, reaches),
+        sort === 'price-asc' ? 'asc' : 'desc',
+      );
+    } else query = query.orderBy('p.page_order');
     // The id breaks every tie, so pages never overlap or skip a product.
     return (await query.orderBy('p.id').limit(opts.limit).offset(opts.offset).execute()).map((r) => r.id);
   };
@@ -429,9 +434,19 @@ const facetCaches = new WeakMap<object, Map<string, { revision: string; value: C
  */
 type KnownRevision = { revision?: string | null | undefined };
 
-/** The running sales' reach when the filter asks for On sale (no read otherwise), at `revision`'s instant. */
-async function saleReaches(db: DbOrTx, revision: string, f: CatalogueFilter): Promise<SaleReach[]> {
-  if (!f.onSale) return [];
+/**
+ * The running sales' reach at `revision`'s instant, when the listing depends on it: On sale, a price bound
+ * or a price sort, all of the price a card shows (no read otherwise).
+ */
+async function saleReaches(
+  db: DbOrTx,
+  revision: string,
+  f: CatalogueFilter,
+  sort: CatalogueSort,
+): Promise<SaleReach[]> {
+  const priced =
+    f.priceMin !== undefined || f.priceMax !== undefined || sort === 'price-asc' || sort === 'price-desc';
+  if (!f.onSale && !priced) return [];
   const running = await runningSalesOf(db, revision);
   return running ? reachOf(running.sales) : [];
 }

@@ -48,6 +48,8 @@ describe('sale prices on cards and product pages', () => {
         colors: '["Teal","Maroon"]',
         colour_options: JSON.stringify([colour('Teal'), colour('Maroon')]),
       },
+      // Dearer than the kurta's sale price, cheaper than its regular one: the price sorts tell them apart.
+      { id: 'shawl', title: 'Pashmina Shawl', price_minor: 9_000, page_order: 4 },
     ]);
     // Scheduled before any request: the write moves the stored revision, the clock the rest.
     await insertSale(db, {
@@ -137,6 +139,34 @@ describe('sale prices on cards and product pages', () => {
     expect([...(await cards({ onSale: true })).keys()].sort()).toEqual(['kurta', 'shirt']);
     expect(await facets()).toBe(2);
     expect([...(await cards({ onSale: true, tags: ['silk'] })).keys()]).toEqual([]);
+  });
+
+  it('sorts, bounds and ranges prices by the price charged while the sale runs, in order and out of it', async () => {
+    const ids = async (input: Record<string, unknown>) => {
+      const res = await app.inject({
+        url: `/api/trpc/catalogue.search?input=${enc({ limit: 24, ...input })}`,
+      });
+      return (res.json() as { result: { data: { items: ProductCard[] } } }).result.data.items.map(
+        (c) => c.id,
+      );
+    };
+    const range = async (input: Record<string, unknown>) => {
+      const res = await app.inject({ url: `/api/trpc/catalogue.facets?input=${enc(input)}` });
+      return (res.json() as { result: { data: { price: unknown } } }).result.data.price;
+    };
+    clock.advance(-10 * MINUTE);
+    expect(await ids({ sort: 'price-desc' })).toEqual(['kurta', 'shawl', 'shirt', 'plain']);
+    expect(await ids({ sort: 'price-asc', priceMin: 8_500 })).toEqual(['shawl', 'kurta']);
+    expect(await range({ tags: ['lawn'] })).toEqual({ min: 10_000, max: 10_000 });
+    clock.advance(10 * MINUTE);
+    // The kurta sells at 8,000 from the sale's start: below the shawl, out of a bound from 8,500, inside
+    // one up to 8,000, and the range of lawn is its sale price.
+    expect(await ids({ sort: 'price-desc' })).toEqual(['shawl', 'kurta', 'shirt', 'plain']);
+    expect(await ids({ sort: 'price-asc' })).toEqual(['plain', 'shirt', 'kurta', 'shawl']);
+    expect(await ids({ sort: 'price-asc', priceMin: 8_500 })).toEqual(['shawl']);
+    expect(await ids({ sort: 'price-asc', priceMin: 8_000, priceMax: 8_000 })).toEqual(['kurta']);
+    expect(await range({ tags: ['lawn'] })).toEqual({ min: 8_000, max: 8_000 });
+    expect(await range({})).toEqual({ min: 3_000, max: 9_000 });
   });
 
   it('moves the stored revision on every write to the sales, as a product write does', async () => {

@@ -5,7 +5,11 @@ import type { CardColour, CatalogueSort, ProductCard, SearchPage } from '../../.
 import { colourKey } from '../../../shared/colours.js';
 import { type Discount, isRunning } from '../../../shared/discounts.js';
 import type { CatalogueFilter } from '../../../shared/storefront-input.js';
-import { facetCountsBySql, matchingIdsBySql } from '../../../test-support/facet-counts-oracle.js';
+import {
+  facetCountsBySql,
+  matchingIdsBySql,
+  priceOrderBySql,
+} from '../../../test-support/facet-counts-oracle.js';
 import { insertProducts } from '../../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../../test-support/test-store.js';
 import { soldOutStockOf } from '../../stock/stock.repository.js';
@@ -17,12 +21,14 @@ import { readFacetLoadInWorker } from './facet-load-in-worker.js';
 import {
   countFacets,
   type FacetSnapshot,
+  idOfSlot,
   loadFacetSnapshot,
-  onSaleSlots,
   refreshFacetSnapshot,
   snapshotFromLoad,
 } from './facet-snapshot.js';
+import { saleSlots } from './sale-slots.js';
 import { countBits } from './slot-sets.js';
+import { searchSnapshot } from './snapshot-search.js';
 import { matchesOf, textMatch } from './snapshot-text.js';
 
 /** The snapshot's counts for a filter, its words read as the listing reads them. */
@@ -101,7 +107,13 @@ const SALE_NOW = new Date('2026-12-01T12:00:00.000Z');
 const sale: fc.Arbitrary<Discount> = fc
   .record({
     id: fc.uuid(),
-    percent: fc.integer({ min: 1, max: 90 }),
+    value: fc.oneof(
+      fc.integer({ min: 1, max: 90 }).map((percent) => ({ type: 'percent' as const, percent })),
+      // A fixed amount reaches only products of its own currency, and never takes a price below zero.
+      fc
+        .record({ amountMinor: fc.integer({ min: 1, max: 25_000 }), currency: fc.constantFrom('usd', 'pkr') })
+        .map((v) => ({ type: 'fixed' as const, ...v })),
+    ),
     products: fc.subarray(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'], { maxLength: 3 }),
     tags: fc.subarray(['silk', 'wedding', 'eid', 'men', 'women', 'unique-1'], { maxLength: 2 }),
     colours: fc.subarray(['mint', 'ivory', 'gold', 'emeraude', 'blush pink', 'teal'], { maxLength: 2 }),
@@ -112,7 +124,7 @@ const sale: fc.Arbitrary<Discount> = fc
     kind: 'sale' as const,
     name: 'Sale',
     code: null,
-    value: { type: 'percent' as const, percent: r.percent },
+    value: r.value,
     target: 'items' as const,
     scope: {
       ...(r.products.length > 0 ? { products: r.products } : {}),
@@ -233,12 +245,16 @@ describe('facet counts from the in-memory snapshot', () => {
   );
 
   it(
-    'finds and counts On sale as the sale rules price each product and colour, in memory and in SQL',
+    'finds, counts, bounds and sorts by the prices the sale rules charge, in memory and in SQL',
     async () => {
       await fc.assert(
         fc.asyncProperty(
           fc.array(
-            product.map((p) => ({ ...p, price: p.price + 100 })),
+            product.chain((p) =>
+              fc
+                .constantFrom('usd', 'usd', 'pkr')
+                .map((currency) => ({ ...p, price: p.price + 100, currency })),
+            ),
             { minLength: 0, maxLength: 60 },
           ),
           fc.array(sale, { minLength: 0, maxLength: 4 }),
@@ -251,11 +267,11 @@ describe('facet counts from the in-memory snapshot', () => {
             const snap = await loadFacetSnapshot(store.handle.db, 'test');
             const running = sales.filter((s) => isRunning(s, SALE_NOW));
             const reaches = reachOf(running);
-            const onSale = onSaleSlots(snap, reaches);
+            const { onSale, prices } = await saleSlots(store.handle.db, snap, reaches);
             for (const f of filters) {
               const text = await textMatch(store.handle.db, snap, f.q);
               const fromMemory = assembleFacets(
-                countFacets(snap, f, text && matchesOf(snap, text), onSale),
+                countFacets(snap, f, text && matchesOf(snap, text), onSale, prices),
                 f,
               );
               const oracle = { sales, now: SALE_NOW };
@@ -271,6 +287,14 @@ describe('facet counts from the in-memory snapshot', () => {
               });
               expect(bySql.ids.sort()).toEqual(expected);
               expect(bySql.count).toBe(expected.length);
+              for (const sort of ['price-asc', 'price-desc'] as const) {
+                const ordered = await priceOrderBySql(store.handle.db, f, sort, oracle);
+                const page = { sort, offset: 0, limit: 10_000 };
+                const inMemory = await searchSnapshot(store.handle.db, snap, f, { ...page, reaches });
+                expect(inMemory.slots.map((slot) => idOfSlot(snap, slot))).toEqual(ordered);
+                const inSql = await searchBySql(store.handle.db, f, { ...page, rankWindow: 1_000, reaches });
+                expect(inSql.ids).toEqual(ordered);
+              }
             }
           },
         ),
@@ -559,6 +583,8 @@ type ProductSpec = {
   colors: string[];
   tags: string[];
   price: number;
+  /** The fixtures' 'usd' when not said. */
+  currency?: string;
   pageOrder?: number;
   day?: number;
   /** Stock rows: colour '' for all colours, else a colour's name (kept under its key). */
@@ -577,6 +603,7 @@ function columns(p: ProductSpec) {
     colour_options: JSON.stringify(p.colors.map((name) => ({ ...PLAIN_COLOUR, name }))),
     tags: JSON.stringify(p.tags),
     price_minor: p.price,
+    ...(p.currency ? { currency: p.currency } : {}),
     page_order: p.pageOrder ?? 999,
     created_at: `2026-01-0${p.day ?? 1}T00:00:00.000Z`,
   };

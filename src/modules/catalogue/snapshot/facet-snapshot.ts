@@ -169,7 +169,7 @@ export function snapshotFromLoad(load: FacetLoad, revision: string): FacetSnapsh
 }
 
 /** The live slot of a product id, if it has one. */
-function slotOfId(snap: FacetSnapshot, id: string): number | undefined {
+export function slotOfId(snap: FacetSnapshot, id: string): number | undefined {
   const added = snap.addedById.get(id);
   if (added !== undefined) return added;
   const { ids, idStart, slotsById, size } = snap.loaded;
@@ -186,14 +186,8 @@ function slotOfId(snap: FacetSnapshot, id: string): number | undefined {
   return undefined;
 }
 
-/**
- * The live slots on sale (on-sale.ts SaleReach; the same as its SQL), for the snapshot's revision: made
- * once per revision (a sale starting or ending moves it) and kept beside the snapshot.
- */
-export function onSaleSlots(snap: FacetSnapshot, reaches: readonly SaleReach[]): Uint32Array {
-  const held = onSaleOf.get(snap);
-  if (held && held.revision === snap.revision && held.mask.length === snap.alive.length) return held.mask;
-  const mask = new Uint32Array(snap.alive.length);
+/** The slots one sale's reach holds (dead ones may be among them): the same as on-sale.ts's SQL. */
+export function reachSlots(snap: FacetSnapshot, r: SaleReach): Uint32Array {
   const termsOf = (kind: FacetKind, keys: string[]) => {
     const out = new Uint32Array(snap.alive.length);
     if (keys.length === 0) return out;
@@ -201,25 +195,18 @@ export function onSaleSlots(snap: FacetSnapshot, reaches: readonly SaleReach[]):
     for (const t of snap.terms.values()) if (t.kind === kind && wanted.has(t.key)) union(out, t.slots);
     return out;
   };
-  for (const r of reaches) {
-    let reach: Uint32Array;
-    if (r.products.length > 0 || r.tags.length > 0) {
-      reach = termsOf('tag', r.tags);
-      for (const id of r.products) {
-        const slot = slotOfId(snap, id);
-        if (slot !== undefined) setBit(reach, slot);
-      }
-    } else {
-      reach = snap.alive.slice();
+  let reach: Uint32Array;
+  if (r.products.length > 0 || r.tags.length > 0) {
+    reach = termsOf('tag', r.tags);
+    for (const id of r.products) {
+      const slot = slotOfId(snap, id);
+      if (slot !== undefined) setBit(reach, slot);
     }
-    if (r.colours.length > 0) reach = intersect(reach, termsOf('color', r.colours), reach);
-    for (let i = 0; i < mask.length; i++) mask[i] = (mask[i] ?? 0) | (reach[i] ?? 0);
+  } else {
+    reach = snap.alive.slice();
   }
-  const live = intersect(mask, snap.alive, mask);
-  onSaleOf.set(snap, { revision: snap.revision, mask: live });
-  return live;
+  return r.colours.length > 0 ? intersect(reach, termsOf('color', r.colours), reach) : reach;
 }
-const onSaleOf = new WeakMap<FacetSnapshot, { revision: string; mask: Uint32Array }>();
 
 /**
  * The first loaded slot, from `from` on, whose rowid is not below `rowid` (loaded slots are in rowid order).
@@ -461,7 +448,7 @@ function addProduct(snap: FacetSnapshot, p: ProductRow): void {
 }
 
 /** What the listing orders compare, for this snapshot's slots. */
-function sortKeys(snap: FacetSnapshot): SortKeys {
+export function sortKeys(snap: FacetSnapshot): SortKeys {
   return {
     price: snap.price,
     pageOrder: snap.pageOrder,
@@ -502,6 +489,24 @@ function grow(snap: FacetSnapshot): void {
   snap.capacity = capacity;
 }
 
+/**
+ * What the price sorts, the price bounds and the price range read (decision 0037): the price each card
+ * shows, per slot, and the slots in its order both ways. The snapshot's own prices and orders while no sale
+ * runs; while one does, the prices charged, made once per revision (a sale starting or ending moves it).
+ */
+export type CardPrices = {
+  price: Float64Array;
+  orders: { 'price-asc': Uint32Array; 'price-desc': Uint32Array };
+};
+
+/** The regular prices: the snapshot's own arrays, nothing copied. */
+export function regularPrices(snap: FacetSnapshot): CardPrices {
+  return {
+    price: snap.price,
+    orders: { 'price-asc': snap.orders['price-asc'], 'price-desc': snap.orders['price-desc'] },
+  };
+}
+
 export type FilterMasks = {
   everything: Uint32Array;
   /** A new mask for a chosen group each time it is asked; `everything` for the others. */
@@ -523,6 +528,7 @@ export function filterMasks(
   text: Uint32Array | null,
   take: TakeMask = freshMask,
   onSale: Uint32Array | null = null,
+  prices: CardPrices = regularPrices(snap),
 ): FilterMasks {
   // Text, on sale and price narrow every answer below, so they are folded into one base mask of live slots.
   const searched = text ?? snap.alive;
@@ -530,7 +536,7 @@ export function filterMasks(
     ? intersect(searched, onSale ?? take(searched.length), take(searched.length))
     : searched;
   const priced = f.priceMin !== undefined || f.priceMax !== undefined;
-  const withPrice = priced ? intersect(base, priceMask(snap, f, take), take(base.length)) : base;
+  const withPrice = priced ? intersect(base, priceMask(snap, f, take, prices), take(base.length)) : base;
 
   // One mask per group with a choice: the products holding any chosen value.
   const chosen = new Map<FacetKind, Uint32Array>();
@@ -618,11 +624,12 @@ export function countFacets(
   f: CatalogueFilter,
   text: Uint32Array | null,
   onSale: Uint32Array | null = null,
+  prices: CardPrices = regularPrices(snap),
 ): RawFacetCounts & { revision: string } {
   // Synchronous: a refresh cannot change the snapshot halfway through a count, so the counts are of the
   // revision it has now (the answer cache keeps them under it).
   return withScratchMasks((take) =>
-    countWith(snap, f, filterMasks(snap, f, text, take, onSale), onSale, take),
+    countWith(snap, f, filterMasks(snap, f, text, take, onSale, prices), onSale, prices, take),
   );
 }
 
@@ -631,6 +638,7 @@ function countWith(
   f: CatalogueFilter,
   { everything, maskFor, unpriced }: FilterMasks,
   onSale: Uint32Array | null,
+  prices: CardPrices,
   take: TakeMask,
 ): RawFacetCounts & { revision: string } {
   // Per group, by key (no string made per term and request), in the order the values were first counted.
@@ -676,22 +684,27 @@ function countWith(
   const counted = new Map([...byKey].map(([kind, keys]) => [kind, [...keys.values()]]));
   // On sale is a condition on every answer: its count is of the products found that are on sale.
   const onSaleCount = onSale ? countBits(intersect(everything, onSale, take(everything.length))) : 0;
-  return { counted, price: priceRange(snap, unpriced()), onSale: onSaleCount, revision: snap.revision };
+  return { counted, price: priceRange(prices, unpriced()), onSale: onSaleCount, revision: snap.revision };
 }
 
 /**
  * The slots priced within the filter's bounds, dead ones too (the caller's base mask drops them): the run of
  * the price order between two binary searches, so a narrow range costs only its own slots.
  */
-function priceMask(snap: FacetSnapshot, f: CatalogueFilter, take: TakeMask): Uint32Array {
+function priceMask(
+  snap: FacetSnapshot,
+  f: CatalogueFilter,
+  take: TakeMask,
+  { price, orders }: CardPrices,
+): Uint32Array {
   const mask = take(snap.alive.length);
-  const order = snap.orders['price-asc'];
+  const order = orders['price-asc'];
   const firstFrom = (bound: number, inclusive: boolean) => {
     let lo = 0;
     let hi = order.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const p = snap.price[order[mid] ?? 0] ?? 0;
+      const p = price[order[mid] ?? 0] ?? 0;
       if (inclusive ? p < bound : p <= bound) lo = mid + 1;
       else hi = mid;
     }
@@ -712,12 +725,12 @@ function priceMask(snap: FacetSnapshot, f: CatalogueFilter, take: TakeMask): Uin
   return mask;
 }
 
-function priceRange(snap: FacetSnapshot, mask: Uint32Array): { min: number; max: number } | null {
+function priceRange({ price, orders }: CardPrices, mask: Uint32Array): { min: number; max: number } | null {
   // The cheapest and dearest held slots are the first and last of the price order the mask holds: for a
   // broad mask a few steps from each end, where visiting every slot took 100,000 at 100,000 products. A
   // narrow mask would make those walks long: past a budget of the mask's length in words, every slot is
   // visited as before.
-  const order = snap.orders['price-asc'];
+  const order = orders['price-asc'];
   const budget = Math.min(order.length, mask.length);
   const held = (i: number) => hasBit(mask, order[i] ?? 0);
   let first = 0;
@@ -725,12 +738,12 @@ function priceRange(snap: FacetSnapshot, mask: Uint32Array): { min: number; max:
   let last = order.length - 1;
   while (last >= order.length - budget && !held(last)) last--;
   if (first < budget && last >= order.length - budget) {
-    return { min: snap.price[order[first] as number] ?? 0, max: snap.price[order[last] as number] ?? 0 };
+    return { min: price[order[first] as number] ?? 0, max: price[order[last] as number] ?? 0 };
   }
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   eachSlot(mask, (slot) => {
-    const p = snap.price[slot] ?? 0;
+    const p = price[slot] ?? 0;
     if (p < min) min = p;
     if (p > max) max = p;
   });

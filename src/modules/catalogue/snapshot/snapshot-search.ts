@@ -1,7 +1,8 @@
 import type { DbOrTx } from '../../../db/database.js';
 import type { CatalogueFilter } from '../../../shared/storefront-input.js';
 import type { SaleReach } from '../on-sale.js';
-import { countFacets, type FacetSnapshot, filterMasks, onSaleSlots } from './facet-snapshot.js';
+import { countFacets, type FacetSnapshot, filterMasks, regularPrices } from './facet-snapshot.js';
+import { saleSlots } from './sale-slots.js';
 import { withScratchMasks } from './scratch-masks.js';
 import { pageOf, type SlotSort } from './slot-orders.js';
 import { countBits } from './slot-sets.js';
@@ -19,17 +20,27 @@ export async function searchSnapshot(
   f: CatalogueFilter,
   opts: { sort: SlotSort | 'relevance'; offset: number; limit: number; reaches?: readonly SaleReach[] },
 ): Promise<{ slots: number[]; count: number }> {
-  const text = await textMatch(db, snap, f.q);
-  const onSale = f.onSale ? onSaleSlots(snap, opts.reaches ?? []) : null;
+  const reaches = opts.reaches ?? [];
+  const byPrice =
+    f.priceMin !== undefined ||
+    f.priceMax !== undefined ||
+    opts.sort === 'price-asc' ||
+    opts.sort === 'price-desc';
+  const [text, { onSale, prices }] = await Promise.all([
+    textMatch(db, snap, f.q),
+    byPrice || f.onSale ? saleSlots(db, snap, reaches) : { onSale: null, prices: regularPrices(snap) },
+  ]);
   // From here on synchronous: the page and the count are of one revision, and the masks they are worked
   // out in are scratch (scratch-masks.ts), given back before this returns.
   return withScratchMasks((take) => {
     const matches = text && matchesOf(snap, text, take);
-    const listed = filterMasks(snap, f, matches, take, onSale).everything;
+    const listed = filterMasks(snap, f, matches, take, onSale, prices).everything;
     const count = countBits(listed);
+    const order = (sort: SlotSort) =>
+      sort === 'price-asc' || sort === 'price-desc' ? prices.orders[sort] : snap.orders[sort];
     const slots =
       opts.sort !== 'relevance'
-        ? pageOf(snap.orders[opts.sort], listed, opts.offset, opts.limit)
+        ? pageOf(order(opts.sort), listed, opts.offset, opts.limit)
         : text && matches
           ? relevancePage(snap, text, matches, { mask: listed, count }, opts, take)
           : pageOf(snap.orders.featured, listed, opts.offset, opts.limit);
@@ -47,8 +58,13 @@ export async function countOver(
   f: CatalogueFilter,
   reaches: readonly SaleReach[] = [],
 ) {
-  const text = await textMatch(db, snap, f.q);
-  // No sale running: nothing to mask or count (the count is 0).
-  const onSale = reaches.length > 0 ? onSaleSlots(snap, reaches) : null;
-  return withScratchMasks((take) => countFacets(snap, f, text && matchesOf(snap, text, take), onSale));
+  // The price range is of the prices the cards show: a sale's where one runs. No sale running: nothing
+  // on sale to mask or count (the count is 0).
+  const [text, { onSale, prices }] = await Promise.all([
+    textMatch(db, snap, f.q),
+    saleSlots(db, snap, reaches),
+  ]);
+  return withScratchMasks((take) =>
+    countFacets(snap, f, text && matchesOf(snap, text, take), onSale, prices),
+  );
 }
