@@ -75,6 +75,19 @@ test('a shopper applies a discount code in the cart, sees the discount, pays in 
     .toBe(before - discount);
 
   await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+  // The demo payment page says what is being paid, from the order the server made: the line, the code's
+  // discount, shipping (none in demo mode) and the discounted total.
+  await expect(page).toHaveURL(/\/testpayment\?session_id=demo_/);
+  const summary = page.getByTestId('demo-order-summary');
+  await expect(summary.getByTestId('order-line')).toHaveCount(1);
+  await expect(summary.getByTestId('order-line')).toContainText('× 1');
+  expect(minor(await summary.getByTestId('demo-subtotal').textContent())).toBe(before);
+  await expect(summary.getByText(`Discount (${CODE})`)).toBeVisible();
+  expect(minor(await summary.getByTestId('demo-discount').textContent())).toBe(discount);
+  await expect(summary.getByTestId('order-line-code-discount')).toContainText('Code discount −');
+  expect(minor(await summary.getByTestId('demo-shipping').textContent())).toBe(0);
+  expect(minor(await summary.getByTestId('demo-total').textContent())).toBe(before - discount);
+  await expectNoAxeViolations(page, 'the demo payment page with its order');
   await payWithDemoForm(page);
   expect(minor(await page.getByTestId('order-total').textContent())).toBe(before - discount);
   // The code went with the order: the next cart starts without it.

@@ -75,6 +75,15 @@ test('a running sale shows its price and badge on the card and the page, and On 
     await detail.locator('fieldset label').first().click();
     await detail.getByRole('button', { name: 'Add to Cart' }).click();
     await expect(page.getByTestId('toast').filter({ hasText: 'Added to cart!' }).first()).toBeVisible();
+    // The cart panel's line says it as the checkout page does: the sale price, the regular one struck through
+    // (announced as the regular price) and the badge.
+    await page.getByRole('button', { name: 'Cart, 1 item' }).click();
+    const line = page.getByRole('region', { name: 'Cart' }).getByTestId('cart-line');
+    const linePrice = line.getByTestId('line-sale-price');
+    await expect(linePrice).toContainText('Sale price $40 each');
+    await expect(linePrice.locator('s')).toHaveText('Regular price $50');
+    await expect(linePrice).toContainText('20% off in Eid');
+    await page.keyboard.press('Escape');
     await page.goto('/checkout');
     await expect(page.getByTestId('checkout-total')).toHaveText('$40');
     await expect(page.getByText('The price changed since you added it.')).toHaveCount(0);

@@ -93,3 +93,40 @@ export const PROBLEM_TEXT: Record<LineProblem, string> = {
   sold_out: 'This size is sold out. Please pick another size or remove it.',
   not_enough_stock: 'Fewer are left in this size than you asked for. Please lower the quantity.',
 };
+
+/**
+ * What the demo payment page shows before the shopper pays: the pending order's snapshot as it was made
+ * (lines at the prices charged, the code's discount), and what completing it charges. All from the server.
+ */
+export type DemoPaymentSummary = {
+  number: number;
+  currency: string;
+  lines: Array<{
+    title: string;
+    /** The colour's name as bought; null for a product without colours. */
+    colour: string | null;
+    size: string | null;
+    quantity: number;
+    /** The unit price charged (the sale price when a sale applied). */
+    unitPriceMinor: number;
+    /** The price before the sale; null when none applied. */
+    regularUnitPriceMinor: number | null;
+    saleName: string | null;
+    /** The line's share of the code. */
+    discountMinor: number;
+    /** What the line is charged, after its share of the code. */
+    lineTotalMinor: number;
+  }>;
+  /** The lines at their (sale) prices, before the code. */
+  subtotalMinor: number;
+  /** What sales took off the lines' regular prices; 0 when none. */
+  salesMinor: number;
+  /** What the code takes off; 0 without one. */
+  discountMinor: number;
+  /** "Discount (EID10)". */
+  discountLabel: string;
+  /** Demo mode charges no shipping: 0, said rather than left out. */
+  shippingMinor: number;
+  /** What completing the demo payment records as paid. */
+  totalMinor: number;
+};

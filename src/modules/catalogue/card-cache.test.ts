@@ -113,6 +113,17 @@ describe('product cards kept per storefront revision', () => {
     expect((await cardsOfSlots(db, '71', snap, [slotOfId(snap, 'p1')]))[0]).toBe(bySlot);
   });
 
+  it("keeps a listed revision's cards by slot when cards of it are asked by id (related products)", async () => {
+    const db = store.handle.db;
+    const snap = await loadFacetSnapshot(db, '81');
+    const [bySlot] = await cardsOfSlots(db, '81', snap, [slotOfId(snap, 'p1')]);
+    await cardsOf(db, '81', ['p2']);
+    expect((await cardsOfSlots(db, '81', snap, [slotOfId(snap, 'p1')]))[0]).toBe(bySlot);
+    // A newer revision's cards by id still drop the older cards by slot.
+    await cardsOf(db, '82', ['p2']);
+    expect((await cardsOfSlots(db, '81', snap, [slotOfId(snap, 'p1')]))[0]).not.toBe(bySlot);
+  });
+
   it('shows a product, media or price change on the next listing', async () => {
     const db = store.handle.db;
     expect((await listed()).map((c) => c.title)).toContain('Silk Kurta, lined');

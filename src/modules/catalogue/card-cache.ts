@@ -39,8 +39,11 @@ export async function cardsOf(db: DbOrTx, revision: string, ids: string[]): Prom
   if (!late && (!cache || cache.revision !== revision)) {
     cache = { revision, cards: new GenerationCache(CARDS) };
     caches.set(db, cache);
-    // SQL answers this revision's listings (its snapshot is loading): the cards by slot are of an older one.
-    dropUnlessNewer(slotCaches, db, revision);
+    // SQL answers this revision's listings (its snapshot is loading): cards by slot of an older one go. Those
+    // of this revision stay: the snapshot lists it, and only a few cards are asked by id beside it (related
+    // products); dropping them there would drop the listings' cards at every such ask.
+    const bySlot = slotCaches.get(db);
+    if (bySlot && isOlder(bySlot.revision, revision)) slotCaches.delete(db);
   }
   const cards = late || !cache ? new GenerationCache<string, ProductCard>(CARDS) : cache.cards;
   // One lookup per id: on a listing's path the card map's lookups are cold in the CPU's caches.

@@ -27,7 +27,6 @@ import { sizeSoldOut } from '../stock/sold-out.js';
 import { soldOutStockOf } from '../stock/stock.repository.js';
 import { cardsOf, cardsOfSlots, colourCard, markCardStock } from './card-cache.js';
 import { runningSalesOf } from './card-sale.js';
-import { cardColumns, toCard } from './catalogue.repository.js';
 import { type FullText, fullText } from './full-text.js';
 import { cardPriceExpression, onSaleCondition, reachOf, type SaleReach } from './on-sale.js';
 import { FACET_GROUPS, facetKey, facetKeys, filterKey, searchTerms } from './search-query.js';
@@ -499,9 +498,15 @@ function inSizeOrder(options: FacetOption[]): FacetOption[] {
 
 /**
  * Up to three other products: most shared tags first, then most shared colours, then any others. The
- * heading says which kind of match the first one is (tags, colours or other products).
+ * heading says which kind of match the first one is (tags, colours or other products). Their cards are the
+ * listings' own (cardsOf: priced at the running sales of `revision`), without their sold-out marks.
  */
-export async function relatedProducts(db: DbOrTx, id: string, limit = 3): Promise<RelatedProducts> {
+export async function relatedProducts(
+  db: DbOrTx,
+  id: string,
+  opts: KnownRevision & { limit?: number } = {},
+): Promise<RelatedProducts> {
+  const limit = opts.limit ?? 3;
   const scored = await db
     .selectFrom('product_facets as f')
     .innerJoin('product_facets as mine', (join) =>
@@ -542,12 +547,8 @@ export async function relatedProducts(db: DbOrTx, id: string, limit = 3): Promis
         ? 'Similar Products'
         : 'You May Also Like';
   if (ids.length === 0) return { heading, items: [] };
-  const cards = await cardColumns(db).where('p.id', 'in', ids).execute();
-  const byId = new Map(cards.map((c) => [c.id, toCard(c)]));
-  return {
-    heading,
-    items: ids.flatMap((i) => byId.get(i) ?? []),
-  };
+  const revision = opts.revision ?? (await storefrontRevision(db));
+  return { heading, items: await cardsOf(db, revision, ids) };
 }
 
 export async function findProductIdBySlug(db: DbOrTx, slug: string): Promise<string | null> {

@@ -126,6 +126,24 @@ describe('sale prices on cards and product pages', () => {
     expect(detail.colours.map((c) => c.sale?.salePriceMinor ?? null)).toEqual([4_500, null]);
   });
 
+  it("prices related products' cards as the listing does, from the sale's start", async () => {
+    const related = async (id: string): Promise<Map<string, ProductCard>> => {
+      const res = await app.inject({ url: `/api/trpc/catalogue.related?input=${enc({ id })}` });
+      expect(res.statusCode).toBe(200);
+      const items = (res.json() as { result: { data: { items: ProductCard[] } } }).result.data.items;
+      return new Map(items.map((c) => [c.id, c]));
+    };
+    clock.advance(-10 * MINUTE);
+    expect((await related('plain')).get('kurta')).not.toHaveProperty('salePriceMinor');
+    clock.advance(10 * MINUTE);
+    // The other products of three are the related ones: each card as the listing has it.
+    const listed = await cards();
+    const kurta = (await related('plain')).get('kurta');
+    expect(kurta).toMatchObject({ priceMinor: 10_000, salePriceMinor: 8_000, salePercent: 20 });
+    expect(kurta).toEqual(listed.get('kurta'));
+    expect((await related('kurta')).get('shirt')).toEqual(listed.get('shirt'));
+  });
+
   it('finds what is on sale with the On sale filter, and counts it, from its start only', async () => {
     const facets = async () => {
       const res = await app.inject({ url: `/api/trpc/catalogue.facets?input=${enc({})}` });

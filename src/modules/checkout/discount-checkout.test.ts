@@ -236,6 +236,52 @@ describe('sales and discount codes at checkout', () => {
     expect(summary.totalMinor).toBe(15608);
   });
 
+  it("shows the demo payment page the order's snapshot and the total that paying it records", async () => {
+    const { url } = await shop().checkout.createSession({ lines: cart, code: 'eid10' });
+    const sessionId = sessionOf(url);
+    // Priced from the order, not again: a product's later price change does not reach the page.
+    await store.handle.db.updateTable('products').set({ price_minor: 1 }).execute();
+    const summary = await shop().checkout.demoPayment({ sessionId });
+    expect(summary).toMatchObject({
+      currency: 'usd',
+      subtotalMinor: 17343,
+      salesMinor: 3422,
+      discountMinor: 1735,
+      discountLabel: 'Discount (EID10)',
+      shippingMinor: 0,
+      totalMinor: 15608,
+    });
+    expect(summary.lines).toEqual([
+      {
+        title: 'Lawn Kurta',
+        colour: null,
+        size: 'M',
+        quantity: 2,
+        unitPriceMinor: 6844,
+        regularUnitPriceMinor: 8555,
+        saleName: 'Eid 20% off lawn',
+        discountMinor: 1369,
+        lineTotalMinor: 12319,
+      },
+      {
+        title: 'Chiffon Dupatta',
+        colour: null,
+        size: null,
+        quantity: 1,
+        unitPriceMinor: 3655,
+        regularUnitPriceMinor: 3655,
+        saleName: null,
+        discountMinor: 366,
+        lineTotalMinor: 3289,
+      },
+    ]);
+    await shop().checkout.completeTestPayment({ sessionId, ...demoShopper });
+    expect((await shop().checkout.order({ sessionId })).totalMinor).toBe(summary.totalMinor);
+    await expect(shop().checkout.demoPayment({ sessionId: 'demo_nope' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+  });
+
   it('gives the use back when the checkout expires or is abandoned, once', async () => {
     await shop().checkout.createSession({ lines: cart, code: 'EID10' });
     await shop().checkout.createSession({ lines: cart, code: 'EID10' });

@@ -63,7 +63,7 @@ export const catalogueRouter = router({
   }),
 
   related: publicProcedure.input(productIdInput).query(async ({ ctx, input }) => {
-    const related = await relatedProducts(ctx.db, input.id);
+    const related = await relatedProducts(ctx.db, input.id, { revision: await ctx.storefrontRevision?.() });
     return { ...related, items: await withSoldOut(ctx.db, related.items) };
   }),
 

@@ -2,6 +2,7 @@ import { TRPCError } from '@trpc/server';
 import { RetryLater } from '../../core/failures.js';
 import { durableTransaction } from '../../db/durable.js';
 import { startCheckout } from '../../modules/checkout/checkout.service.js';
+import { demoAmountDue, demoPaymentSummary } from '../../modules/checkout/demo-payment.js';
 import { priceCart } from '../../modules/checkout/quote.js';
 import { applySessionOutcome } from '../../modules/orders/after-payment.service.js';
 import { findOrderIdBySession, orderSummaryBySession } from '../../modules/orders/orders.repository.js';
@@ -66,6 +67,13 @@ export const checkoutRouter = router({
     return order;
   }),
 
+  /** Demo payment mode only: the order the demo payment page is about to complete, with what it charges. */
+  demoPayment: publicProcedure.input(sessionIdInput).query(async ({ ctx, input }) => {
+    const summary = ctx.payments.mode === 'demo' ? await demoPaymentSummary(ctx.db, input.sessionId) : null;
+    if (!summary) throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });
+    return summary;
+  }),
+
   /**
    * Demo payment mode only: completes the order of a demo session with what Stripe's page would have
    * collected (who pays, where it ships), so the whole after-sale flow runs without Stripe keys. Refused
@@ -96,8 +104,8 @@ export const checkoutRouter = router({
           sessionId: input.sessionId,
           orderId: order.id,
           status: 'paid',
-          // Demo mode charges no shipping: what is "paid" is the lines, less the code (decision 0037).
-          amountTotalMinor: order.subtotal_minor - order.discount_minor,
+          // What the demo payment page showed: the lines, less the code (decision 0037).
+          amountTotalMinor: demoAmountDue(order),
           currency: null,
           customerEmail: input.email,
           customerName: input.name,

@@ -6,6 +6,7 @@ import { lineKey, lineName, lineVariant, quotedLineOf } from '../../lib/cart/lin
 import { needsColourChoice, problemText } from '../../lib/cart/problem-text';
 import { useCartQuote } from '../../lib/cart/use-cart-quote';
 import { paths } from '../../lib/paths';
+import { LinePrice } from '../line-price';
 import { buttonClass } from '../ui/button';
 
 /** The cart dropdown's contents: its own chunk, loaded when the cart is about to open (cart-menu.tsx). */
@@ -36,6 +37,7 @@ export function CartPanel({ onNavigate }: { onNavigate: () => void }) {
                   {/* "Teal / M" for a colour line; a line without a colour reads "Size M" as it always did. */}
                   {line.colour ? `${variant} · ` : line.size ? `Size ${line.size} · ` : ''}Qty {line.quantity}
                 </p>
+                {q ? <LinePrice line={q} /> : null}
                 {q?.problem ? (
                   <p className="mt-1 text-xs text-red-700">
                     {problemText({ problem: q.problem, left: q.left, colour: q.colour })}

@@ -3,6 +3,7 @@ import { formatMoney } from '@shared/money';
 import { Trash2 } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
+import { LinePrice } from '../../components/line-price';
 import { Button, buttonClass } from '../../components/ui/button';
 import { codeForRequest } from '../../lib/cart/cart-code';
 import { cart, linesForQuote } from '../../lib/cart/cart-store';
@@ -14,7 +15,6 @@ import { paths } from '../../lib/paths';
 import { toast } from '../../lib/toast';
 import { usePageTitle } from '../../lib/use-page-title';
 import { DiscountCodeField } from './discount-code-field';
-import { LinePrice } from './line-price';
 
 export function CheckoutPage() {
   usePageTitle('Review Your Order');

@@ -9,6 +9,7 @@ import { trpc } from '../../lib/trpc';
 import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useZodForm } from '../../lib/use-zod-form';
+import { DemoOrderSummary } from './demo-order-summary';
 import { type DemoPaymentValues, demoPaymentCheck } from './demo-payment-check';
 
 type Values = DemoPaymentValues;
@@ -35,7 +36,10 @@ export function TestPaymentPage() {
         mode: the details below only complete a test order.
       </p>
       {sessionId ? (
-        <DemoPaymentForm sessionId={sessionId} />
+        <>
+          <DemoOrderSummary sessionId={sessionId} />
+          <DemoPaymentForm sessionId={sessionId} />
+        </>
       ) : (
         <p role="alert" className="mt-6 text-center text-red-800">
           This payment link is incomplete.

@@ -3,7 +3,8 @@ import { formatMoney } from '@shared/money';
 
 /**
  * A cart line's unit price: at a sale, the sale price beside the struck-through regular price and its
- * "−20%" badge (decision 0037), each said in words to a screen reader.
+ * "−20%" badge (decision 0037), each said in words to a screen reader. The checkout page's lines and the
+ * cart panel's show it alike.
  */
 export function LinePrice({ line }: { line: QuotedLine }) {
   if (line.unitPriceMinor === null || !line.currency) return null;
