@@ -139,12 +139,15 @@ function cardColours(text: string): { colours?: CardColour[] } {
   const options = colourOptionsOf(text);
   if (options.length === 0) return {};
   return {
-    colours: options.map((c) => ({
-      name: c.name,
-      hex: c.hex,
-      image: c.images[0] ?? null,
-      ...(c.priceMinor !== null ? { priceMinor: c.priceMinor } : {}),
-    })),
+    colours: options.map((c) => {
+      const image = c.images[0];
+      return {
+        name: c.name,
+        ...(c.hex !== null ? { hex: c.hex } : {}),
+        ...(image !== undefined ? { image } : {}),
+        ...(c.priceMinor !== null ? { priceMinor: c.priceMinor } : {}),
+      };
+    }),
   };
 }
 

@@ -16,9 +16,9 @@ const card = (over: Partial<ProductCard> = {}): ProductCard => ({
   hasPaymentLink: false,
   soldOut: false,
   colours: [
-    { name: 'Mint', hex: '#9cd2bb', image: null },
-    { name: 'Teal', hex: '#1b7174', image: null, priceMinor: 9000, soldOutSizes: ['S', 'M', 'L'] },
-    { name: 'Maroon', hex: '#6b1a2b', image: null, soldOutSizes: ['M'] },
+    { name: 'Mint', hex: '#9cd2bb' },
+    { name: 'Teal', hex: '#1b7174', priceMinor: 9000, soldOutSizes: ['S', 'M', 'L'] },
+    { name: 'Maroon', hex: '#6b1a2b', soldOutSizes: ['M'] },
   ],
   ...over,
 });
