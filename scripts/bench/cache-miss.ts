@@ -14,6 +14,7 @@ export type DistinctFilter = {
   priceMin?: number;
   priceMax?: number;
   inStock?: boolean;
+  onSale?: boolean;
 };
 
 const SORTS = ['featured', 'newest', 'price-asc', 'price-desc'] as const;
@@ -49,6 +50,7 @@ export function distinctFilters(seed = 7) {
         ...(rand() < 0.15 ? { priceMin: 2500 + Math.floor(rand() * 200) * 100 } : {}),
         ...(rand() < 0.15 ? { priceMax: 30_000 + Math.floor(rand() * 250) * 100 } : {}),
         ...(rand() < 0.15 ? { inStock: true } : {}),
+        ...(rand() < 0.1 ? { onSale: true } : {}),
       };
       const sort = filter.q && rand() < 0.6 ? undefined : pick(SORTS);
       const key = JSON.stringify([filter, sort]);

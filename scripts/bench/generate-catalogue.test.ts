@@ -71,4 +71,20 @@ describe('the generated catalogue', () => {
     const batches = Array.from({ length: 200 }, () => next().filter);
     expect(batches.filter((f) => f.colors.length > 0).length).toBeGreaterThan(40);
   });
+
+  it('runs sales, so cards show sale prices, On sale finds them and the price sort goes by the price charged', async () => {
+    const db = store.handle.db;
+    const { facets } = await facetCounts(db, NONE);
+    expect(facets.onSale).toBeGreaterThan(200);
+    const onSale = await searchProducts(db, { ...NONE, onSale: true }, { offset: 0, limit: 48 });
+    // A teal-only sale puts a product on sale without changing its card's own price.
+    expect(onSale.items.some((c) => c.salePriceMinor !== undefined)).toBe(true);
+    const cheapest = await searchProducts(db, NONE, { sort: 'price-asc', offset: 0, limit: 48 });
+    const shown = cheapest.items.map((c) => c.salePriceMinor ?? c.priceMinor);
+    expect(shown).toEqual([...shown].sort((a, b) => a - b));
+    expect(cheapest.items.some((c) => c.salePriceMinor !== undefined)).toBe(true);
+    const next = distinctFilters();
+    const batches = Array.from({ length: 200 }, () => next().filter);
+    expect(batches.filter((f) => f.onSale).length).toBeGreaterThan(10);
+  });
 });

@@ -249,14 +249,55 @@ function colourVariants(
  * one transaction, through the columns the products form writes (colors = the colours' names, colour_options).
  */
 /**
+ * Sales running through the whole bench (decision 0037), so its listings price cards at sale prices, its
+ * On sale filter finds something and its price sorts and bounds go by the price charged: a percentage off a
+ * tag, a fixed amount off another, and a percentage off one colour of every product.
+ */
+const SALES = [
+  { id: 'bench-eid', name: 'Eid', value: { percent: 20 }, scope: { tags: ['eid', 'women'] } },
+  { id: 'bench-lawn', name: 'Lawn week', value: { amount: 1500 }, scope: { tags: ['lawn'] } },
+  { id: 'bench-teal', name: 'Teal days', value: { percent: 10 }, scope: { colours: ['teal'] } },
+] as const;
+
+async function insertSales(db: Kysely<Database>): Promise<void> {
+  const at = '2025-01-01T00:00:00.000Z';
+  await db
+    .insertInto('discounts')
+    .values(
+      SALES.map((sale) => ({
+        id: sale.id,
+        kind: 'sale' as const,
+        name: sale.name,
+        code: null,
+        code_key: null,
+        value_type: 'percent' in sale.value ? ('percent' as const) : ('fixed' as const),
+        percent: 'percent' in sale.value ? sale.value.percent : null,
+        amount_minor: 'amount' in sale.value ? sale.value.amount : null,
+        currency: 'amount' in sale.value ? 'usd' : null,
+        scope: JSON.stringify(sale.scope),
+        starts_at: at,
+        ends_at: null,
+        ended_at: null,
+        min_order_minor: null,
+        max_uses: null,
+        max_uses_per_email: null,
+        created_at: at,
+        updated_at: at,
+      })),
+    )
+    .execute();
+}
+
+/**
  * `withStock: false` leaves every size untracked (the soak's catalogue, whose checksum must not move as its
- * shoppers buy, and whose checkouts must never meet a sold-out size).
+ * shoppers buy, and whose checkouts must never meet a sold-out size); it has no sales either, so what its
+ * shoppers pay is the price they read.
  */
 export async function generateCatalogue(
   db: Kysely<Database>,
   count: number,
   seed = 42,
-  { withStock = true }: { withStock?: boolean } = {},
+  { withStock = true, withSales = withStock }: { withStock?: boolean; withSales?: boolean } = {},
 ): Promise<string[]> {
   const rand = mulberry32(seed);
   const colourRand = mulberry32(seed ^ 0x5eed);
@@ -328,6 +369,7 @@ export async function generateCatalogue(
       await trx.insertInto('media').values(media).execute();
       if (stock.length > 0) await trx.insertInto('size_stock').values(stock).execute();
     }
+    if (withSales) await insertSales(trx);
   });
   return ids;
 }
