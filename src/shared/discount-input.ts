@@ -113,6 +113,7 @@ export const discountInput = z
       startsLocal: d.startsAt,
       endsLocal: d.endsAt === '' ? null : d.endsAt,
       minOrderMinor: isCode && d.minOrder !== '' ? parseMajorToMinor(d.minOrder, d.currency) : null,
+      minOrderCurrency: isCode && d.minOrder !== '' ? d.currency : null,
       maxUses: isCode ? count(d.maxUses) : null,
       maxUsesPerEmail: isCode ? count(d.maxUsesPerEmail) : null,
     };

@@ -107,6 +107,16 @@ describe('codes', () => {
     expect(priceLines([item()], { sales: [], code: { ...eid10, uses: 50 }, now: NOW }).code).toEqual({
       refused: 'used_up',
     });
+    // A minimum of 100 dollars says nothing of a cart in rupees: not reached, however big the cart.
+    const big = [item({ quantity: 10 })];
+    expect(priceLines(big, { sales: [], code: eid10, now: NOW }).code).not.toHaveProperty('refused');
+    const inDollars = { ...eid10, minOrderCurrency: 'usd' };
+    expect(priceLines(big, { sales: [], code: inDollars, now: NOW }).code).toEqual({
+      refused: 'minimum_not_reached',
+    });
+    expect(
+      priceLines(big, { sales: [], code: { ...inDollars, minOrderCurrency: 'pkr' }, now: NOW }).code,
+    ).not.toHaveProperty('refused');
     expect(priceLines([item()], { sales: [], code: 'not_found', now: NOW }).code).toEqual({
       refused: 'not_found',
     });

@@ -37,6 +37,11 @@ export type Discount = {
   /** Set when the owner ended it early. */
   endedAt: string | null;
   minOrderMinor: number | null;
+  /**
+   * The minimum's currency: a cart in another is below it, as its amounts cannot be compared. Absent for a
+   * discount stored before minimums had one (compared with any cart, as then).
+   */
+  minOrderCurrency?: string | null;
   maxUses: number | null;
   maxUsesPerEmail: number | null;
   /** Uses held by open checkouts and redeemed by paid orders. */
@@ -233,8 +238,11 @@ export function codeRefusal(
   if (code.maxUses !== null && code.uses >= code.maxUses) return 'used_up';
   if (code.maxUsesPerEmail !== null && (ctx.usesByEmail ?? 0) >= code.maxUsesPerEmail) return 'used_by_email';
   const subtotal = subtotals.reduce((s, x) => s + x, 0);
-  if (code.minOrderMinor !== null && subtotal < code.minOrderMinor) return 'minimum_not_reached';
   const currency = items[0]?.currency;
+  if (code.minOrderMinor !== null) {
+    const otherCurrency = (code.minOrderCurrency ?? currency) !== currency;
+    if (otherCurrency || subtotal < code.minOrderMinor) return 'minimum_not_reached';
+  }
   if (code.value.type === 'fixed' && code.value.currency !== currency) return 'covers_nothing';
   if (code.target === 'items' && !items.some((item) => covers(code.scope, item))) return 'covers_nothing';
   return null;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { discountInput, emptyDiscountForm } from '../../shared/discount-input.js';
 import { toFormValues, toWrite } from './discount-form-values.js';
 
-const fields = discountInput.parse({
+const form = {
   ...emptyDiscountForm('pkr'),
   kind: 'code',
   name: 'Eid',
@@ -13,7 +13,8 @@ const fields = discountInput.parse({
   endsAt: '2026-11-30T00:00',
   minOrder: '2500.50',
   maxUses: '50',
-});
+};
+const fields = discountInput.parse(form);
 
 describe('between the form and the stored discount', () => {
   it('makes the times instants in the zone and the amounts minor units, and back', () => {
@@ -42,6 +43,19 @@ describe('between the form and the stored discount', () => {
       maxUsesPerEmail: '',
       scopeKind: 'all',
     });
+  });
+
+  it("keeps the currency of a percentage code's minimum, whatever the shop's first currency", () => {
+    const percent = discountInput.parse({ ...form, valueType: 'percent', percent: '10', amount: '' });
+    const write = toWrite(percent, 'Asia/Karachi');
+    if ('badField' in write) throw new Error('refused');
+    expect(write).toMatchObject({ minOrderMinor: 250050, minOrderCurrency: 'pkr' });
+    const back = toFormValues(
+      { ...write, id: 'd2', endedAt: null, uses: 0, createdAt: '' },
+      'Asia/Karachi',
+      'usd',
+    );
+    expect(back).toMatchObject({ currency: 'pkr', minOrder: '2500.50', percent: '10' });
   });
 
   it('names the field when a time is none in the zone', () => {

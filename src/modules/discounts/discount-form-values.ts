@@ -28,6 +28,7 @@ export function toWrite(
     startsAt,
     endsAt,
     minOrderMinor: fields.minOrderMinor,
+    minOrderCurrency: fields.minOrderCurrency,
     maxUses: fields.maxUses,
     maxUsesPerEmail: fields.maxUsesPerEmail,
   };
@@ -35,7 +36,7 @@ export function toWrite(
 
 /** A stored discount as the form edits it. */
 export function toFormValues(d: Discount, zone: string, fallbackCurrency: string): DiscountFormValues {
-  const currency = d.value.type === 'fixed' ? d.value.currency : fallbackCurrency;
+  const currency = d.value.type === 'fixed' ? d.value.currency : (d.minOrderCurrency ?? fallbackCurrency);
   const scopeKind =
     (d.scope.products?.length ?? 0) > 0 ? 'products' : (d.scope.tags?.length ?? 0) > 0 ? 'tags' : 'all';
   return {

@@ -34,6 +34,7 @@ export type DiscountWrite = {
   startsAt: string;
   endsAt: string | null;
   minOrderMinor: number | null;
+  minOrderCurrency: string | null;
   maxUses: number | null;
   maxUsesPerEmail: number | null;
 };
@@ -155,7 +156,8 @@ function columns(w: DiscountWrite) {
     value_type: w.value.type,
     percent: w.value.type === 'percent' ? w.value.percent : null,
     amount_minor: w.value.type === 'fixed' ? w.value.amountMinor : null,
-    currency: w.value.type === 'fixed' ? w.value.currency : null,
+    // A fixed amount's currency, else the minimum's: a code has one currency for both.
+    currency: w.value.type === 'fixed' ? w.value.currency : w.minOrderCurrency,
     target: w.kind === 'code' ? w.target : ('items' as const),
     scope: JSON.stringify(w.scope),
     starts_at: w.startsAt,

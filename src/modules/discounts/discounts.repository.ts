@@ -18,6 +18,8 @@ export function toDiscount(row: DiscountRow): Discount {
     endsAt: row.ends_at,
     endedAt: row.ended_at,
     minOrderMinor: row.min_order_minor === null ? null : Number(row.min_order_minor),
+    // One currency column: a fixed amount's, else the minimum's.
+    minOrderCurrency: row.min_order_minor === null ? null : row.currency,
     maxUses: row.max_uses,
     maxUsesPerEmail: row.max_uses_per_email,
     uses: Number(row.uses),

@@ -202,7 +202,7 @@ export function DiscountDialog({
             <TextField
               label="Minimum order (optional)"
               inputMode="decimal"
-              hint="Of the order at sale prices"
+              hint="Of the order at sale prices, in the currency above"
               value={values.minOrder}
               onChange={(e) => set('minOrder', e.target.value)}
               error={error('minOrder')}
