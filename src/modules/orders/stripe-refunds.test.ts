@@ -3,10 +3,10 @@ import type Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeStripe } from '../../test-support/fake-stripe.js';
 import { insertProducts } from '../../test-support/fixtures.js';
+import { ownerSession as owner } from '../../test-support/orders.js';
 import {
   buildTestApp,
   createTestStore,
-  SESSION_FACTS,
   type TestStore,
   tickingClock,
 } from '../../test-support/test-store.js';
@@ -15,13 +15,6 @@ import { createStripeClient, StripeGateway } from '../payments/stripe-gateway.js
 import { settlePendingRefunds } from './refunds.service.js';
 
 const WEBHOOK_SECRET = 'whsec_refundtest1234';
-const owner = {
-  id: 1,
-  email: 'owner@shop.example',
-  loginAt: '2026-11-22T09:00:00.000Z',
-  role: 'owner' as const,
-  ...SESSION_FACTS,
-};
 
 /**
  * Refunds of Stripe orders, against the local fake of Stripe's API that the official client talks to:
