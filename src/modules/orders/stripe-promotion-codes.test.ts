@@ -1,0 +1,141 @@
+import type { FastifyInstance } from 'fastify';
+import type Stripe from 'stripe';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeStripe } from '../../test-support/fake-stripe.js';
+import { insertProducts } from '../../test-support/fixtures.js';
+import { ownerSession as owner } from '../../test-support/orders.js';
+import {
+  buildTestApp,
+  createTestStore,
+  type TestStore,
+  tickingClock,
+} from '../../test-support/test-store.js';
+import { createStripeClient, StripeGateway } from '../payments/stripe-gateway.js';
+import { orderCsvRows } from './orders-csv.js';
+
+const WEBHOOK_SECRET = 'whsec_promotiontest12';
+
+/**
+ * A Stripe Dashboard promotion code the shopper typed on Stripe's page (decision 0037): the completed
+ * session's webhook names it by its id (promo_…); the order records the text the shopper typed, which the
+ * order page, the admin's order and list, the code filter and the CSV show. On the engine under test.
+ */
+describe('a Stripe promotion code recorded from the webhook', () => {
+  let fake: FakeStripe;
+  let store: TestStore;
+  let app: FastifyInstance;
+  let stripe: Stripe;
+  let payments: StripeGateway;
+  let clock = tickingClock();
+
+  beforeAll(async () => {
+    fake = await new FakeStripe().start();
+  });
+  afterAll(async () => fake.stop());
+  beforeEach(async () => {
+    clock = tickingClock();
+    fake.reset();
+    store = await createTestStore({
+      env: {
+        PUBLIC_URL: 'https://shop.example',
+        STRIPE_SECRET_KEY: 'sk_test_fakekey123',
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_API_URL: fake.url,
+      },
+    });
+    await store.handle.db.updateTable('settings').set({ stripe_promotion_codes: 1 }).execute();
+    await insertProducts(store.handle.db, [{ id: 'k1', title: 'Mint Lawn Kurta', price_minor: 8500 }]);
+    stripe = createStripeClient({ secretKey: 'sk_test_fakekey123', apiUrl: fake.url, timeoutMs: 800 });
+    payments = new StripeGateway(stripe, WEBHOOK_SECRET);
+    app = await buildTestApp(store, { payments, clock });
+  });
+  afterEach(async () => {
+    await app.close();
+    await store.cleanup();
+  });
+
+  const deliver = (type: string, object: unknown) => {
+    const body = JSON.stringify({
+      id: `evt_${Math.random().toString(36).slice(2)}`,
+      object: 'event',
+      type,
+      api_version: '2026-10-28.endive',
+      created: 1,
+      data: { object },
+    });
+    return app.inject({
+      method: 'POST',
+      url: '/api/stripe/webhook',
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': stripe.webhooks.generateTestHeaderString({
+          payload: body,
+          secret: WEBHOOK_SECRET,
+        }),
+      },
+      payload: body,
+    });
+  };
+
+  /** A checkout of two kurtas paid on Stripe's page with `promotion` typed there, told by its webhook. */
+  async function paidWith(promotionCodeId: string, beforeWebhook = () => {}) {
+    await store
+      .caller({ payments, clock })
+      .checkout.createSession({ lines: [{ productId: 'k1', size: 'M', quantity: 2 }] });
+    const order = await store.handle.db
+      .selectFrom('orders')
+      .select(['id', 'number', 'access_token', 'stripe_session_id'])
+      .executeTakeFirstOrThrow();
+    const session = fake.payWithPromotionCode(order.stripe_session_id ?? '', promotionCodeId);
+    expect(session?.discounts).toEqual([{ coupon: null, promotion_code: promotionCodeId }]);
+    beforeWebhook();
+    const completed = { ...session, customer_details: { email: 'buyer@example.com', name: 'Ayesha Khan' } };
+    const res = await deliver('checkout.session.completed', completed);
+    return { res, order, again: () => deliver('checkout.session.completed', completed) };
+  }
+
+  it('records the code the shopper typed, not its id, where the shopper and the admin see it', async () => {
+    const promotion = fake.addPromotionCode('WELCOME5', 500, 'usd');
+    const { res, order } = await paidWith(promotion.id);
+    expect(res.statusCode).toBe(200);
+    expect(
+      fake.requests.some((r) => r.method === 'GET' && r.path === `/v1/promotion_codes/${promotion.id}`),
+    ).toBe(true);
+    expect(
+      await store.handle.db
+        .selectFrom('orders')
+        .select(['status', 'discount_minor', 'discount_code', 'total_minor'])
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ status: 'paid', discount_minor: 500, discount_code: 'WELCOME5', total_minor: 17_000 - 500 });
+
+    const page = await store
+      .caller({ clock })
+      .orderPage.view({ id: order.id, token: order.access_token ?? '' });
+    expect(page).toMatchObject({ discountMinor: 500, discountLabel: 'Discount (WELCOME5)' });
+    const admin = store.caller({ clock, admin: owner }).admin.orders;
+    expect(await admin.byId({ id: order.id })).toMatchObject({
+      discountCode: 'WELCOME5',
+      discountLabel: 'Discount (WELCOME5)',
+    });
+    expect((await admin.list({ code: 'welcome5' })).items.map((o) => [o.number, o.discountCode])).toEqual([
+      [order.number, 'WELCOME5'],
+    ]);
+    const csv: string[] = [];
+    for await (const row of orderCsvRows(store.handle.db, { from: '2026-01-01', to: '2027-01-01' }))
+      csv.push(row.trimEnd());
+    const header = csv[0]?.split(',') ?? [];
+    expect(csv[1]?.split(',')[header.indexOf('discount_code')]).toBe('WELCOME5');
+  });
+
+  it('has Stripe deliver the webhook again while it cannot say what the code was', async () => {
+    const promotion = fake.addPromotionCode('WELCOME5', 500, 'usd');
+    const { res, again } = await paidWith(promotion.id, () => fake.failWith(500, 'Stripe is down'));
+    expect(res.statusCode).toBe(500);
+    const recorded = () =>
+      store.handle.db.selectFrom('orders').select(['status', 'discount_code']).executeTakeFirstOrThrow();
+    expect(await recorded()).toEqual({ status: 'pending', discount_code: null });
+    fake.reset();
+    expect((await again()).statusCode).toBe(200);
+    expect(await recorded()).toEqual({ status: 'paid', discount_code: 'WELCOME5' });
+  });
+});
