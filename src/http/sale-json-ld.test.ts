@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ColourOption } from '../shared/colours.js';
 import { localToUtc } from '../shared/zoned-time.js';
 import { insertProducts } from '../test-support/fixtures.js';
 import { insertSale } from '../test-support/sales.js';
@@ -10,15 +9,6 @@ import { pageHead } from './seo.js';
 
 const ZONE = 'Asia/Karachi';
 const local = (time: string) => localToUtc(time, ZONE) ?? '';
-
-const colour = (name: string): ColourOption => ({
-  name,
-  hex: null,
-  skuSuffix: null,
-  priceMinor: null,
-  images: [],
-  sizeDetail: null,
-});
 
 /**
  * A sale's priceValidUntil in the product page's JSON-LD is the last day it holds in the shop's time zone
@@ -43,8 +33,8 @@ describe('priceValidUntil in the shop’s time zone', () => {
         title: 'Cotton Shirt',
         price_minor: 5_000,
         sizes: '["M"]',
+        // Its colour is a plain variant (productRow), so the page is a ProductGroup.
         colors: '["Teal"]',
-        colour_options: JSON.stringify([colour('Teal')]),
       },
       { id: 'shawl', title: 'Pashmina Shawl', price_minor: 8_000, sizes: '["M"]' },
     ]);

@@ -1,16 +1,12 @@
-import type { FastifyInstance } from 'fastify';
-import type Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeStripe } from '../../test-support/fake-stripe.js';
-import { insertProducts } from '../../test-support/fixtures.js';
 import { ownerSession as owner } from '../../test-support/orders.js';
 import {
-  buildTestApp,
-  createTestStore,
-  type TestStore,
-  tickingClock,
-} from '../../test-support/test-store.js';
-import { createStripeClient, StripeGateway } from '../payments/stripe-gateway.js';
+  deliverStripeEvent,
+  openStripeStore,
+  type StripeTestStore,
+} from '../../test-support/stripe-webhooks.js';
+import { tickingClock } from '../../test-support/test-store.js';
 import { orderCsvRows } from './orders-csv.js';
 
 const WEBHOOK_SECRET = 'whsec_promotiontest12';
@@ -22,11 +18,8 @@ const WEBHOOK_SECRET = 'whsec_promotiontest12';
  */
 describe('a Stripe promotion code recorded from the webhook', () => {
   let fake: FakeStripe;
-  let store: TestStore;
-  let app: FastifyInstance;
-  let stripe: Stripe;
-  let payments: StripeGateway;
   let clock = tickingClock();
+  let s: StripeTestStore;
 
   beforeAll(async () => {
     fake = await new FakeStripe().start();
@@ -35,54 +28,27 @@ describe('a Stripe promotion code recorded from the webhook', () => {
   beforeEach(async () => {
     clock = tickingClock();
     fake.reset();
-    store = await createTestStore({
-      env: {
-        PUBLIC_URL: 'https://shop.example',
-        STRIPE_SECRET_KEY: 'sk_test_fakekey123',
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_URL: fake.url,
-      },
+    s = await openStripeStore(fake, WEBHOOK_SECRET, {
+      clock,
+      prepare: (store) =>
+        store.handle.db
+          .updateTable('settings')
+          .set({ stripe_promotion_codes: 1 })
+          .execute()
+          .then(() => {}),
     });
-    await store.handle.db.updateTable('settings').set({ stripe_promotion_codes: 1 }).execute();
-    await insertProducts(store.handle.db, [{ id: 'k1', title: 'Mint Lawn Kurta', price_minor: 8500 }]);
-    stripe = createStripeClient({ secretKey: 'sk_test_fakekey123', apiUrl: fake.url, timeoutMs: 800 });
-    payments = new StripeGateway(stripe, WEBHOOK_SECRET);
-    app = await buildTestApp(store, { payments, clock });
   });
-  afterEach(async () => {
-    await app.close();
-    await store.cleanup();
-  });
+  afterEach(() => s.close());
 
-  const deliver = (type: string, object: unknown) => {
-    const body = JSON.stringify({
-      id: `evt_${Math.random().toString(36).slice(2)}`,
-      object: 'event',
-      type,
-      api_version: '2026-10-28.endive',
-      created: 1,
-      data: { object },
-    });
-    return app.inject({
-      method: 'POST',
-      url: '/api/stripe/webhook',
-      headers: {
-        'content-type': 'application/json',
-        'stripe-signature': stripe.webhooks.generateTestHeaderString({
-          payload: body,
-          secret: WEBHOOK_SECRET,
-        }),
-      },
-      payload: body,
-    });
-  };
+  const deliver = (type: string, object: unknown) =>
+    deliverStripeEvent(s.app, s.stripe, WEBHOOK_SECRET, { type, object });
 
   /** A checkout of two kurtas paid on Stripe's page with `promotion` typed there, told by its webhook. */
   async function paidWith(promotionCodeId: string, beforeWebhook = () => {}) {
-    await store
-      .caller({ payments, clock })
+    await s.store
+      .caller({ payments: s.payments, clock })
       .checkout.createSession({ lines: [{ productId: 'k1', size: 'M', quantity: 2 }] });
-    const order = await store.handle.db
+    const order = await s.store.handle.db
       .selectFrom('orders')
       .select(['id', 'number', 'access_token', 'stripe_session_id'])
       .executeTakeFirstOrThrow();
@@ -102,17 +68,17 @@ describe('a Stripe promotion code recorded from the webhook', () => {
       fake.requests.some((r) => r.method === 'GET' && r.path === `/v1/promotion_codes/${promotion.id}`),
     ).toBe(true);
     expect(
-      await store.handle.db
+      await s.store.handle.db
         .selectFrom('orders')
         .select(['status', 'discount_minor', 'discount_code', 'total_minor'])
         .executeTakeFirstOrThrow(),
     ).toEqual({ status: 'paid', discount_minor: 500, discount_code: 'WELCOME5', total_minor: 17_000 - 500 });
 
-    const page = await store
+    const page = await s.store
       .caller({ clock })
       .orderPage.view({ id: order.id, token: order.access_token ?? '' });
     expect(page).toMatchObject({ discountMinor: 500, discountLabel: 'Discount (WELCOME5)' });
-    const admin = store.caller({ clock, admin: owner }).admin.orders;
+    const admin = s.store.caller({ clock, admin: owner }).admin.orders;
     expect(await admin.byId({ id: order.id })).toMatchObject({
       discountCode: 'WELCOME5',
       discountLabel: 'Discount (WELCOME5)',
@@ -121,7 +87,7 @@ describe('a Stripe promotion code recorded from the webhook', () => {
       [order.number, 'WELCOME5'],
     ]);
     const csv: string[] = [];
-    for await (const row of orderCsvRows(store.handle.db, { from: '2026-01-01', to: '2027-01-01' }))
+    for await (const row of orderCsvRows(s.store.handle.db, { from: '2026-01-01', to: '2027-01-01' }))
       csv.push(row.trimEnd());
     const header = csv[0]?.split(',') ?? [];
     expect(csv[1]?.split(',')[header.indexOf('discount_code')]).toBe('WELCOME5');
@@ -132,7 +98,7 @@ describe('a Stripe promotion code recorded from the webhook', () => {
     const { res, again } = await paidWith(promotion.id, () => fake.failWith(500, 'Stripe is down'));
     expect(res.statusCode).toBe(500);
     const recorded = () =>
-      store.handle.db.selectFrom('orders').select(['status', 'discount_code']).executeTakeFirstOrThrow();
+      s.store.handle.db.selectFrom('orders').select(['status', 'discount_code']).executeTakeFirstOrThrow();
     expect(await recorded()).toEqual({ status: 'pending', discount_code: null });
     fake.reset();
     expect((await again()).statusCode).toBe(200);
