@@ -1,4 +1,4 @@
-import { signIn } from './support/admin';
+import { createProduct, signIn } from './support/admin';
 import { payWithDemoForm } from './support/demo-payment';
 import { runOnStore } from './support/store-database';
 import { expect, type Page, test } from './support/test';
@@ -6,22 +6,6 @@ import { expect, type Page, test } from './support/test';
 test.describe.configure({ timeout: 120_000 });
 
 type CartLine = { productId: string; colour: string | null; size: string | null; quantity: number };
-
-/** Adds a product through the admin API, as the signed-in owner's page would. */
-async function createProduct(page: Page, id: string, fields: Record<string, unknown>): Promise<void> {
-  const res = await page.evaluate(
-    async (input) => {
-      const r = await fetch('/api/trpc/admin.products.create', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(input),
-      });
-      return { status: r.status, body: await r.text() };
-    },
-    { id, fields },
-  );
-  expect(res.status, res.body).toBe(200);
-}
 
 /** Deletes a product from the products table, as the owner does. */
 async function deleteProduct(page: Page, title: string): Promise<void> {

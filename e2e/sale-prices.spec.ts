@@ -1,24 +1,8 @@
-import { signIn } from './support/admin';
+import { createProduct, signIn } from './support/admin';
 import { runOnStore } from './support/store-database';
-import { expect, type Page, test } from './support/test';
+import { expect, test } from './support/test';
 
 test.describe.configure({ timeout: 120_000 });
-
-/** Adds a product through the admin API, as the signed-in owner's page would. */
-async function createProduct(page: Page, id: string, fields: Record<string, unknown>): Promise<void> {
-  const res = await page.evaluate(
-    async (input) => {
-      const r = await fetch('/api/trpc/admin.products.create', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(input),
-      });
-      return { status: r.status, body: await r.text() };
-    },
-    { id, fields },
-  );
-  expect(res.status, res.body).toBe(200);
-}
 
 /**
  * A running sale (decision 0037) as a shopper sees it: the card and the product page show the sale price

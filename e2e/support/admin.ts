@@ -20,3 +20,19 @@ export async function signIn(
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
   await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
 }
+
+/** Adds a product through the admin API, as the signed-in owner's page would (sign in first). */
+export async function createProduct(page: Page, id: string, fields: Record<string, unknown>): Promise<void> {
+  const res = await page.evaluate(
+    async (input) => {
+      const r = await fetch('/api/trpc/admin.products.create', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(input),
+      });
+      return { status: r.status, body: await r.text() };
+    },
+    { id, fields },
+  );
+  expect(res.status, res.body).toBe(200);
+}

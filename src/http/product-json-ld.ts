@@ -1,6 +1,7 @@
 import type { ProductColour, ProductDetail } from '../shared/catalogue.js';
 import { variantLabel } from '../shared/colours.js';
 import { minorToMajorString } from '../shared/money.js';
+import { lastLocalDay } from '../shared/zoned-time.js';
 
 const IN_STOCK = 'https://schema.org/InStock';
 const OUT_OF_STOCK = 'https://schema.org/OutOfStock';
@@ -24,13 +25,15 @@ export function variantSku(sku: string, colour: ProductColour, size: string | nu
  * The product's schema.org description for search engines. Without colours a `Product` with one offer per
  * size, as before. With colours a `ProductGroup` (what Google's product variants expect): one `Product` per
  * colour × size, each with its own offer, price and real availability, and the page of its colour.
- * `absolute` makes a stored photo URL a full one.
+ * `absolute` makes a stored photo URL a full one; `timeZone` is the shop's (settings), whose days a sale's
+ * last day is counted in.
  */
 export function productJsonLd(
   product: ProductDetail,
   productUrl: string,
   description: string,
   absolute: (url: string) => string,
+  timeZone: string,
 ): Record<string, unknown> {
   const images = product.media.filter((m) => m.mediaType === 'image').map((m) => absolute(m.url));
   const brand = product.manufacturer ? { brand: { '@type': 'Brand', name: product.manufacturer } } : {};
@@ -49,7 +52,7 @@ export function productJsonLd(
         '@type': 'Offer',
         url: productUrl,
         ...(size ? { name: `${product.title} (${size})`, sku: `${product.sku}-${size}` } : {}),
-        ...chargedPrice(product.sale, product.priceMinor, product.currency),
+        ...chargedPrice(product.sale, product.priceMinor, product.currency, timeZone),
         availability: size && product.soldOutSizes.includes(size) ? OUT_OF_STOCK : IN_STOCK,
         itemCondition: NEW_CONDITION,
       })),
@@ -68,7 +71,12 @@ export function productJsonLd(
     hasVariant: product.colours.flatMap((colour) => {
       const url = colourUrl(productUrl, colour);
       const photos = colour.images.length > 0 ? colour.images.map(absolute) : images;
-      const price = chargedPrice(colour.sale, colour.priceMinor ?? product.priceMinor, product.currency);
+      const price = chargedPrice(
+        colour.sale,
+        colour.priceMinor ?? product.priceMinor,
+        product.currency,
+        timeZone,
+      );
       return sizes.map((size) => ({
         '@type': 'Product',
         name: `${product.title} (${variantLabel(colour.name, size)})`,
@@ -91,21 +99,18 @@ export function productJsonLd(
 
 /**
  * An offer's price: the one charged (the sale's, while one runs; decision 0037), and for a sale with an end
- * the day it is valid until (the end's date, UTC, as schema.org's priceValidUntil takes a Date).
+ * the last day it is charged, as a date in the shop's time zone (lastLocalDay): the date a shopper there
+ * would name, and a sale ending exactly at local midnight is valid until the day before.
  */
 function chargedPrice(
   sale: ProductDetail['sale'],
   regularMinor: number,
   currency: string,
+  timeZone: string,
 ): { price: string; priceCurrency: string; priceValidUntil?: string } {
   return {
     price: minorToMajorString(sale?.salePriceMinor ?? regularMinor, currency),
     priceCurrency: currency.toUpperCase(),
-    // The last day it is charged: an end at midnight is valid until the day before.
-    ...(sale?.endsAt ? { priceValidUntil: lastDay(sale.endsAt) } : {}),
+    ...(sale?.endsAt ? { priceValidUntil: lastLocalDay(sale.endsAt, timeZone) } : {}),
   };
-}
-
-function lastDay(endsAt: string): string {
-  return new Date(Date.parse(endsAt) - 1).toISOString().slice(0, 10);
 }

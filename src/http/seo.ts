@@ -6,7 +6,7 @@ import {
   sitemapProducts,
 } from '../modules/catalogue/catalogue.repository.js';
 import { findProductIdBySlug } from '../modules/catalogue/catalogue-search.repository.js';
-import { readSiteSettings } from '../modules/settings/settings.repository.js';
+import { readSiteSettings, readTimeZone } from '../modules/settings/settings.repository.js';
 import { clipDescription } from '../shared/clip-text.js';
 import { findColour } from '../shared/colours.js';
 import { listingTitle, parseView } from '../shared/listing.js';
@@ -100,7 +100,13 @@ export async function pageHead(
     const description = clipDescription(product.description || product.title);
     const name = colour ? `${product.title} — ${colour.name}` : product.title;
     const title = `${name} · ${settings.storeName}`;
-    const jsonLd = productJsonLd(product, productUrl, description, (u) => absolute(publicUrl, u));
+    const jsonLd = productJsonLd(
+      product,
+      productUrl,
+      description,
+      (u) => absolute(publicUrl, u),
+      await readTimeZone(db),
+    );
     // The price charged: the sale's while one runs for the page's colour (or the product).
     const sale = colour ? colour.sale : product.sale;
     const price = minorToMajorString(

@@ -93,3 +93,18 @@ export function utcToLocal(iso: string, zone: string): string {
   const safeZone = isTimeZone(zone) ? zone : 'UTC';
   return new Date(wallClockAsUtc(ms, safeZone)).toISOString().slice(0, 16);
 }
+
+/**
+ * The last day, in the zone, of something that stops at `endsAt` (an end that is itself no longer part of
+ * it, as a sale's is): the local date (YYYY-MM-DD) of the last moment before the end. This is what
+ * schema.org's priceValidUntil means ("the date after which the price is no longer available", an ISO 8601
+ * Date, which Google reads as the last day the price holds) for shoppers where the shop is: a sale ending
+ * 2026-12-01 00:30 in Karachi (2026-11-30T19:30Z) still holds on 1 December there, while one ending at
+ * Karachi's midnight starting 1 December holds until 30 November.
+ */
+export function lastLocalDay(endsAt: string, zone: string): string {
+  const ms = Date.parse(endsAt);
+  if (Number.isNaN(ms)) return '';
+  const safeZone = isTimeZone(zone) ? zone : 'UTC';
+  return new Date(wallClockAsUtc(ms - 1, safeZone)).toISOString().slice(0, 10);
+}

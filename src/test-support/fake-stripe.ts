@@ -41,6 +41,8 @@ export class FakeStripe {
   readonly refunds = new Map<string, FakeSession>();
   /** Coupons by id (amount_off ones, as the store makes one per order with a code). */
   readonly coupons = new Map<string, FakeSession>();
+  /** Promotion codes by id, as the owner makes them in Stripe's Dashboard (each on a coupon). */
+  readonly promotionCodes = new Map<string, FakeSession>();
   private readonly byIdempotencyKey = new Map<string, FakeSession>();
   private paymentCounter = 0;
   /** The status the next refunds are created with ('succeeded' as card refunds in test mode usually are). */
@@ -83,6 +85,63 @@ export class FakeStripe {
       this.paymentCounter += 1;
       s.payment_intent = `pi_fake${this.paymentCounter}`;
     }
+  }
+
+  /**
+   * A promotion code as made in Stripe's Dashboard: the text shoppers type, on an amount_off coupon of its
+   * own (the store never makes one: they are the owner's, decision 0037). Shaped as the API's
+   * promotion_code object (its coupon under `promotion`).
+   */
+  addPromotionCode(code: string, amountOff: number, currency: string): FakeSession {
+    const coupon = this.createCoupon({ amount_off: amountOff, currency, name: code }, undefined)
+      .body as FakeSession;
+    this.counter += 1;
+    const promotion: FakeSession = {
+      id: `promo_fake${this.counter}`,
+      object: 'promotion_code',
+      active: true,
+      code,
+      created: Math.floor(Date.now() / 1000),
+      customer: null,
+      customer_account: null,
+      expires_at: null,
+      livemode: false,
+      max_redemptions: null,
+      metadata: {},
+      promotion: { type: 'coupon', coupon: coupon.id },
+      restrictions: {
+        first_time_transaction: false,
+        minimum_amount: null,
+        minimum_amount_currency: null,
+      },
+      times_redeemed: 0,
+    };
+    this.promotionCodes.set(promotion.id, promotion);
+    return promotion;
+  }
+
+  /**
+   * The shopper typed a promotion code on Stripe's page and paid: the session completes with the code in
+   * `discounts` by its id (as Stripe gives it, unexpanded) and its coupon taken off the total.
+   */
+  payWithPromotionCode(sessionId: string, promotionCodeId: string): FakeSession | undefined {
+    const s = this.sessions.get(sessionId);
+    const promotion = this.promotionCodes.get(promotionCodeId);
+    const couponId = (promotion?.promotion as { coupon: string } | undefined)?.coupon ?? '';
+    const coupon = this.coupons.get(couponId);
+    if (!s || !promotion || !coupon) return undefined;
+    const details = s.total_details as { amount_shipping: number; amount_tax: number };
+    const subtotal = Number(s.amount_subtotal ?? 0);
+    const discount = Math.min(Number(coupon.amount_off ?? 0), subtotal);
+    promotion.times_redeemed = Number(promotion.times_redeemed) + 1;
+    this.update(sessionId, {
+      status: 'complete',
+      payment_status: 'paid',
+      amount_total: subtotal - discount + details.amount_shipping,
+      total_details: { ...details, amount_discount: discount },
+      discounts: [{ coupon: null, promotion_code: promotionCodeId }],
+    });
+    return s;
   }
 
   get refundCreates(): RecordedRequest[] {
@@ -300,6 +359,21 @@ export class FakeStripe {
       const intent = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('payment_intent');
       const data = [...this.refunds.values()].filter((r) => !intent || r.payment_intent === intent);
       return send(200, { object: 'list', data, has_more: false, url: '/v1/refunds' });
+    }
+    const promotion = /^\/v1\/promotion_codes\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && promotion) {
+      const id = decodeURIComponent(promotion[1] ?? '');
+      const found = this.promotionCodes.get(id);
+      return found
+        ? send(200, found)
+        : send(404, {
+            error: {
+              type: 'invalid_request_error',
+              code: 'resource_missing',
+              param: 'promotion_code',
+              message: `No such promotion code: '${id}'`,
+            },
+          });
     }
     const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && match) {

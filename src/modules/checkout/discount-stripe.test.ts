@@ -134,15 +134,12 @@ describe('discounted checkout on Stripe', () => {
     await shop().checkout.createSession({ lines: cart });
     const order = await store.handle.db.selectFrom('orders').selectAll().executeTakeFirstOrThrow();
     const sessionId = order.stripe_session_id ?? '';
-    fake.update(sessionId, {
-      status: 'complete',
-      payment_status: 'paid',
-      amount_total: 17343 - 2000 + 500,
-      total_details: { amount_discount: 2000, amount_shipping: 500, amount_tax: 0 },
-      discounts: [{ coupon: null, promotion_code: 'promo_fake1' }],
-    });
+    // Typed on Stripe's page: the session names it by its id, the order by what the shopper typed.
+    const promotion = fake.addPromotionCode('Stripe20', 2000, 'usd');
+    fake.payWithPromotionCode(sessionId, promotion.id);
+    expect(fake.sessions.get(sessionId)?.amount_total).toBe(17343 - 2000 + 500);
     const outcome = await new StripeGateway(stripe).retrieveSession(sessionId);
-    expect(outcome?.providerDiscount).toEqual({ amountMinor: 2000, code: 'promo_fake1' });
+    expect(outcome?.providerDiscount).toEqual({ amountMinor: 2000, code: 'Stripe20' });
     if (!outcome) throw new Error('no session');
     await store.handle.db
       .transaction()
@@ -151,7 +148,7 @@ describe('discounted checkout on Stripe', () => {
       status: 'paid',
       total_minor: 15843,
       discount_minor: 2000,
-      discount_code: 'promo_fake1',
+      discount_code: 'Stripe20',
       discount_id: null,
     });
   });

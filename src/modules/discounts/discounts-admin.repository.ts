@@ -63,30 +63,44 @@ export function statusAt(d: Discount, now: Date): DiscountStatus {
   return 'scheduled';
 }
 
-/** Paid orders per discount and currency: a code by orders.discount_id, a sale by its lines' sale_id. */
+/**
+ * Paid orders per discount and currency: a code by orders.discount_id, a sale by its lines' sale_id. Revenue
+ * is what the orders brought in: their totals less what was refunded of them (refunds give back each unit's
+ * share of its line, refundableForUnits, already in their amounts). Succeeded refunds only, as the orders
+ * CSV counts them: a pending one is not yet money back, a failed one never was.
+ */
 async function readStats(db: DbOrTx): Promise<Map<string, DiscountStats[]>> {
+  const refunded = db
+    .selectFrom('refunds')
+    .select((eb) => ['order_id', eb.fn.sum<number | string>('amount_minor').as('amount')])
+    .where('status', '=', 'succeeded')
+    .groupBy('order_id')
+    .as('r');
+  const netTotal = sql<number>`o.total_minor - coalesce(r.amount, 0)`;
   const byCode = await db
-    .selectFrom('orders')
+    .selectFrom('orders as o')
+    .leftJoin(refunded, 'r.order_id', 'o.id')
     .select((eb) => [
-      'discount_id as id',
-      'currency',
+      'o.discount_id as id',
+      'o.currency',
       eb.fn.countAll<number | string>().as('orders'),
-      eb.fn.sum<number | string | null>('total_minor').as('revenue'),
-      eb.fn.sum<number | string | null>('discount_minor').as('discount'),
+      eb.fn.sum<number | string | null>(netTotal).as('revenue'),
+      eb.fn.sum<number | string | null>('o.discount_minor').as('discount'),
     ])
-    .where('status', '=', 'paid')
-    .where('discount_id', 'is not', null)
-    .groupBy(['discount_id', 'currency'])
+    .where('o.status', '=', 'paid')
+    .where('o.discount_id', 'is not', null)
+    .groupBy(['o.discount_id', 'o.currency'])
     .execute();
   // One row per (sale, order): an order with two lines of one sale counts once, its total once.
   const saleOrders = db
     .selectFrom('order_lines as l')
     .innerJoin('orders as o', 'o.id', 'l.order_id')
+    .leftJoin(refunded, 'r.order_id', 'o.id')
     .select((eb) => [
       'l.sale_id as id',
       'o.id as order_id',
       'o.currency',
-      'o.total_minor',
+      netTotal.as('net_total'),
       eb.fn
         .sum<number | string | null>(
           sql`(coalesce(l.regular_unit_price_minor, l.unit_price_minor) - l.unit_price_minor) * l.quantity`,
@@ -95,7 +109,7 @@ async function readStats(db: DbOrTx): Promise<Map<string, DiscountStats[]>> {
     ])
     .where('o.status', '=', 'paid')
     .where('l.sale_id', 'is not', null)
-    .groupBy(['l.sale_id', 'o.id', 'o.currency', 'o.total_minor'])
+    .groupBy(['l.sale_id', 'o.id', 'o.currency', 'o.total_minor', 'r.amount'])
     .as('s');
   const bySale = await db
     .selectFrom(saleOrders)
@@ -103,7 +117,7 @@ async function readStats(db: DbOrTx): Promise<Map<string, DiscountStats[]>> {
       's.id',
       's.currency',
       eb.fn.countAll<number | string>().as('orders'),
-      eb.fn.sum<number | string | null>('s.total_minor').as('revenue'),
+      eb.fn.sum<number | string | null>('s.net_total').as('revenue'),
       eb.fn.sum<number | string | null>('s.taken').as('discount'),
     ])
     .groupBy(['s.id', 's.currency'])

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RefundStatus } from '../../db/database.js';
 import type { DiscountFormValues } from '../../shared/discount-input.js';
 import { emptyDiscountForm } from '../../shared/discount-input.js';
+import { refundableForUnits } from '../../shared/discounts.js';
+import { insertOrderRow } from '../../test-support/orders.js';
 import {
   createAdmin,
   createTestStore,
@@ -47,6 +50,7 @@ describe('the admin’s sales and codes', () => {
   });
   afterAll(() => store.cleanup());
   beforeEach(async () => {
+    await store.handle.db.deleteFrom('refunds').execute();
     await store.handle.db.deleteFrom('order_lines').execute();
     await store.handle.db.deleteFrom('orders').execute();
     await store.handle.db.deleteFrom('discounts').execute();
@@ -230,50 +234,31 @@ describe('the admin’s sales and codes', () => {
     expect(await store.handle.db.selectFrom('discounts').select('id').execute()).toEqual([]);
   });
 
+  const at = fixedClock.now().toISOString();
+  const order = (id: string, n: number, status: 'paid' | 'expired', over: Record<string, unknown>) =>
+    insertOrderRow(store.handle.db, { id, number: n, created_at: at, status, ...over });
+  const line = (orderId: string, regular: number, unit: number, quantity: number, sale: string | null) =>
+    store.handle.db
+      .insertInto('order_lines')
+      .values({
+        order_id: orderId,
+        product_id: 'p1',
+        title: 'Lawn',
+        size: null,
+        quantity,
+        unit_price_minor: unit,
+        regular_unit_price_minor: regular,
+        line_total_minor: unit * quantity,
+        image_url: null,
+        sale_id: sale,
+        sale_name: sale ? 'Eid' : null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+
   it('counts the paid orders each gave, their revenue and the discount, per currency', async () => {
     const { id: codeId } = await owner().admin.discounts.create({ fields: code() });
     const { id: saleId } = await owner().admin.discounts.create({ fields: sale() });
-    const db = store.handle.db;
-    const at = fixedClock.now().toISOString();
-    const order = (id: string, n: number, status: 'paid' | 'expired', over: Record<string, unknown>) =>
-      db
-        .insertInto('orders')
-        .values({
-          id,
-          number: n,
-          status,
-          payment_mode: 'demo',
-          currency: 'usd',
-          subtotal_minor: 0,
-          total_minor: 0,
-          customer_email: null,
-          customer_name: null,
-          shipping_address: null,
-          billing_address: null,
-          stripe_session_id: `demo_${id}`,
-          created_at: at,
-          updated_at: at,
-          paid_at: status === 'paid' ? at : null,
-          ...over,
-        })
-        .execute();
-    const line = (orderId: string, regular: number, unit: number, quantity: number, sale: string | null) =>
-      db
-        .insertInto('order_lines')
-        .values({
-          order_id: orderId,
-          product_id: 'p1',
-          title: 'Lawn',
-          size: null,
-          quantity,
-          unit_price_minor: unit,
-          regular_unit_price_minor: regular,
-          line_total_minor: unit * quantity,
-          image_url: null,
-          sale_id: sale,
-          sale_name: sale ? 'Eid' : null,
-        })
-        .execute();
     // o1: the code and the sale (two sale lines: one order); o2: the sale in rupees; o3 expired: not counted.
     await order('o1', 1, 'paid', {
       total_minor: 14400,
@@ -295,6 +280,51 @@ describe('the admin’s sales and codes', () => {
     expect(items.find((d) => d.id === saleId)?.stats).toEqual([
       { currency: 'pkr', orders: 1, revenueMinor: 80000, discountMinor: 20000 },
       { currency: 'usd', orders: 1, revenueMinor: 14400, discountMinor: 4000 },
+    ]);
+  });
+
+  it('counts revenue net of what was refunded of those orders, succeeded refunds only', async () => {
+    const { id: codeId } = await owner().admin.discounts.create({ fields: code() });
+    const { id: saleId } = await owner().admin.discounts.create({ fields: sale() });
+    await order('o1', 1, 'paid', { total_minor: 14400, discount_minor: 1600, discount_id: codeId });
+    const kurtas = await line('o1', 5000, 4000, 2, saleId);
+    await line('o1', 10000, 8000, 1, saleId);
+    await order('o2', 2, 'paid', { currency: 'pkr', total_minor: 80000 });
+    await line('o2', 100000, 80000, 1, saleId);
+    // One of o1's two kurtas given back (its unit's share of the line), and 250 rupees off o2 by amount.
+    const oneKurta = refundableForUnits({ quantity: 2, lineTotalMinor: 8000, refundedQuantity: 0 }, 1);
+    const refund = (id: string, orderId: string, amount: number, status: RefundStatus, lines: unknown[]) =>
+      store.handle.db
+        .insertInto('refunds')
+        .values({
+          id,
+          order_id: orderId,
+          amount_minor: amount,
+          currency: orderId === 'o2' ? 'pkr' : 'usd',
+          reason: null,
+          lines: JSON.stringify(lines),
+          status,
+          provider: 'demo',
+          provider_refund_id: null,
+          failure: status === 'failed' ? 'card_declined' : null,
+          admin_email: 'owner@shop.example',
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+    await refund('rf1', 'o1', oneKurta, 'succeeded', [{ lineId: kurtas.id, quantity: 1 }]);
+    await refund('rf2', 'o2', 250, 'succeeded', []);
+    // Not money back: one still pending, one that failed.
+    await refund('rf3', 'o1', 1000, 'pending', []);
+    await refund('rf4', 'o1', 2000, 'failed', []);
+
+    const items = (await owner().admin.discounts.list()).items;
+    expect(items.find((d) => d.id === codeId)?.stats).toEqual([
+      { currency: 'usd', orders: 1, revenueMinor: 14400 - 4000, discountMinor: 1600 },
+    ]);
+    expect(items.find((d) => d.id === saleId)?.stats).toEqual([
+      { currency: 'pkr', orders: 1, revenueMinor: 80000 - 250, discountMinor: 20000 },
+      { currency: 'usd', orders: 1, revenueMinor: 14400 - 4000, discountMinor: 4000 },
     ]);
   });
 });

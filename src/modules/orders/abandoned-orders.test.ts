@@ -1,23 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoShopper, insertProducts } from '../../test-support/fixtures.js';
-import {
-  createTestStore,
-  manualClock,
-  SESSION_FACTS,
-  type TestStore,
-} from '../../test-support/test-store.js';
+import { insertOrderRow, ownerSession } from '../../test-support/orders.js';
+import { createTestStore, manualClock, type TestStore } from '../../test-support/test-store.js';
 import { CHECKOUT_SESSION_LIFETIME_MS, expireAbandonedDemoOrders } from './abandoned-orders.js';
 
 describe('checkouts that are never paid', () => {
   let store: TestStore;
   const clock = manualClock();
-  const admin = {
-    id: 1,
-    email: 'owner@shop.example',
-    loginAt: '2026-11-22T09:00:00.000Z',
-    role: 'owner' as const,
-    ...SESSION_FACTS,
-  };
+  const admin = ownerSession;
 
   beforeEach(async () => {
     store = await createTestStore();
@@ -66,26 +56,16 @@ describe('checkouts that are never paid', () => {
 
   it('leaves Stripe orders to Stripe: a missed webhook may still say they were paid', async () => {
     const now = clock.now().toISOString();
-    await store.handle.db
-      .insertInto('orders')
-      .values({
-        id: 'ord_stripe',
-        number: 5000,
-        status: 'pending',
-        payment_mode: 'stripe',
-        currency: 'usd',
-        subtotal_minor: 100,
-        total_minor: null,
-        customer_email: null,
-        customer_name: null,
-        shipping_address: null,
-        billing_address: null,
-        stripe_session_id: 'cs_test_1',
-        created_at: now,
-        updated_at: now,
-        paid_at: null,
-      })
-      .execute();
+    await insertOrderRow(store.handle.db, {
+      id: 'ord_stripe',
+      number: 5000,
+      created_at: now,
+      status: 'pending',
+      payment_mode: 'stripe',
+      subtotal_minor: 100,
+      total_minor: null,
+      stripe_session_id: 'cs_test_1',
+    });
     clock.advance(10 * CHECKOUT_SESSION_LIFETIME_MS);
     expect(await expireAbandonedDemoOrders(store.handle.db, clock.now())).toBe(0);
     expect(await listed('pending')).toEqual([5000]);

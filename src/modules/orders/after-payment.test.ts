@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoShopper, insertProducts } from '../../test-support/fixtures.js';
+import { ownerSession as owner } from '../../test-support/orders.js';
 import {
   createTestStore,
   SESSION_FACTS,
@@ -9,13 +10,6 @@ import {
 } from '../../test-support/test-store.js';
 import { emailsOfOrder } from '../email/outbox.repository.js';
 
-const owner = {
-  id: 1,
-  email: 'owner@shop.example',
-  loginAt: '2026-11-22T09:00:00.000Z',
-  role: 'owner' as const,
-  ...SESSION_FACTS,
-};
 const staff = {
   id: 3,
   email: 'staff@shop.example',

@@ -4,6 +4,7 @@ import { takeLease } from '../../db/job-lease.js';
 import { RECONCILE_AFTER_MS, runMaintenance } from '../../ops/maintenance.js';
 import { FakeStripe } from '../../test-support/fake-stripe.js';
 import { insertProducts } from '../../test-support/fixtures.js';
+import { FAKE_STRIPE_KEY, fakeStripeEnv } from '../../test-support/stripe-webhooks.js';
 import { buildTestApp, createTestStore, type TestStore } from '../../test-support/test-store.js';
 import { LogService } from '../logs/log-service.js';
 import { createStripeClient, StripeGateway } from '../payments/stripe-gateway.js';
@@ -26,15 +27,10 @@ describe('orders reconciled in the background', () => {
   afterAll(async () => fake.stop());
   beforeEach(async () => {
     store = await createTestStore({
-      env: {
-        PUBLIC_URL: 'https://shop.example',
-        STRIPE_SECRET_KEY: 'sk_test_fakekey123',
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_URL: fake.url,
-      },
+      env: fakeStripeEnv(fake, WEBHOOK_SECRET),
     });
     await insertProducts(store.handle.db, [{ id: 'k1', title: 'Mint Lawn Kurta', price_minor: 8500 }]);
-    const stripe = createStripeClient({ secretKey: 'sk_test_fakekey123', apiUrl: fake.url, timeoutMs: 800 });
+    const stripe = createStripeClient({ secretKey: FAKE_STRIPE_KEY, apiUrl: fake.url, timeoutMs: 800 });
     payments = new StripeGateway(stripe, WEBHOOK_SECRET);
     app = await buildTestApp(store, { payments });
   });

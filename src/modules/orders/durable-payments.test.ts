@@ -3,6 +3,7 @@ import type Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeStripe } from '../../test-support/fake-stripe.js';
 import { demoShopper, insertProducts } from '../../test-support/fixtures.js';
+import { deliverStripeEvent, FAKE_STRIPE_KEY, fakeStripeEnv } from '../../test-support/stripe-webhooks.js';
 import {
   buildTestApp,
   createTestStore,
@@ -56,16 +57,11 @@ describe.skipIf(testEngine === 'postgres')(
     afterAll(async () => fake.stop());
     beforeEach(async () => {
       store = await createTestStore({
-        env: {
-          PUBLIC_URL: 'https://shop.example',
-          STRIPE_SECRET_KEY: 'sk_test_fakekey123',
-          STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-          STRIPE_API_URL: fake.url,
-        },
+        env: fakeStripeEnv(fake, WEBHOOK_SECRET),
       });
       seen = watchSyncLevel(store);
       await insertProducts(store.handle.db, [{ id: 'k1', title: 'Mint Lawn Kurta', price_minor: 8500 }]);
-      stripe = createStripeClient({ secretKey: 'sk_test_fakekey123', apiUrl: fake.url, timeoutMs: 800 });
+      stripe = createStripeClient({ secretKey: FAKE_STRIPE_KEY, apiUrl: fake.url, timeoutMs: 800 });
       app = await buildTestApp(store, { payments: new StripeGateway(stripe, WEBHOOK_SECRET) });
     });
     afterEach(async () => {
@@ -101,35 +97,18 @@ describe.skipIf(testEngine === 'postgres')(
     it('webhook: the event record and the order it pays, in one FULL transaction', async () => {
       const { orderId, sessionId } = await checkout();
       seen();
-      const body = JSON.stringify({
+      const res = await deliverStripeEvent(app, stripe, WEBHOOK_SECRET, {
         id: 'evt_durable_1',
-        object: 'event',
         type: 'checkout.session.completed',
-        api_version: '2026-01-01',
-        created: 1,
-        data: {
-          object: {
-            object: 'checkout.session',
-            id: sessionId,
-            client_reference_id: orderId,
-            status: 'complete',
-            payment_status: 'paid',
-            amount_total: 8500,
-            currency: 'usd',
-          },
+        object: {
+          object: 'checkout.session',
+          id: sessionId,
+          client_reference_id: orderId,
+          status: 'complete',
+          payment_status: 'paid',
+          amount_total: 8500,
+          currency: 'usd',
         },
-      });
-      const res = await app.inject({
-        method: 'POST',
-        url: '/api/stripe/webhook',
-        headers: {
-          'content-type': 'application/json',
-          'stripe-signature': stripe.webhooks.generateTestHeaderString({
-            payload: body,
-            secret: WEBHOOK_SECRET,
-          }),
-        },
-        payload: body,
       });
       expect(res.json()).toEqual({ received: true, duplicate: false });
       expect(seen()).toEqual([

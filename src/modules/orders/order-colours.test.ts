@@ -3,22 +3,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { ColourOption } from '../../shared/colours.js';
 import { FakeStripe } from '../../test-support/fake-stripe.js';
 import { demoShopper, insertProducts } from '../../test-support/fixtures.js';
-import {
-  createTestStore,
-  SESSION_FACTS,
-  type TestStore,
-  tickingClock,
-} from '../../test-support/test-store.js';
+import { ownerSession as owner } from '../../test-support/orders.js';
+import { createTestStore, type TestStore, tickingClock } from '../../test-support/test-store.js';
 import { createStripeClient, StripeGateway } from '../payments/stripe-gateway.js';
 import { orderCsvRows } from './orders-csv.js';
-
-const owner = {
-  id: 1,
-  email: 'owner@shop.example',
-  loginAt: '2026-11-22T09:00:00.000Z',
-  role: 'owner' as const,
-  ...SESSION_FACTS,
-};
 
 const colour = (name: string, more: Partial<ColourOption> = {}): ColourOption => ({
   name,

@@ -2,22 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database.js';
 import { type Discount, type PricedItem, priceLines, refundableForUnits } from '../../shared/discounts.js';
 import { formatMoney, minorToMajorString } from '../../shared/money.js';
-import {
-  createTestStore,
-  SESSION_FACTS,
-  type TestStore,
-  tickingClock,
-} from '../../test-support/test-store.js';
-import { queueOrderEmail } from './order-mail.js';
+import { confirmationEmailOf, insertOrderRow, ownerSession as owner } from '../../test-support/orders.js';
+import { createTestStore, type TestStore, tickingClock } from '../../test-support/test-store.js';
 import { orderCsvRows } from './orders-csv.js';
-
-const owner = {
-  id: 1,
-  email: 'owner@shop.example',
-  loginAt: '2026-11-22T09:00:00.000Z',
-  role: 'owner' as const,
-  ...SESSION_FACTS,
-};
 
 const NOW = new Date('2026-11-28T10:00:00.000Z');
 const SHIPPING = 25_000;
@@ -84,31 +71,21 @@ async function insertDiscountedOrder(db: Db, id: string, number: number) {
   const priced = priceLines(ITEMS, { sales: [SALE], code: CODE, now: NOW });
   const iso = NOW.toISOString();
   const paid = priced.totalMinor + SHIPPING;
-  await db
-    .insertInto('orders')
-    .values({
-      id,
-      number,
-      status: 'paid',
-      payment_mode: 'demo',
-      currency: 'pkr',
-      subtotal_minor: priced.subtotalMinor,
-      total_minor: paid,
-      customer_email: 'ayesha@example.com',
-      customer_name: 'Ayesha Khan',
-      shipping_address: null,
-      billing_address: null,
-      stripe_session_id: `demo_${id}`,
-      created_at: iso,
-      updated_at: iso,
-      paid_at: iso,
-      access_token: `token-${id}`,
-      discount_minor: priced.codeDiscountMinor,
-      sales_minor: priced.salesMinor,
-      discount_code: 'Eid10',
-      discount_id: CODE.id,
-    })
-    .execute();
+  await insertOrderRow(db, {
+    id,
+    number,
+    created_at: iso,
+    currency: 'pkr',
+    subtotal_minor: priced.subtotalMinor,
+    total_minor: paid,
+    customer_email: 'ayesha@example.com',
+    customer_name: 'Ayesha Khan',
+    access_token: `token-${id}`,
+    discount_minor: priced.codeDiscountMinor,
+    sales_minor: priced.salesMinor,
+    discount_code: 'Eid10',
+    discount_id: CODE.id,
+  });
   await db
     .insertInto('order_lines')
     .values(
@@ -139,27 +116,16 @@ async function insertDiscountedOrder(db: Db, id: string, number: number) {
 /** An order from before sales: no regular price, no code. */
 async function insertPlainOrder(db: Db, id: string, number: number) {
   const iso = NOW.toISOString();
-  await db
-    .insertInto('orders')
-    .values({
-      id,
-      number,
-      status: 'paid',
-      payment_mode: 'demo',
-      currency: 'pkr',
-      subtotal_minor: 300_000,
-      total_minor: 300_000,
-      customer_email: 'old@example.com',
-      customer_name: null,
-      shipping_address: null,
-      billing_address: null,
-      stripe_session_id: `demo_${id}`,
-      created_at: iso,
-      updated_at: iso,
-      paid_at: iso,
-      access_token: `token-${id}`,
-    })
-    .execute();
+  await insertOrderRow(db, {
+    id,
+    number,
+    created_at: iso,
+    currency: 'pkr',
+    subtotal_minor: 300_000,
+    total_minor: 300_000,
+    customer_email: 'old@example.com',
+    access_token: `token-${id}`,
+  });
   await db
     .insertInto('order_lines')
     .values({
@@ -245,19 +211,7 @@ describe('an order with a sale and a code, after the sale', () => {
     expect(page.subtotalMinor - page.discountMinor + page.adjustmentsMinor).toBe(page.totalMinor);
 
     // The confirmation email's text.
-    await db.transaction().execute((trx) =>
-      queueOrderEmail(trx, {
-        kind: 'order_confirmation',
-        orderId: 'ord_eid',
-        publicUrl: 'https://shop.example',
-        now: NOW,
-      }),
-    );
-    const email = await db
-      .selectFrom('email_outbox')
-      .select(['html', 'text_body'])
-      .where('order_id', '=', 'ord_eid')
-      .executeTakeFirstOrThrow();
+    const email = await confirmationEmailOf(db, 'ord_eid', NOW);
     const text = email.text_body;
     expect(text).toContain(
       `- Lawn Kurta (size M): 3 × ${rs(kurta.unitPriceMinor)} (Eid 20% off lawn, regular ${rs(249_999)}) − ${rs(kurta.codeDiscountMinor)} code discount = ${rs(kurta.totalMinor)}`,
@@ -348,19 +302,7 @@ describe('an order with a sale and a code, after the sale', () => {
       adjustmentsMinor: 0,
       totalMinor: 300_000,
     });
-    await db.transaction().execute((trx) =>
-      queueOrderEmail(trx, {
-        kind: 'order_confirmation',
-        orderId: 'ord_old',
-        publicUrl: 'https://shop.example',
-        now: NOW,
-      }),
-    );
-    const email = await db
-      .selectFrom('email_outbox')
-      .select(['html', 'text_body'])
-      .where('order_id', '=', 'ord_old')
-      .executeTakeFirstOrThrow();
+    const email = await confirmationEmailOf(db, 'ord_old', NOW);
     expect(email.text_body).toContain(
       `Items in order #7002\n- Silk Dupatta (size S): 2 × ${rs(150_000)} = ${rs(300_000)}\n\nSubtotal: ${rs(300_000)}\nTotal paid: ${rs(300_000)}\n`,
     );

@@ -2,26 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeStripe } from '../../test-support/fake-stripe.js';
-import { insertProducts } from '../../test-support/fixtures.js';
+import { ownerSession as owner } from '../../test-support/orders.js';
 import {
-  buildTestApp,
-  createTestStore,
-  SESSION_FACTS,
-  type TestStore,
-  tickingClock,
-} from '../../test-support/test-store.js';
+  deliverStripeEvent,
+  openStripeStore,
+  type StripeTestStore,
+} from '../../test-support/stripe-webhooks.js';
+import { type TestStore, tickingClock } from '../../test-support/test-store.js';
 import { emailsOfOrder } from '../email/outbox.repository.js';
-import { createStripeClient, StripeGateway } from '../payments/stripe-gateway.js';
+import type { StripeGateway } from '../payments/stripe-gateway.js';
 import { settlePendingRefunds } from './refunds.service.js';
 
 const WEBHOOK_SECRET = 'whsec_refundtest1234';
-const owner = {
-  id: 1,
-  email: 'owner@shop.example',
-  loginAt: '2026-11-22T09:00:00.000Z',
-  role: 'owner' as const,
-  ...SESSION_FACTS,
-};
 
 /**
  * Refunds of Stripe orders, against the local fake of Stripe's API that the official client talks to:
@@ -35,6 +27,7 @@ describe('refunds through Stripe', () => {
   let stripe: Stripe;
   let payments: StripeGateway;
   let clock = tickingClock();
+  let opened: StripeTestStore;
 
   beforeAll(async () => {
     fake = await new FakeStripe().start();
@@ -46,46 +39,13 @@ describe('refunds through Stripe', () => {
     fake.requests.length = 0;
     fake.refunds.clear();
     fake.refundStatus = 'succeeded';
-    store = await createTestStore({
-      env: {
-        PUBLIC_URL: 'https://shop.example',
-        STRIPE_SECRET_KEY: 'sk_test_fakekey123',
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_URL: fake.url,
-      },
-    });
-    await insertProducts(store.handle.db, [{ id: 'k1', title: 'Mint Lawn Kurta', price_minor: 8500 }]);
-    stripe = createStripeClient({ secretKey: 'sk_test_fakekey123', apiUrl: fake.url, timeoutMs: 800 });
-    payments = new StripeGateway(stripe, WEBHOOK_SECRET);
-    app = await buildTestApp(store, { payments, clock });
+    opened = await openStripeStore(fake, WEBHOOK_SECRET, { clock });
+    ({ store, app, stripe, payments } = opened);
   });
-  afterEach(async () => {
-    await app.close();
-    await store.cleanup();
-  });
+  afterEach(() => opened.close());
 
-  const deliver = (type: string, object: Record<string, unknown>) => {
-    const body = JSON.stringify({
-      id: `evt_${Math.random().toString(36).slice(2)}`,
-      object: 'event',
-      type,
-      api_version: '2026-01-01',
-      created: 1,
-      data: { object },
-    });
-    return app.inject({
-      method: 'POST',
-      url: '/api/stripe/webhook',
-      headers: {
-        'content-type': 'application/json',
-        'stripe-signature': stripe.webhooks.generateTestHeaderString({
-          payload: body,
-          secret: WEBHOOK_SECRET,
-        }),
-      },
-      payload: body,
-    });
-  };
+  const deliver = (type: string, object: Record<string, unknown>) =>
+    deliverStripeEvent(app, stripe, WEBHOOK_SECRET, { type, object });
 
   /** A checkout paid on Stripe's page, told by its signed webhook. */
   async function paidOrder(): Promise<{ id: string; paymentIntent: string }> {

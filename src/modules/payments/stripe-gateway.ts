@@ -65,15 +65,43 @@ export function outcomeOfSession(
 
 /**
  * What a promotion code entered on Stripe's page took off (decision 0037): total_details.amount_discount,
- * and the promotion code as the session names it. A store code's coupon is in the session too, but the
- * order knows that one already: only a promotion code is reported.
+ * and the code's text when the session carries the promotion code expanded (null otherwise: see
+ * withPromotionCodeText). A store code's coupon is in the session too, but the order knows that one
+ * already: only a promotion code is reported.
  */
 function providerDiscountOf(session: Stripe.Checkout.Session): SessionOutcome['providerDiscount'] {
   const amount = session.total_details?.amount_discount ?? 0;
-  const promotion = (session.discounts ?? []).find((d) => d.promotion_code);
-  if (amount <= 0 || !promotion) return null;
-  const code = promotion.promotion_code;
-  return { amountMinor: amount, code: typeof code === 'string' ? code : (code?.code ?? null) };
+  const code = promotionCodeOf(session);
+  if (amount <= 0 || !code) return null;
+  return { amountMinor: amount, code: typeof code === 'string' ? null : code.code };
+}
+
+function promotionCodeOf(session: Stripe.Checkout.Session): string | Stripe.PromotionCode | null {
+  return (session.discounts ?? []).find((d) => d.promotion_code)?.promotion_code ?? null;
+}
+
+/**
+ * The outcome with the text of the promotion code the shopper typed. A session, and the webhook events
+ * that carry it, name the promotion code by its id (promo_…) unless expanded; the order page, the admin,
+ * the CSV and the code filter show what the shopper typed, so the promotion code is retrieved for its
+ * `code`. Stripe not answering throws (a webhook is then answered 500 and Stripe delivers it again); a
+ * promotion code Stripe no longer knows keeps its id, the only name left for it.
+ */
+async function withPromotionCodeText(
+  stripe: Stripe,
+  session: Stripe.Checkout.Session,
+  outcome: SessionOutcome,
+): Promise<SessionOutcome> {
+  const id = promotionCodeOf(session);
+  if (!outcome.providerDiscount || typeof id !== 'string') return outcome;
+  let code = id;
+  try {
+    code = (await stripe.promotionCodes.retrieve(id)).code;
+  } catch (error) {
+    if (!(error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404))
+      throw new PaymentProviderError(error instanceof Error ? error.message : String(error));
+  }
+  return { ...outcome, providerDiscount: { ...outcome.providerDiscount, code } };
 }
 
 /** Only https images on a public host can be shown by Stripe's page; others are left out. */
@@ -120,7 +148,7 @@ export function outcomeOfRefund(refund: Stripe.Refund): RefundOutcome {
 
 const REFUND_EVENTS = new Set(['refund.created', 'refund.updated', 'refund.failed', 'charge.refund.updated']);
 
-function paymentEvent(event: Stripe.Event): PaymentEvent {
+async function paymentEvent(stripe: Stripe, event: Stripe.Event): Promise<PaymentEvent> {
   if (REFUND_EVENTS.has(event.type)) {
     return {
       id: event.id,
@@ -133,7 +161,7 @@ function paymentEvent(event: Stripe.Event): PaymentEvent {
   if (!kind) return { id: event.id, type: event.type, outcome: null };
   const session = event.data.object as Stripe.Checkout.Session;
   const outcome = kind === 'from-session' ? outcomeOfSession(session) : outcomeOfSession(session, kind);
-  return { id: event.id, type: event.type, outcome };
+  return { id: event.id, type: event.type, outcome: await withPromotionCodeText(stripe, session, outcome) };
 }
 
 export class StripeGateway implements PaymentGateway {
@@ -150,18 +178,20 @@ export class StripeGateway implements PaymentGateway {
       return { ok: false, reason: 'unconfigured', detail: 'STRIPE_WEBHOOK_SECRET is not set' };
     }
     if (!body || !signature) return { ok: false, reason: 'unsigned', detail: 'no Stripe-Signature header' };
+    let event: Stripe.Event;
     try {
-      const event = await this.stripe.webhooks.constructEventAsync(
+      event = await this.stripe.webhooks.constructEventAsync(
         body,
         signature,
         this.webhookSecret,
         WEBHOOK_TOLERANCE_S,
       );
-      return { ok: true, event: paymentEvent(event) };
     } catch (error) {
       const detail = error instanceof Error ? error.message.slice(0, 200) : 'unknown';
       return { ok: false, reason: 'bad_signature', detail };
     }
+    // Outside the signature's try: Stripe not answering about a promotion code is no bad signature.
+    return { ok: true, event: await paymentEvent(this.stripe, event) };
   }
 
   async createCheckoutSession(req: CheckoutSessionRequest): Promise<{ id: string; url: string }> {
@@ -290,12 +320,14 @@ export class StripeGateway implements PaymentGateway {
   }
 
   async retrieveSession(sessionId: string): Promise<SessionOutcome | null> {
+    let session: Stripe.Checkout.Session;
     try {
-      return outcomeOfSession(await this.stripe.checkout.sessions.retrieve(sessionId));
+      session = await this.stripe.checkout.sessions.retrieve(sessionId);
     } catch (error) {
       if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
       throw new PaymentProviderError(error instanceof Error ? error.message : String(error));
     }
+    return withPromotionCodeText(this.stripe, session, outcomeOfSession(session));
   }
 }
 

@@ -1,21 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoShopper, insertProducts } from '../../test-support/fixtures.js';
-import {
-  createTestStore,
-  SESSION_FACTS,
-  type TestStore,
-  tickingClock,
-} from '../../test-support/test-store.js';
+import { ownerSession as owner } from '../../test-support/orders.js';
+import { createTestStore, type TestStore, tickingClock } from '../../test-support/test-store.js';
 import { releaseExpiredReservations } from './reservations.js';
 import { setStock } from './stock.repository.js';
-
-const owner = {
-  id: 1,
-  email: 'owner@shop.example',
-  loginAt: '2026-11-22T09:00:00.000Z',
-  role: 'owner' as const,
-  ...SESSION_FACTS,
-};
 
 /** Stock per size through checkout, on the engine under test: holds, sales, releases, and no overselling. */
 describe('stock per size at checkout', () => {

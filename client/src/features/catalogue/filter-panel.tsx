@@ -1,6 +1,6 @@
 import type { CatalogueFacets, FacetOption } from '@shared/catalogue';
 import { minorToMajorString, parseMajorToMinor } from '@shared/money';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { useEarlyInput } from '../../lib/use-early-input';
 import { type CatalogueView, STORE_CURRENCY } from './catalogue-url';
@@ -83,22 +83,10 @@ function boxesChanged(panel: HTMLElement, view: CatalogueView): Partial<Catalogu
 
 /** Sizes that are sold out stop counting: with sizes chosen, one of those sizes must be there to buy. */
 function InStockOnly({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
-  const id = useId();
   return (
-    <fieldset>
-      <legend className="text-xs font-semibold tracking-[0.14em] text-ink uppercase">Availability</legend>
-      <div className="mt-3 flex items-center gap-2 text-sm">
-        <input
-          id={id}
-          type="checkbox"
-          data-field="inStock"
-          checked={checked}
-          onChange={(e) => onChange(e.target.checked)}
-          className="h-4 w-4 accent-maroon"
-        />
-        <label htmlFor={id}>In stock only</label>
-      </div>
-    </fieldset>
+    <FilterCheckbox legend="Availability" field="inStock" checked={checked} onChange={onChange}>
+      In stock only
+    </FilterCheckbox>
   );
 }
 
@@ -112,24 +100,43 @@ function OnSaleOnly({
   count: number | undefined;
   onChange: (checked: boolean) => void;
 }) {
-  const id = useId();
   // Hidden while nothing is on sale, unless the address asks for it (so it can be cleared).
   if (!checked && !count) return null;
   return (
+    <FilterCheckbox legend="Offers" field="onSale" checked={checked} onChange={onChange}>
+      On sale{count !== undefined ? <span className="text-muted"> ({count})</span> : null}
+    </FilterCheckbox>
+  );
+}
+
+/** One yes/no filter under its own legend; `field` is what boxesChanged reads before hydration. */
+function FilterCheckbox({
+  legend,
+  field,
+  checked,
+  onChange,
+  children,
+}: {
+  legend: string;
+  field: 'inStock' | 'onSale';
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
     <fieldset>
-      <legend className="text-xs font-semibold tracking-[0.14em] text-ink uppercase">Offers</legend>
+      <legend className="text-xs font-semibold tracking-[0.14em] text-ink uppercase">{legend}</legend>
       <div className="mt-3 flex items-center gap-2 text-sm">
         <input
           id={id}
           type="checkbox"
-          data-field="onSale"
+          data-field={field}
           checked={checked}
           onChange={(e) => onChange(e.target.checked)}
           className="h-4 w-4 accent-maroon"
         />
-        <label htmlFor={id}>
-          On sale{count !== undefined ? <span className="text-muted"> ({count})</span> : null}
-        </label>
+        <label htmlFor={id}>{children}</label>
       </div>
     </fieldset>
   );
