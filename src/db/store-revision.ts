@@ -9,9 +9,14 @@ export const STOREFRONT_REVISION_KEY = 'storefront_revision';
 /**
  * Reads the storefront revision. `settle`, where the reader keeps a copy that other processes' changes
  * reach by notification (PostgreSQL), brings that copy up to date first when it may be behind this
- * process's own last write; the caches await it before reading.
+ * process's own last write; the caches await it before reading. `settled`, where settling reads the
+ * revision itself (the clock-following reader, which loads the revision's sales), answers with that read,
+ * so a request reads the stored revision once, not twice (each read is a statement on SQLite).
  */
-export type RevisionReader = (() => string) & { settle?: () => Promise<void> };
+export type RevisionReader = (() => string) & {
+  settle?: () => Promise<void>;
+  settled?: () => Promise<string>;
+};
 
 /**
  * A prepared statement, read on every cached request: a few microseconds, and right even when another
@@ -32,6 +37,7 @@ export function revisionReader(sqlite: SQLite.Database): RevisionReader {
 /** The revision once settled (see RevisionReader), or null when it cannot be read: callers then skip caching. */
 export async function settledRevision(read: RevisionReader): Promise<string | null> {
   try {
+    if (read.settled) return await read.settled();
     await read.settle?.();
   } catch {
     return null;

@@ -129,11 +129,15 @@ export function clockedRevisionReader(read: RevisionReader, db: DbOrTx, clock: C
     }
     return revisionAt(timeline, clock.now());
   };
+  const settled = async () => {
+    await read.settle?.();
+    return revisionAt(await saleTimeline(db, read()), clock.now());
+  };
   return Object.assign(clocked, {
     settle: async () => {
-      await read.settle?.();
-      await saleTimeline(db, read());
+      await settled();
     },
+    settled,
   });
 }
 
