@@ -138,8 +138,8 @@ export function covers(
     const byProduct = products.includes(item.productId);
     // The tag facet's own fold (search-fold.ts), so "Lawn", "ＬＡＷＮ" and " lawn " are one tag here as in
     // the catalogue's tag filter and its On sale count.
-    const keys = tags.map(tagKey);
-    const byTag = item.tags.some((t) => keys.includes(tagKey(t)));
+    const keys = foldedTags(tags);
+    const byTag = foldedTags(item.tags).some((t) => keys.includes(t));
     if (!byProduct && !byTag) return false;
   }
   const colours = scope.colours ?? [];
@@ -149,6 +149,20 @@ export function covers(
 function tagKey(tag: string): string {
   return foldForSearch(tag).replace(/^ +| +$/g, '');
 }
+
+/**
+ * A list of tags folded, kept per list: a sale's tags and a card's are the same arrays for every item a
+ * read of cards prices (up to four per card, with its colours), and folding was most of pricing them.
+ */
+function foldedTags(tags: readonly string[]): readonly string[] {
+  let folded = foldedLists.get(tags);
+  if (!folded) {
+    folded = tags.map(tagKey);
+    foldedLists.set(tags, folded);
+  }
+  return folded;
+}
+const foldedLists = new WeakMap<readonly string[], readonly string[]>();
 
 /** What a sale takes off one unit of an item: nothing when it is of another currency. */
 export function unitDiscount(value: DiscountValue, unitMinor: number, currency: string): number {
