@@ -147,6 +147,10 @@ describe('pages for crawlers and link previews', () => {
     expect(hit.statusCode).toBe(302);
     expect(hit.headers.location).toBe('/product/plink_2');
     expect((await app.inject('/products/IVORY%20Sherwani')).headers.location).toBe('/product/plink_2');
+    // A shared link's colour goes along; nothing else of its query does.
+    expect((await app.inject('/products/ivory-sherwani?colour=Sea%20Green&x=1')).headers.location).toBe(
+      '/product/plink_2?colour=Sea+Green',
+    );
     const miss = await app.inject('/products/no-such-thing');
     expect(miss.headers.location).toBe('/not-found');
     expect((await app.inject('/not-found')).statusCode).toBe(404);

@@ -239,10 +239,20 @@ export function registerSeo(app: FastifyInstance, opts: { db: Db; publicUrl: str
       .send(urlset(await productEntries((n - 1) * SITEMAP_CHUNK, SITEMAP_CHUNK)));
   });
 
-  // The server answers old-style product links with a real redirect, as the client does.
-  app.get<{ Params: { slug: string } }>('/products/:slug', async (req, reply) => {
-    const slug = req.params.slug.slice(0, 300);
-    const id = slug.trim() ? await findProductIdBySlug(db, slug) : null;
-    return reply.redirect(id ? `/product/${encodeURIComponent(id)}` : '/not-found', 302);
-  });
+  // The server answers old-style product links with a real redirect, as the client does, keeping the colour
+  // a shared link chose (the product page reads it; nothing else of the query is carried).
+  app.get<{ Params: { slug: string }; Querystring: Record<string, unknown> }>(
+    '/products/:slug',
+    async (req, reply) => {
+      const slug = req.params.slug.slice(0, 300);
+      const id = slug.trim() ? await findProductIdBySlug(db, slug) : null;
+      if (!id) return reply.redirect('/not-found', 302);
+      const colour = req.query[COLOUR_PAGE_PARAM];
+      const keep =
+        typeof colour === 'string' && colour.trim() !== ''
+          ? `?${new URLSearchParams({ [COLOUR_PAGE_PARAM]: colour.slice(0, 100) })}`
+          : '';
+      return reply.redirect(`/product/${encodeURIComponent(id)}${keep}`, 302);
+    },
+  );
 }
