@@ -2,7 +2,14 @@ import type { DbOrTx } from '../../db/database.js';
 import type { CardColour, ProductCard, SalePrice } from '../../shared/catalogue.js';
 import { colourKey } from '../../shared/colours.js';
 import { bestSale, type Discount, isRunning } from '../../shared/discounts.js';
-import { pricingInstant, saleTimeline, storedPart, storefrontClock } from '../discounts/sale-timeline.js';
+import {
+  isOfTimeline,
+  pricingInstant,
+  type SaleTimeline,
+  saleTimeline,
+  storedPart,
+  storefrontClock,
+} from '../discounts/sale-timeline.js';
 
 /** The sales running at one instant: what a read of cards prices them with (chosen once per read). */
 export type RunningSales = { sales: readonly Discount[]; now: Date };
@@ -14,10 +21,24 @@ export type RunningSales = { sales: readonly Discount[]; now: Date };
 export async function runningSalesOf(db: DbOrTx, revision: string): Promise<RunningSales | null> {
   const timeline = await saleTimeline(db, storedPart(revision));
   if (timeline.sales.length === 0) return null;
+  // A revision that names its instant prices alike at every read: worked out once, and the same object
+  // each time, so what is kept per running sales (their reach, on-sale.ts) is kept across requests.
+  const fixed = isOfTimeline(timeline, revision);
+  const kept = fixed ? runningOf.get(timeline)?.get(revision) : undefined;
+  if (kept !== undefined) return kept;
   const now = pricingInstant(timeline, revision, storefrontClock(db).now());
   const sales = timeline.sales.filter((s) => s.kind === 'sale' && isRunning(s, now));
-  return sales.length === 0 ? null : { sales, now };
+  const running = sales.length === 0 ? null : { sales, now };
+  if (fixed) {
+    const byRevision = runningOf.get(timeline) ?? new Map<string, RunningSales | null>();
+    byRevision.set(revision, running);
+    runningOf.set(timeline, byRevision);
+  }
+  return running;
 }
+
+/** Per timeline, its revisions' running sales: one per interval between its instants, so a few. */
+const runningOf = new WeakMap<SaleTimeline, Map<string, RunningSales | null>>();
 
 /** The sale price and badge of one unit, or null when no sale runs for it (bestSale, decision 0037). */
 export function salePriceOf(

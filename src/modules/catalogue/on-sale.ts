@@ -14,13 +14,20 @@ export type SaleReach = { products: string[]; tags: string[]; colours: string[];
 
 /** Each running sale's reach, keyed as the facets are (tags and colours folded as facetKey folds them). */
 export function reachOf(sales: readonly Discount[]): SaleReach[] {
-  return sales.map((sale) => ({
+  const kept = reaches.get(sales);
+  if (kept) return kept;
+  const made = sales.map((sale) => ({
     products: sale.scope.products ?? [],
     tags: (sale.scope.tags ?? []).map((t) => facetKey('tag', t)).filter((t) => t !== ''),
     colours: (sale.scope.colours ?? []).map((c) => facetKey('color', c)).filter((c) => c !== ''),
     value: sale.value,
   }));
+  reaches.set(sales, made);
+  return made;
 }
+
+/** Kept per list of sales (runningSalesOf gives one list per revision): their tags and colours folded once. */
+const reaches = new WeakMap<readonly Discount[], SaleReach[]>();
 
 type Eb = ExpressionBuilder<Database & { p: ProductsTable }, 'p'>;
 

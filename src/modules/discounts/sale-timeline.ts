@@ -71,6 +71,16 @@ export function pricingInstant(timeline: SaleTimeline, revision: string, now: Da
   return Number.isSafeInteger(index) ? atIndex(timeline, index, now) : now;
 }
 
+/** Whether a revision names its instant among the timeline's (every read of it then prices alike). */
+export function isOfTimeline(timeline: SaleTimeline, revision: string): boolean {
+  const dot = revision.indexOf('.');
+  return (
+    dot >= 0 &&
+    storedPart(revision) === timeline.stored &&
+    Number.isSafeInteger(Number(revision.slice(dot + 1)))
+  );
+}
+
 function atIndex(timeline: SaleTimeline, index: number, now: Date): Date {
   if (timeline.instants.length === 0) return now;
   if (index <= 0) return new Date((timeline.instants[0] ?? 0) - 1);
