@@ -31,8 +31,9 @@ export type ColourOption = {
 };
 
 /**
- * What a colour is shown as on a card and in the swatches of a listing: its swatch colour and first photo
- * are left out when it has none (every card of a page carries its colours; nulls were 6 % of its bytes).
+ * What a colour is shown as on a card and in the swatches of a listing: its swatch colour, else its first
+ * photo, each left out when it has none (every card of a page carries its colours). A listing's card sends
+ * `image` only for a colour without a swatch colour, the one case the card shows it (card-cache.ts).
  */
 export type ColourSwatch = { name: string; hex?: string; image?: string };
 

@@ -80,7 +80,7 @@ async function readKeptCards(
   const photos = await colourPhotos(db, cards);
   for (const card of cards) {
     const own = photos?.get(card.id);
-    const base = own ? withSwatchPhotos(card, own) : card;
+    const base = swatchesAsShown(own ? withSwatchPhotos(card, own) : card);
     const kept = keepJson(markCardStock(base, soldOut?.get(card.id)));
     if (own) colourPhotosOf.set(kept, own);
     read.set(card.id, kept);
@@ -143,6 +143,20 @@ type ColourPhoto = { image: ImageRef; swatch: string };
  * beside the card rather than in its JSON, which a plain listing sends.
  */
 const colourPhotosOf = new WeakMap<ProductCard, Map<string, ColourPhoto>>();
+
+/**
+ * The swatches as a card shows them: a colour's hex where it has one, its photo otherwise, so the photo of a
+ * colour with a hex is not sent (its first photo was needed only to find colourImage, kept in colourPhotosOf).
+ */
+function swatchesAsShown(card: ProductCard): ProductCard {
+  if (!card.colours?.some((c) => c.hex !== undefined && c.image !== undefined)) return card;
+  const colours = card.colours.map((c) => {
+    if (c.hex === undefined || c.image === undefined) return c;
+    const { image: _shownAsHex, ...shown } = c;
+    return shown;
+  });
+  return { ...card, colours };
+}
 
 function withSwatchPhotos(card: ProductCard, photos: Map<string, ColourPhoto>): ProductCard {
   const colours = card.colours?.map((c) => {
