@@ -26,10 +26,11 @@ export async function searchSnapshot(
     f.priceMax !== undefined ||
     opts.sort === 'price-asc' ||
     opts.sort === 'price-desc';
-  const [text, { onSale, prices }] = await Promise.all([
-    textMatch(db, snap, f.q),
-    byPrice || f.onSale ? saleSlots(db, snap, reaches) : { onSale: null, prices: regularPrices(snap) },
-  ]);
+  const text = await textMatch(db, snap, f.q);
+  // After the words: a refresh may apply while they are read, and the sale slots (kept per revision, made
+  // from the snapshot as it is when asked) must be of the snapshot the synchronous part below reads.
+  const { onSale, prices } =
+    byPrice || f.onSale ? await saleSlots(db, snap, reaches) : { onSale: null, prices: regularPrices(snap) };
   // From here on synchronous: the page and the count are of one revision, and the masks they are worked
   // out in are scratch (scratch-masks.ts), given back before this returns.
   return withScratchMasks((take) => {
@@ -58,12 +59,10 @@ export async function countOver(
   f: CatalogueFilter,
   reaches: readonly SaleReach[] = [],
 ) {
+  const text = await textMatch(db, snap, f.q);
   // The price range is of the prices the cards show: a sale's where one runs. No sale running: nothing
-  // on sale to mask or count (the count is 0).
-  const [text, { onSale, prices }] = await Promise.all([
-    textMatch(db, snap, f.q),
-    saleSlots(db, snap, reaches),
-  ]);
+  // on sale to mask or count (the count is 0). Asked after the words, as in searchSnapshot.
+  const { onSale, prices } = await saleSlots(db, snap, reaches);
   return withScratchMasks((take) =>
     countFacets(snap, f, text && matchesOf(snap, text, take), onSale, prices),
   );
