@@ -64,7 +64,12 @@ function reachCondition(eb: Eb, r: SaleReach): Expression<SqlBool> {
  * prices those colours' swatches, not the price the card (and so the price sorts and range) shows.
  */
 export function cardPriceReaches(reaches: readonly SaleReach[]): SaleReach[] {
-  return reaches.filter((r) => r.colours.length === 0 && r.value.type !== 'free_shipping');
+  return reaches.filter(movesCardPrice);
+}
+
+/** Whether a reach moves a card's own price (see cardPriceReaches; sale-slots.ts asks it per reach). */
+export function movesCardPrice(r: SaleReach): boolean {
+  return r.colours.length === 0 && r.value.type !== 'free_shipping';
 }
 
 /**

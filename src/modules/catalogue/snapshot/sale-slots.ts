@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../../db/database.js';
 import { unitDiscount } from '../../../shared/discounts.js';
-import type { SaleReach } from '../on-sale.js';
+import { movesCardPrice, type SaleReach } from '../on-sale.js';
 import {
   type CardPrices,
   type FacetSnapshot,
@@ -90,7 +90,7 @@ function slotsOfSales(
     }
     for (let i = 0; i < onSale.length; i++) onSale[i] = (onSale[i] ?? 0) | (reach[i] ?? 0);
     // A sale of chosen colours prices those colours' swatches, not the card's own price.
-    if (r.colours.length > 0 || value.type === 'free_shipping') continue;
+    if (!movesCardPrice(r)) continue;
     // Products of other currencies are out of a fixed amount's reach (above): the rest are in its own.
     const currency = value.type === 'fixed' ? value.currency : '';
     eachSlot(reach, (slot) => {
