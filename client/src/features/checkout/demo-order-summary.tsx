@@ -7,6 +7,8 @@ import { trpc } from '../../lib/trpc';
  * charged, the code's discount, shipping and the total. All read from the order the server made (its
  * snapshot), never reckoned here from the cart's prices, so the page says what completing it records.
  */
+const SUMMARY_HEIGHT = 'mt-8 min-h-[236px] sm:min-h-[216px]';
+
 export function DemoOrderSummary({ sessionId }: { sessionId: string }) {
   const order = trpc.checkout.demoPayment.useQuery({ sessionId }, { retry: 1 });
   if (order.isError) {
@@ -17,12 +19,13 @@ export function DemoOrderSummary({ sessionId }: { sessionId: string }) {
     );
   }
   const data = order.data;
-  // About the height of a one-line order, so the form under it is not pushed down when it arrives.
-  if (!data) return <div className="skeleton mt-8 h-56 rounded-2xl" aria-hidden="true" />;
+  // The height of a one-line order (its title wraps on a phone), kept as the summary's least height, so the
+  // form under it is not pushed down when the order arrives.
+  if (!data) return <div className={`skeleton ${SUMMARY_HEIGHT} rounded-2xl`} aria-hidden="true" />;
   const money = (minor: number) => formatMoney(minor, data.currency);
   return (
     <section
-      className="mt-8 rounded-2xl border border-stone-line bg-white/70 p-5 text-sm"
+      className={`${SUMMARY_HEIGHT} rounded-2xl border border-stone-line bg-white/70 p-5 text-sm`}
       aria-labelledby="demo-order-heading"
       data-testid="demo-order-summary"
     >
