@@ -28,6 +28,7 @@ import * as decimalPageOrder from './2026-11-28T0026-decimal-page-order.js';
 import * as colourVariants from './2026-11-28T0027-colour-variants.js';
 import * as discounts from './2026-11-28T0028-discounts.js';
 import * as discountsRevision from './2026-11-28T0029-discounts-revision.js';
+import * as paymentMethods from './2026-11-28T0030-payment-methods.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0027-colour-variants': colourVariants,
   '2026-11-28T0028-discounts': discounts,
   '2026-11-28T0029-discounts-revision': discountsRevision,
+  '2026-11-28T0030-payment-methods': paymentMethods,
 };

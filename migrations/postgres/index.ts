@@ -17,6 +17,7 @@ import * as decimalPageOrder from './2026-11-28T0015-decimal-page-order.js';
 import * as colourVariants from './2026-11-28T0016-colour-variants.js';
 import * as discounts from './2026-11-28T0017-discounts.js';
 import * as discountsRevision from './2026-11-28T0018-discounts-revision.js';
+import * as paymentMethods from './2026-11-28T0019-payment-methods.js';
 
 /** Every PostgreSQL migration, listed by hand so that the bundled server carries them. */
 export const postgresMigrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const postgresMigrations: Record<string, Migration> = {
   '2026-11-28T0016-colour-variants': colourVariants,
   '2026-11-28T0017-discounts': discounts,
   '2026-11-28T0018-discounts-revision': discountsRevision,
+  '2026-11-28T0019-payment-methods': paymentMethods,
 };

@@ -81,6 +81,8 @@ export interface SettingsTable {
   time_zone: Generated<string>;
   /** 1: Stripe Dashboard promotion codes may be entered on Stripe's page (never with a store code). */
   stripe_promotion_codes: Generated<number>;
+  /** JSON object: the payment method settings (shared/payment-methods.ts); '{}' until the owner sets them. */
+  payment_methods: Generated<string>;
   updated_at: string;
 }
 
@@ -212,6 +214,39 @@ export interface OrdersTable {
   /** The code as the shopper entered it (the owner's spelling), or what Stripe applied; null for none. */
   discount_code: string | null;
   discount_id: string | null;
+  /** How the shopper pays (decision 0038); 'card' for every order before cash on delivery and transfers. */
+  payment_method: Generated<PaymentMethodId>;
+  /** The cash-on-delivery fee, part of total_minor; 0 for other methods. */
+  method_fee_minor: Generated<number>;
+  /** The shopper's phone in E.164, for cash on delivery and transfers (the courier calls it). */
+  phone: string | null;
+  /** SHA-256 of the cash-on-delivery confirmation link's token; the token itself is never kept. */
+  confirm_token_hash: string | null;
+  /** Unconfirmed by then, a cash-on-delivery order expires and its stock goes back. */
+  confirm_by: string | null;
+  confirmed_at: string | null;
+  /** "shopper" for the email link, or the admin's email who confirmed after a call. */
+  confirmed_by: string | null;
+  /** The cash the owner recorded as collected at the door. */
+  collected_minor: number | null;
+  collected_at: string | null;
+  /** The bank transfer's reference and the day it arrived (YYYY-MM-DD), as the owner recorded them. */
+  transfer_reference: string | null;
+  transfer_received_on: string | null;
+  /** A cash-on-delivery parcel sent back: why, whether its stock was put back (0/1), and when. */
+  returned_reason: string | null;
+  returned_restocked: number | null;
+  returned_at: string | null;
+}
+
+/** The payment methods an order can have (decision 0038). */
+export type PaymentMethodId = 'card' | 'cash_on_delivery' | 'bank_transfer';
+
+/** A phone the owner trusts again after its cash-on-delivery parcels were returned to origin. */
+export interface CodPhoneTrustTable {
+  phone: string;
+  lifted_at: string;
+  lifted_by: string;
 }
 
 /** Stock of one size; a size without a row is not tracked (always available). */
@@ -269,6 +304,11 @@ export interface RefundsTable {
   admin_email: string;
   created_at: string;
   updated_at: string;
+  /** 'provider': sent to Stripe (or the demo); 'manual': paid back by hand, recorded as done (decision 0038). */
+  method: Generated<'provider' | 'manual'>;
+  /** For a manual refund: how the money went back (cash, bank transfer, …). */
+  paid_via: string | null;
+  note: string | null;
 }
 
 export interface OrderEventsTable {
@@ -528,6 +568,7 @@ export interface Database {
   job_leases: JobLeasesTable;
   rate_counters: RateCountersTable;
   email_outbox: EmailOutboxTable;
+  cod_phone_trust: CodPhoneTrustTable;
 }
 
 export type Db = Kysely<Database>;

@@ -24,6 +24,8 @@ export const COPIED_TABLES = [
   // After orders: an email names its order. Queued emails go out from PostgreSQL once the store runs there.
   'email_outbox',
   'refunds',
+  // The phones the owner trusts again after returns to origin (decision 0038).
+  'cod_phone_trust',
   'order_events',
   'size_stock',
   'stock_reservations',

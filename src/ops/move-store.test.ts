@@ -242,6 +242,12 @@ async function makeSourceStore(dir: string): Promise<void> {
       })
       .execute();
     await db
+      .insertInto('cod_phone_trust')
+      .values({ phone: '+923001234567', lifted_at: NOW, lifted_by: 'owner@shop.example' })
+      .execute();
+    await sql`UPDATE orders SET payment_method = 'cash_on_delivery', method_fee_minor = 200,
+      phone = '+923001234567' WHERE id = 'o1'`.execute(db);
+    await db
       .insertInto('size_stock')
       .values({ product_id: 'tricky', size: 'M', on_hand: 2, reserved: 1 })
       .execute();
