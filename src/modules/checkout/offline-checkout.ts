@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import type { FastifyBaseLogger } from 'fastify';
-import { ZodError, type z } from 'zod';
+import { ZodRealError, type z } from 'zod';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { durableTransaction } from '../../db/durable.js';
@@ -39,7 +39,8 @@ function fieldError(path: Array<string | number>, message: string, input: unknow
   return new TRPCError({
     code: 'BAD_REQUEST',
     message,
-    cause: new ZodError([{ code: 'custom', path, message, input }]),
+    // ZodRealError: the ZodError that is an Error (tRPC keeps only an Error as the cause).
+    cause: new ZodRealError([{ code: 'custom', path, message, input }]),
   });
 }
 

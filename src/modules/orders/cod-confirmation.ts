@@ -26,7 +26,7 @@ export const CONFIRM_TOO_LATE =
   'The time to confirm this order has passed, so it has been cancelled. You are welcome to order again.';
 
 /** The order page's token, or the confirmation link's (only its SHA-256 is kept), compared in constant time. */
-function holdsToken(
+export function holdsConfirmToken(
   order: { access_token: string | null; confirm_token_hash: string | null },
   token: string,
 ) {
@@ -55,7 +55,7 @@ export async function confirmCashOnDelivery(
     .where('id', '=', orderId)
     .executeTakeFirst();
   if (!order) throw NOT_FOUND();
-  if (by.kind === 'shopper' && !holdsToken(order, by.token)) throw NOT_FOUND();
+  if (by.kind === 'shopper' && !holdsConfirmToken(order, by.token)) throw NOT_FOUND();
   if (order.payment_method !== 'cash_on_delivery') {
     if (by.kind === 'shopper') throw NOT_FOUND();
     throw new TRPCError({ code: 'BAD_REQUEST', message: 'This order is not paid cash on delivery.' });

@@ -17,7 +17,7 @@ export async function expireOfflineOrders(db: Db, now: Date, publicUrl: string):
   const settings = await readPaymentMethods(db);
   const iso = now.toISOString();
   const bankTerms = paymentMethodOf('bank_transfer').pendingTerms(settings, now);
-  // A transfer placed before this has held its stock for the whole holding time.
+  // A transfer placed at or before this has held its stock for the whole holding time.
   const holdMs = (bankTerms?.holdUntil.getTime() ?? now.getTime()) - now.getTime();
   const bankPlacedBefore = new Date(now.getTime() - holdMs).toISOString();
   const due = await db
@@ -27,7 +27,7 @@ export async function expireOfflineOrders(db: Db, now: Date, publicUrl: string):
     .where((eb) =>
       eb.or([
         eb.and([eb('payment_method', '=', 'cash_on_delivery'), eb('confirm_by', '<=', iso)]),
-        eb.and([eb('payment_method', '=', 'bank_transfer'), eb('created_at', '<', bankPlacedBefore)]),
+        eb.and([eb('payment_method', '=', 'bank_transfer'), eb('created_at', '<=', bankPlacedBefore)]),
       ]),
     )
     .limit(1000)
@@ -43,7 +43,7 @@ export async function expireOfflineOrders(db: Db, now: Date, publicUrl: string):
       moved =
         method === 'cash_on_delivery'
           ? moved.where('confirm_by', '<=', iso)
-          : moved.where('created_at', '<', bankPlacedBefore);
+          : moved.where('created_at', '<=', bankPlacedBefore);
       if (Number((await moved.executeTakeFirst()).numUpdatedRows) === 0) return 0;
       await releaseReservations(trx, id);
       await releaseCodeUse(trx, id, now);
