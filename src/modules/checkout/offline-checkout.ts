@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import type { FastifyBaseLogger } from 'fastify';
 import { ZodRealError, type z } from 'zod';
@@ -11,7 +11,7 @@ import { CODE_REFUSAL_TEXT } from '../../shared/discounts.js';
 import type { PlacedOfflineOrder, placeOfflineOrderInput } from '../../shared/payment-methods.js';
 import { holdCodeUse } from '../discounts/redemptions.repository.js';
 import { queueOfflineOrderEmail } from '../orders/offline-order-mail.js';
-import { orderPagePath } from '../orders/order-access.js';
+import { confirmTokenHash, orderPagePath } from '../orders/order-access.js';
 import { insertPendingOrder, newOrderId } from '../orders/orders.repository.js';
 import { stripeShippingOf } from '../orders/postal-address.js';
 import { paymentMethodOf } from '../payments/payment-method.js';
@@ -28,11 +28,6 @@ export type OfflineCheckoutDeps = {
   config: { publicUrl: string };
   log: FastifyBaseLogger;
 };
-
-/** SHA-256 of a confirmation token, as orders.confirm_token_hash keeps it. */
-export function confirmTokenHash(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
-}
 
 /** A field's error, as the input's own validation reports it (the form shows it beside the field). */
 function fieldError(path: Array<string | number>, message: string, input: unknown): TRPCError {

@@ -3,12 +3,11 @@ import { TRPCError } from '@trpc/server';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { durableTransaction } from '../../db/durable.js';
-import { confirmTokenHash } from '../checkout/offline-checkout.js';
 import { redeemCodeUse } from '../discounts/redemptions.repository.js';
 import { readPaymentMethods } from '../settings/payment-method-settings.js';
 import { sellReservations } from '../stock/reservations.js';
 import { queueOfflineOrderEmail } from './offline-order-mail.js';
-import { tokenMatches } from './order-access.js';
+import { confirmTokenHash, tokenMatches } from './order-access.js';
 import { recordOrderEvent } from './order-events.repository.js';
 import { flagStockProblem } from './orders.repository.js';
 
