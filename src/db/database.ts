@@ -222,7 +222,10 @@ export interface OrdersTable {
   phone: string | null;
   /** SHA-256 of the cash-on-delivery confirmation link's token; the token itself is never kept. */
   confirm_token_hash: string | null;
-  /** Unconfirmed by then, a cash-on-delivery order expires and its stock goes back. */
+  /**
+   * The pending step's deadline, set at placing with the stock's hold: unconfirmed (cash on delivery) or
+   * unpaid (bank transfer) by then, the order expires and its stock goes back.
+   */
   confirm_by: string | null;
   confirmed_at: string | null;
   /** "shopper" for the email link, or the admin's email who confirmed after a call. */

@@ -102,7 +102,7 @@ export type CustomerOrderView = {
   stepLabel: string;
   /** The cash-on-delivery fee, part of totalMinor; 0 otherwise. */
   methodFeeMinor: number;
-  /** Cash on delivery: confirm before this (ISO); null once confirmed or for other methods. */
+  /** While pending: confirm (cash on delivery) or transfer (bank transfer) before this (ISO); null after. */
   confirmBy: string | null;
   /** Bank transfer only: the owner's account details and the reference to quote ("Order 1042"). */
   bankDetails: string | null;

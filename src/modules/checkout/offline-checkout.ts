@@ -124,7 +124,8 @@ export async function placeOfflineOrder(
             }),
           ),
           confirm_token_hash: confirmToken ? confirmTokenHash(confirmToken) : null,
-          confirm_by: terms.confirmBy?.toISOString() ?? null,
+          // The pending step's deadline, fixed at placing as the stock's hold is: confirmation or transfer.
+          confirm_by: terms.holdUntil.toISOString(),
         })
         .where('id', '=', orderId)
         .returning('access_token')

@@ -184,7 +184,7 @@ describe('placing cash-on-delivery and bank-transfer orders (decision 0038)', ()
       discount_minor: 50000,
       total_minor: 465000,
       phone: '+923217654321',
-      confirm_by: null,
+      confirm_by: '2026-11-25T10:00:00.000Z',
       confirm_token_hash: null,
     });
     const use = await store.handle.db
@@ -210,7 +210,7 @@ describe('placing cash-on-delivery and bank-transfer orders (decision 0038)', ()
       step: 'awaiting_transfer',
       bankDetails: 'Meezan Bank · Noor Textiles · PK36MEZN0000001234567890',
       paymentReference: `Order ${placed.number}`,
-      confirmBy: null,
+      confirmBy: '2026-11-25T10:00:00.000Z',
       shippingAddress: expect.objectContaining({ city: 'Karachi', postalCode: '' }),
     });
   });

@@ -3,9 +3,9 @@ import type { PaymentMethodSettings } from '../../shared/payment-methods.js';
 import { paymentMethodOf } from '../payments/payment-method.js';
 
 /**
- * When a pending offline order runs out: cash on delivery at its stored confirmation deadline; a transfer
- * at its placing plus the holding time (as the method reckons it). Null for a card order (its provider's
- * session ends it).
+ * When a pending offline order runs out: at the deadline stored when it was placed (the confirmation's for
+ * cash on delivery, the transfer's for a bank transfer), the same instant its stock is held until. An order
+ * placed without one reckons it from its placing.
  */
 export function pendingDeadline(
   settings: PaymentMethodSettings,

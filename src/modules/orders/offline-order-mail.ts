@@ -65,7 +65,6 @@ export async function queueOfflineOrderEmail(
     });
   } else if (mail.kind === 'bank_placed') {
     const settings = await readPaymentMethods(trx);
-    // The hold runs from the placing, as the sweep reckons it (offline-expiry.ts).
     const holdUntil = pendingDeadline(settings, order);
     rendered = bankPlacedEmail(data, {
       accountDetails: settings.bankTransfer.accountDetails,

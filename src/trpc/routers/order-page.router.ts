@@ -50,7 +50,8 @@ export const orderPageRouter = router({
       step: paymentStep(method, order.status, order.fulfilment),
       stepLabel: paymentStepLabel(method, order.status, order.fulfilment),
       methodFeeMinor: order.method_fee_minor,
-      confirmBy: method === 'cash_on_delivery' && order.status === 'pending' ? order.confirm_by : null,
+      // The pending step's deadline: confirm by it (cash on delivery), or transfer by it (bank transfer).
+      confirmBy: method !== 'card' && order.status === 'pending' ? order.confirm_by : null,
       bankDetails: bank ? (await readPaymentMethods(ctx.db)).bankTransfer.accountDetails : null,
       paymentReference: bank ? paymentReferenceOf(order.number) : null,
     };
