@@ -47,6 +47,8 @@ const STAFF_MAY = new Set([
   'admin.orders.byId',
   'admin.orders.ship',
   'admin.orders.markDelivered',
+  'admin.orders.recordCashCollected',
+  'admin.orders.returnedToOrigin',
   'admin.orders.reconcile',
   'admin.emails.list',
   'admin.emails.resend',
