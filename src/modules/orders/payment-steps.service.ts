@@ -260,6 +260,8 @@ export async function recordTransfer(
       .where('id', '=', input.id)
       .where('payment_method', '=', 'bank_transfer')
       .where('status', '=', 'pending')
+      // A pending order the owner cancelled is closed: its stock went back.
+      .where('fulfilment', '!=', 'cancelled')
       .returning(['number', 'currency', 'total_minor', 'subtotal_minor'])
       .executeTakeFirst();
     if (!moved) throw await refusal(trx, input.id, 'transfer');
