@@ -87,6 +87,18 @@ describe('payment steps after confirmation', () => {
       expect.objectContaining({ kind: 'order_payment_step', subject: expect.stringContaining('delivered') }),
     ]);
     expect(mail[0]?.text_body).toContain('81.50');
+    const audit = await db()
+      .selectFrom('admin_audit')
+      .select(['action', 'target', 'admin_email', 'details'])
+      .execute();
+    expect(audit).toEqual([
+      expect.objectContaining({
+        action: 'admin.orders.recordCashCollected',
+        target: 'ord_c1',
+        admin_email: 'packer@shop.example',
+      }),
+    ]);
+    expect(JSON.parse(audit[0]?.details ?? '{}')).toMatchObject({ input: { amount: '81.50' } });
   });
 
   it('refuses a wrong method, a wrong status and a bad amount; two admins at once record the cash once', async () => {

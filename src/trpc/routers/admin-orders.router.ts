@@ -142,6 +142,10 @@ export const adminOrdersRouter = router({
   /** A confirmed cash-on-delivery parcel was delivered and its cash collected (decision 0038). */
   recordCashCollected: adminProcedure.input(recordCashCollectedInput).mutation(async ({ ctx, input }) => {
     const done = await recordCashCollected(fulfilmentDeps(ctx), ctx.admin.email, input);
+    ctx.audit.changes = [
+      { field: 'status', from: 'processing', to: 'paid' },
+      { field: 'collectedMinor', from: null, to: done.collectedMinor },
+    ];
     ctx.mail.nudge();
     ctx.log.info(
       {
@@ -158,6 +162,10 @@ export const adminOrdersRouter = router({
   /** A cash-on-delivery parcel came back unpaid; its units go back on the shelf when the owner says so. */
   returnedToOrigin: adminProcedure.input(returnedToOriginInput).mutation(async ({ ctx, input }) => {
     const done = await returnedToOrigin(fulfilmentDeps(ctx), ctx.admin.email, input);
+    ctx.audit.changes = [
+      { field: 'status', from: 'processing', to: 'payment_failed' },
+      { field: 'restockedUnits', from: 0, to: done.restockedUnits },
+    ];
     ctx.mail.nudge();
     if (done.restockedUnits > 0) ctx.backInStock.nudge();
     ctx.log.info(
@@ -174,6 +182,7 @@ export const adminOrdersRouter = router({
   /** The bank transfer arrived: money, so the owner's (decision 0030). */
   recordTransfer: ownerProcedure.input(recordTransferInput).mutation(async ({ ctx, input }) => {
     const done = await recordTransfer(fulfilmentDeps(ctx), ctx.admin.email, input);
+    ctx.audit.changes = [{ field: 'status', from: 'pending', to: 'paid' }];
     ctx.mail.nudge();
     ctx.log.info(
       { event: 'orders.transfer_received', order: done.number, account: ctx.admin.email },
