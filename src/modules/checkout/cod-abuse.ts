@@ -33,7 +33,11 @@ export async function codRefusal(
 ): Promise<string | null> {
   const { limits } = settings;
   const pending = () =>
-    trx.selectFrom('orders').where('payment_method', '=', 'cash_on_delivery').where('status', '=', 'pending');
+    trx
+      .selectFrom('orders')
+      .where('payment_method', '=', 'cash_on_delivery')
+      .where('status', '=', 'pending')
+      .where('fulfilment', '!=', 'cancelled');
   const count = async (q: ReturnType<typeof pending>) =>
     Number((await q.select(sql<number>`count(*)`.as('n')).executeTakeFirst())?.n ?? 0);
   const unconfirmed =

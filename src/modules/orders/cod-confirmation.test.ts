@@ -263,4 +263,22 @@ describe('confirming and expiring cash-on-delivery and bank-transfer orders (dec
       outcome: 'confirmed',
     });
   });
+  it('an order the owner cancelled before confirmation stays cancelled: not confirmable, not expired, not counted', async () => {
+    const order = await placed();
+    const admin = store.caller({ clock, admin: ownerSession });
+    await admin.admin.orders.cancel({ id: order.orderId, reason: 'Called: a wrong number' });
+    expect(await stock()).toEqual({ on_hand: 5, reserved: 0 });
+    await expect(
+      shop().orderPage.confirmCashOnDelivery({ id: order.orderId, token: order.confirmToken }),
+    ).rejects.toMatchObject({ message: 'This order was cancelled by the shop, so it cannot be confirmed.' });
+    expect(await row(order.orderId)).toMatchObject({ status: 'pending', fulfilment: 'cancelled' });
+    expect(await stock()).toEqual({ on_hand: 5, reserved: 0 });
+    // The sweep leaves it: no "expired" email after the shop's own cancellation.
+    clock.advance(30 * HOUR);
+    expect(await expireOfflineOrders(db(), clock.now(), ORIGIN)).toBe(0);
+    // Nor does it count against the shopper's unconfirmed orders (the limit is 2 a phone).
+    await db().updateTable('size_stock').set({ on_hand: 10 }).execute();
+    await placed();
+    await placed();
+  });
 });

@@ -70,6 +70,8 @@ export async function confirmCashOnDelivery(
       .where('payment_method', '=', 'cash_on_delivery')
       .where('status', '=', 'pending')
       .where('confirm_by', '>', iso)
+      // An order the owner cancelled before it was confirmed stays cancelled.
+      .where('fulfilment', '!=', 'cancelled')
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) === 0) return 'unmoved' as const;
     // Committed like a paid card order's: the hold no longer expires (decision 0038).
@@ -97,10 +99,15 @@ export async function confirmCashOnDelivery(
   if (result === 'confirmed') return { outcome: 'confirmed', number: order.number };
   const after = await deps.db
     .selectFrom('orders')
-    .select(['status', 'confirmed_at'])
+    .select(['status', 'confirmed_at', 'fulfilment'])
     .where('id', '=', orderId)
     .executeTakeFirstOrThrow();
   if (after.confirmed_at !== null) return { outcome: 'already_confirmed', number: order.number };
+  if (after.fulfilment === 'cancelled')
+    throw new TRPCError({
+      code: 'BAD_REQUEST',
+      message: 'This order was cancelled by the shop, so it cannot be confirmed.',
+    });
   if (after.status === 'pending' || after.status === 'expired')
     throw new TRPCError({ code: 'BAD_REQUEST', message: CONFIRM_TOO_LATE });
   throw new TRPCError({ code: 'BAD_REQUEST', message: 'This order can no longer be confirmed.' });

@@ -19,6 +19,8 @@ export async function expireOfflineOrders(db: Db, now: Date, publicUrl: string):
     .where('status', '=', 'pending')
     .where('payment_method', 'in', ['cash_on_delivery', 'bank_transfer'])
     .where('confirm_by', '<=', iso)
+    // The owner cancelled it: its stock and code use went back then, and the shopper was told.
+    .where('fulfilment', '!=', 'cancelled')
     .limit(1000)
     .execute();
   let expired = 0;
@@ -30,6 +32,7 @@ export async function expireOfflineOrders(db: Db, now: Date, publicUrl: string):
         .where('id', '=', id)
         .where('status', '=', 'pending')
         .where('confirm_by', '<=', iso)
+        .where('fulfilment', '!=', 'cancelled')
         .executeTakeFirst();
       if (Number(moved.numUpdatedRows) === 0) return 0;
       await releaseReservations(trx, id);

@@ -32,8 +32,8 @@ export function confirmLink(publicUrl: string, orderId: string, token: string): 
 
 /**
  * Renders an offline order's email and queues it in the caller's transaction, as queueOrderEmail does.
- * The outbox's kinds are fixed by a CHECK constraint; these go as `order_confirmation` (the placed and
- * confirmed ones are that, and the expiry answers it) until a migration gives them kinds of their own.
+ * They go out as `order_payment_step`, the kind of every email about an offline order's steps (migration
+ * 0031), so the admin's email list tells them from a card order's confirmation.
  */
 export async function queueOfflineOrderEmail(
   trx: DbOrTx,
@@ -77,5 +77,5 @@ export async function queueOfflineOrderEmail(
       data,
       order.payment_method === 'cash_on_delivery' ? 'not_confirmed' : 'not_paid',
     );
-  return enqueueEmail(trx, { kind: 'order_confirmation', orderId: order.id, to, ...rendered }, mail.now);
+  return enqueueEmail(trx, { kind: 'order_payment_step', orderId: order.id, to, ...rendered }, mail.now);
 }
