@@ -68,6 +68,8 @@ export type RefundInfo = {
   totalRefundedMinor: number;
   reason: string | null;
   lines: Array<{ title: string; colour?: string | null; size: string | null; quantity: number }>;
+  /** A refund paid back by hand (cash on delivery, transfer): how the shop paid it; absent for a card's. */
+  paidVia?: string | null;
 };
 
 export type RenderedEmail = { subject: string; html: string; text: string };
@@ -160,8 +162,9 @@ export function orderRefundEmail(d: OrderEmailData & { refund: RefundInfo }): Re
     : refund.totalRefundedMinor === refund.amountMinor
       ? `This is part of the ${paid} you paid; the rest of your order stands.`
       : `In all, ${formatMoney(refund.totalRefundedMinor, order.currency, RECEIPT)} of the ${paid} you paid has been refunded.`;
-  const timing =
-    'The money goes back to the card or account you paid with; banks usually take 5 to 10 business days to show it.';
+  const timing = refund.paidVia
+    ? `We paid it back to you by ${oneLine(refund.paidVia, 100)}.`
+    : 'The money goes back to the card or account you paid with; banks usually take 5 to 10 business days to show it.';
   const reason = refund.reason ? oneLine(refund.reason, 500) : null;
   const html = emailDocument({
     title: subject,

@@ -57,6 +57,7 @@ export async function queueOrderEmail(trx: DbOrTx, mail: OrderMail): Promise<str
         amountMinor: refund.amount_minor,
         totalRefundedMinor: record.refundedMinor,
         reason: refund.reason,
+        paidVia: refund.method === 'manual' ? refund.paid_via : null,
         lines: given.flatMap((g) => {
           const line = lines.find((l) => l.id === g.lineId);
           return line

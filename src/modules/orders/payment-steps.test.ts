@@ -358,7 +358,11 @@ describe('payment steps after confirmation', () => {
       expect.objectContaining({ method: 'manual', status: 'succeeded', paidVia: 'Cash', note: null }),
     ]);
     expect(detail.timeline.filter((t) => t.label === 'Refunded by hand')).toHaveLength(2);
-    expect((await emails('ord_m1')).map((e) => e.kind)).toEqual(['order_refund', 'order_refund']);
+    const sent = await emails('ord_m1');
+    expect(sent.map((e) => e.kind)).toEqual(['order_refund', 'order_refund']);
+    // The email says how the money came back, not that it went to a card.
+    expect(sent.map((e) => e.text_body.includes('We paid it back to you by JazzCash.'))).toContain(true);
+    expect(sent.some((e) => e.text_body.includes('card'))).toBe(false);
     // A paid transfer is capped by its total.
     await insertOfflineOrder(db(), {
       id: 'ord_m2',
