@@ -58,8 +58,12 @@ export function CheckoutPage() {
     selected && (selected.id === 'cash_on_delivery' || selected.id === 'bank_transfer')
       ? { ...selected, id: selected.id }
       : null;
-  const cardRefused = offer.offersChoice && (selected?.id !== 'card' || !selected.available);
-  const needsCountry = offer.offersChoice && offer.country === '';
+  // Before a country is chosen the card pays as it always did (its payment page asks where to ship), so a
+  // shopper abroad never has to answer a question about cash on delivery; after, as the country allows.
+  const needsCountry = offer.offersChoice && offer.country === '' && !offer.cardOffered;
+  const cardRefused =
+    offer.offersChoice &&
+    (offer.country === '' ? needsCountry : selected?.id !== 'card' || !selected.available);
   const onPlaced = (order: PlacedOfflineOrder) => {
     placed.current = true;
     navigate(order.orderPath);

@@ -1,5 +1,4 @@
 import type { OfferedPaymentMethod, PaymentMethodName } from '@shared/payment-methods';
-import { keepPreviousData } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { linesForQuote } from '../../lib/cart/cart-store';
 import { countryName } from '../../lib/country-name';
@@ -18,6 +17,12 @@ function browserCountry(shipsTo: readonly string[]): string | null {
   return null;
 }
 
+/** The country a cached answer was asked for (tRPC's query key: [path, { input, type }]). */
+function countryOfKey(key: readonly unknown[] | undefined): unknown {
+  const second = key?.[1] as { input?: { country?: unknown } } | undefined;
+  return second?.input?.country;
+}
+
 /**
  * The payment methods checkout offers for the shipping country the shopper chooses. Before they choose,
  * one country stands in to learn whether the store offers anything but the card at all: the server lists
@@ -33,12 +38,22 @@ export function usePaymentMethods(cart: CartRequest | null) {
     { ...(cart ?? { lines: [] }), country: asked },
     {
       enabled: cart !== null && cart.lines.length > 0 && asked !== '',
-      placeholderData: keepPreviousData,
+      // While a changed cart is priced the methods stay on screen; a changed country's are not the last one's.
+      placeholderData: (previous, previousQuery) =>
+        countryOfKey(previousQuery?.queryKey) === asked ? previous : undefined,
       staleTime: 30_000,
       retry: (count, error) => error.data?.code !== 'TOO_MANY_REQUESTS' && count < 1,
     },
   );
   const listed: OfferedPaymentMethod[] = query.data?.methods ?? [];
+  // What the store offers, kept from the last answer while another country's is asked (no answer then), so
+  // the choice does not vanish and come back as the shopper changes country.
+  const answer = query.data
+    ? { choice: listed.some((m) => m.id !== 'card'), card: listed.some((m) => m.id === 'card') }
+    : null;
+  const [known, setKnown] = useState(answer);
+  if (answer && (answer.choice !== known?.choice || answer.card !== known?.card)) setKnown(answer);
+  const store = answer ?? known;
   const countries = useMemo(
     () =>
       (shipsTo ?? [])
@@ -48,13 +63,15 @@ export function usePaymentMethods(cart: CartRequest | null) {
   );
   return {
     /** False until the store is known to offer more than the card (and on any failure to learn it). */
-    offersChoice: listed.some((m) => m.id !== 'card'),
+    offersChoice: store?.choice ?? false,
+    /** The owner offers the card somewhere: before a country is chosen, it pays as it always did. */
+    cardOffered: store?.card ?? false,
     shipping,
     countries,
     country,
     setCountry,
     /** The methods for the chosen country; none before one is chosen. */
-    methods: country !== '' && asked === country ? listed : [],
+    methods: country !== '' ? listed : [],
     query,
     /** True while the methods shown are not yet those of the cart and country as they are now. */
     stale: query.isFetching || query.isPlaceholderData,
