@@ -38,11 +38,16 @@ export async function registerOrderPage(
       token && id.length <= 100
         ? await deps.db
             .selectFrom('orders')
-            .select(['access_token', 'paid_at', 'number'])
+            .select(['access_token', 'paid_at', 'number', 'payment_method'])
             .where('id', '=', id)
             .executeTakeFirst()
         : undefined;
-    const found = !!order && order.paid_at !== null && tokenMatches(order.access_token, token);
+    // As orderPage.view answers: a card order once paid; one paid at the door or by transfer from its placing,
+    // since its page is where the shopper learns what comes next (decision 0038).
+    const found =
+      !!order &&
+      (order.paid_at !== null || order.payment_method !== 'card') &&
+      tokenMatches(order.access_token, token);
     const { storeName } = await readSiteSettings(deps.db);
     const query = deps.query?.(req);
     const html = await storefrontHtml({
