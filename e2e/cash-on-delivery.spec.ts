@@ -85,11 +85,13 @@ test('cash on delivery to Lahore: the fee before placing, the order page, confir
     await page.getByLabel('Deliver to').selectOption('PK');
     const methods = page.getByRole('group', { name: 'Payment method' });
     await methods.getByRole('radio', { name: 'Cash on delivery' }).check();
-    await expect(page.getByTestId('payment-fee')).toHaveText('$2.00');
+    // The store's money reads "$2" for a whole amount.
+    await expect(page.getByTestId('payment-fee')).toHaveText(/^\$2(\.00)?$/);
     const itemsTotal = money(await page.getByTestId('checkout-total').textContent());
     const shippingLine = page.getByTestId('payment-shipping');
     const shipping = (await shippingLine.count()) > 0 ? money(await shippingLine.textContent()) : 0;
-    const total = money(await page.getByTestId('payment-total').textContent());
+    const totalText = (await page.getByTestId('payment-total').textContent()) ?? '';
+    const total = money(totalText);
     expect(total).toBeCloseTo(itemsTotal + shipping + 2, 2);
 
     const form = page.getByRole('form', { name: 'Your details for cash on delivery' });
@@ -110,7 +112,7 @@ test('cash on delivery to Lahore: the fee before placing, the order page, confir
     const orderPath = new URL(page.url()).pathname + new URL(page.url()).search;
     await expect(page.getByRole('heading', { level: 1, name: /^Order #\d+$/ })).toBeVisible();
     await expect(page.getByTestId('order-stage')).toHaveText('Awaiting confirmation');
-    await expect(page.getByTestId('order-method-fee')).toContainText('$2.00');
+    await expect(page.getByTestId('order-method-fee')).toContainText(/\$2(\.00)?$/);
     await expect(page.getByTestId('order-deadline')).toBeVisible();
     await expect(page.getByTestId('order-line')).toHaveCount(2);
     await expect(page.getByRole('button', { name: 'Cart, 0 items' })).toBeVisible();
@@ -134,7 +136,7 @@ test('cash on delivery to Lahore: the fee before placing, the order page, confir
     await page.getByRole('button', { name: 'Confirm my order' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'your order is confirmed' })).toBeVisible();
     await expect(page.getByTestId('order-stage')).toHaveText('Confirmed, cash due');
-    await expect(page.getByTestId('cash-due')).toContainText(`$${total.toFixed(2)}`);
+    await expect(page.getByTestId('cash-due')).toContainText(totalText);
     await expect(page.getByRole('button', { name: 'Confirm my order' })).toHaveCount(0);
     expect(await stepOf(page, orderPath)).toBe('confirmed');
 
