@@ -8,15 +8,13 @@ import { usePageTitle } from '../../lib/use-page-title';
 /**
  * /order/:id/confirm?token=…: the link in the cash-on-delivery email. Opening it confirms nothing: mail
  * scanners and link previews open every link in a message, so only the shopper's press of the button does
- * (orderPage.confirmCashOnDelivery, with the link's token). The link may carry the order's number
- * (&number=1042) for the heading; nothing else about the order is shown to the holder of this link.
+ * (orderPage.confirmCashOnDelivery, with the link's token). Nothing about the order is shown to the holder
+ * of this link before it is confirmed: it is not the order page's key.
  */
 export function ConfirmOrderPage() {
   usePageTitle('Confirm your order', { noindex: true });
   const { id = '' } = useParams<{ id: string }>();
-  const search = new URLSearchParams(useSearch());
-  const token = search.get('token') ?? '';
-  const number = /^\d{1,12}$/.test(search.get('number') ?? '') ? search.get('number') : null;
+  const token = new URLSearchParams(useSearch()).get('token') ?? '';
   const confirm = trpc.orderPage.confirmCashOnDelivery.useMutation();
   const result = useRef<HTMLDivElement>(null);
   // The button goes once the order is confirmed: focus moves to the answer, which is then read out.
@@ -29,10 +27,11 @@ export function ConfirmOrderPage() {
       ? 'This confirmation link is not valid. Check that you opened the whole link from your email.'
       : (confirm.error?.message ?? null);
 
+  const incomplete = id === '' || token === '';
   return (
     <div className="mx-auto max-w-xl px-4 py-16 text-center">
-      <h1 className="font-serif text-3xl">{number ? `Confirm order #${number}` : 'Confirm your order'}</h1>
-      {id === '' || token === '' ? (
+      <h1 className="font-serif text-3xl">Confirm your order</h1>
+      {incomplete ? (
         <p role="alert" className="mt-6 rounded-xl bg-red-50 p-4 text-red-800">
           This confirmation link is incomplete. Open the whole link from your email.
         </p>
@@ -45,23 +44,25 @@ export function ConfirmOrderPage() {
           </p>
         </div>
       ) : (
-        <>
-          <p className="mt-4 text-muted">
-            Your order is paid in cash on delivery. Confirm it and we will prepare it for delivery.
-          </p>
-          <Button className="mt-8" onClick={() => confirm.mutate({ id, token })} disabled={confirm.isPending}>
+        <p className="mt-4 text-muted">
+          Your order is paid in cash on delivery. Confirm it and we will prepare it for delivery.
+        </p>
+      )}
+      {refusal ? (
+        <p role="alert" className="mt-6 rounded-xl bg-red-50 p-4 text-red-800">
+          {refusal}
+        </p>
+      ) : null}
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        {incomplete || confirm.isSuccess ? null : (
+          <Button onClick={() => confirm.mutate({ id, token })} disabled={confirm.isPending}>
             {confirm.isPending ? 'Confirming…' : 'Confirm my order'}
           </Button>
-          {refusal ? (
-            <p role="alert" className="mt-6 rounded-xl bg-red-50 p-4 text-red-800">
-              {refusal}
-            </p>
-          ) : null}
-        </>
-      )}
-      <Link href={paths.home()} className={buttonClass('secondary', 'mt-8')}>
-        Continue Shopping
-      </Link>
+        )}
+        <Link href={paths.home()} className={buttonClass('secondary')}>
+          Continue Shopping
+        </Link>
+      </div>
     </div>
   );
 }
