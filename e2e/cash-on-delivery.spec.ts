@@ -4,7 +4,8 @@ import { expectNoAxeViolations } from './support/axe';
 import { queryStore } from './support/store-database';
 import { expect, test } from './support/test';
 
-test.describe.configure({ timeout: 120_000 });
+// Both tests change the store's payment methods: one after the other, never side by side.
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
 const money = (text: string | null) => Number((text ?? '').replace(/[^0-9.]/g, ''));
 
@@ -53,6 +54,36 @@ async function stepOf(page: Page, orderPath: string): Promise<string> {
   return ((await res.json()) as { result: { data: { step: string } } }).result.data.step;
 }
 
+/** Two sizes of the first product in the cart, as a shopper adds them; then the checkout page. */
+async function twoItemsToCheckout(page: Page): Promise<void> {
+  await page.goto('/');
+  const card = page.getByTestId('product-card').first();
+  await card.getByRole('heading').getByRole('link').click();
+  const detail = page.getByTestId('product-detail');
+  for (const [index, count] of [
+    [0, '1 item'],
+    [1, '2 items'],
+  ] as const) {
+    await detail.locator('fieldset label').nth(index).click();
+    await detail.getByRole('button', { name: 'Add to Cart' }).click();
+    await expect(page.getByRole('button', { name: `Cart, ${count}` })).toBeVisible();
+  }
+  await page.goto('/checkout');
+  await expect(page.getByTestId('checkout-line')).toHaveCount(2);
+}
+
+/** Who orders, and where to: Lahore, with a Pakistani mobile number. */
+async function fillDetails(page: Page, formName: string): Promise<void> {
+  const form = page.getByRole('form', { name: formName });
+  const stamp = Date.now();
+  await form.getByLabel('Email').fill(`cod.${stamp}@shop.example`);
+  await form.getByLabel('Full name').fill('Ayesha Khan');
+  await form.getByLabel('Phone number').fill('0300 1234567');
+  await form.getByLabel('Address line 1').fill(`${stamp % 1000} Mall Road`);
+  await form.getByLabel('City').fill('Lahore');
+  await form.getByLabel('Postal code (optional)').fill('54000');
+}
+
 test('cash on delivery to Lahore: the fee before placing, the order page, confirmed by the shopper (not by opening the link)', {
   tag: '@edits-catalogue',
 }, async ({ page }) => {
@@ -65,22 +96,7 @@ test('cash on delivery to Lahore: the fee before placing, the order page, confir
     cashOnDelivery: { ...on.cashOnDelivery, enabled: true, countries: ['PK'], fee: '2.00', maxOrder: '' },
   });
   try {
-    // Two sizes of the first product, as a shopper adds them.
-    await page.goto('/');
-    const card = page.getByTestId('product-card').first();
-    await card.getByRole('heading').getByRole('link').click();
-    const detail = page.getByTestId('product-detail');
-    for (const [index, count] of [
-      [0, '1 item'],
-      [1, '2 items'],
-    ] as const) {
-      await detail.locator('fieldset label').nth(index).click();
-      await detail.getByRole('button', { name: 'Add to Cart' }).click();
-      await expect(page.getByRole('button', { name: `Cart, ${count}` })).toBeVisible();
-    }
-
-    await page.goto('/checkout');
-    await expect(page.getByTestId('checkout-line')).toHaveCount(2);
+    await twoItemsToCheckout(page);
     await expect(page.getByRole('heading', { name: 'How would you like to pay?' })).toBeVisible();
     await page.getByLabel('Deliver to').selectOption('PK');
     const methods = page.getByRole('group', { name: 'Payment method' });
@@ -99,13 +115,7 @@ test('cash on delivery to Lahore: the fee before placing, the order page, confir
     await page.waitForLoadState('networkidle');
     await expectNoAxeViolations(page, 'checkout with cash on delivery chosen');
 
-    const stamp = Date.now();
-    await form.getByLabel('Email').fill(`cod.${stamp}@shop.example`);
-    await form.getByLabel('Full name').fill('Ayesha Khan');
-    await form.getByLabel('Phone number').fill('0300 1234567');
-    await form.getByLabel('Address line 1').fill(`${stamp % 1000} Mall Road`);
-    await form.getByLabel('City').fill('Lahore');
-    await form.getByLabel('Postal code (optional)').fill('54000');
+    await fillDetails(page, 'Your details for cash on delivery');
     await form.getByRole('button', { name: 'Place order' }).click();
 
     await expect(page).toHaveURL(/\/order\/[^/?]+\?token=.+/);
@@ -146,6 +156,47 @@ test('cash on delivery to Lahore: the fee before placing, the order page, confir
     const answer = page.getByRole('main').getByRole('status');
     await expect(answer).toContainText('Confirmed');
     await expect(answer).toContainText('already confirmed');
+  } finally {
+    await adminCall(page, 'admin.settings.updatePaymentMethods', asInput(before));
+  }
+});
+
+test('bank transfer to Lahore: no fee, and the order page gives the account, the amount and the reference', {
+  tag: '@edits-catalogue',
+}, async ({ page }) => {
+  await signIn(page);
+  type Stored = Parameters<typeof asInput>[0];
+  const before = await adminCall<Stored>(page, 'admin.settings.paymentMethods');
+  const on = asInput(before);
+  const account = 'Meezan Bank\nAccount: Sitara Stitched\nIBAN PK36 MEZN 0001 2345 6789 0123';
+  await adminCall(page, 'admin.settings.updatePaymentMethods', {
+    ...on,
+    bankTransfer: { enabled: true, countries: ['PK'], accountDetails: account, holdDays: 3 },
+  });
+  try {
+    await twoItemsToCheckout(page);
+    await page.getByLabel('Deliver to').selectOption('PK');
+    await page
+      .getByRole('group', { name: 'Payment method' })
+      .getByRole('radio', { name: 'Bank transfer' })
+      .check();
+    await expect(page.getByTestId('payment-fee')).toHaveCount(0);
+    const itemsTotal = money(await page.getByTestId('checkout-total').textContent());
+    const shippingLine = page.getByTestId('payment-shipping');
+    const shipping = (await shippingLine.count()) > 0 ? money(await shippingLine.textContent()) : 0;
+    const totalText = (await page.getByTestId('payment-total').textContent()) ?? '';
+    expect(money(totalText)).toBeCloseTo(itemsTotal + shipping, 2);
+    await fillDetails(page, 'Your details for bank transfer');
+    await page.getByRole('button', { name: 'Place order' }).click();
+
+    await expect(page).toHaveURL(/\/order\/[^/?]+\?token=.+/);
+    const number = (await page.getByRole('heading', { level: 1 }).textContent())?.replace('Order #', '');
+    await expect(page.getByTestId('order-stage')).toHaveText('Awaiting transfer');
+    await expect(page.getByTestId('transfer-amount')).toHaveText(totalText);
+    await expect(page.getByTestId('transfer-reference')).toHaveText(`Order ${number}`);
+    await expect(page.getByTestId('bank-details')).toContainText('IBAN PK36 MEZN 0001 2345 6789 0123');
+    await expect(page.getByTestId('order-method-fee')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Confirm my order' })).toHaveCount(0);
   } finally {
     await adminCall(page, 'admin.settings.updatePaymentMethods', asInput(before));
   }
