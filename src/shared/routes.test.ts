@@ -7,11 +7,14 @@ describe('isClientRoute', () => {
     expect(isClientRoute('/product/plink_abc')).toBe(true);
     expect(isClientRoute('/product/plink_abc/')).toBe(true);
     expect(isClientRoute('/accessibility')).toBe(true);
+    // The cash-on-delivery confirmation link (decision 0038) is the app's, beside the order page's own route.
+    expect(isClientRoute('/order/ord_1/confirm')).toBe(true);
   });
 
   it('does not match anything else', () => {
     expect(isClientRoute('/product')).toBe(false);
     expect(isClientRoute('/product/a/b')).toBe(false);
+    expect(isClientRoute('/order/a/b/confirm')).toBe(false);
     expect(isClientRoute('/nope')).toBe(false);
     expect(isClientRoute('/index.html')).toBe(false);
   });

@@ -16,6 +16,7 @@ export const clientRoutes = [
   '/canceled',
   '/testpayment',
   '/order/:id',
+  '/order/:id/confirm',
   '/admin',
   '/admin/dashboard',
   '/admin/profile',

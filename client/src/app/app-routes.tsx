@@ -72,6 +72,11 @@ const orderPage = chunkPage(
   () => import('../features/order-page/order-page'),
   (m) => m.OrderPage,
 );
+// The cash-on-delivery confirmation link from the email: its own chunk, it is opened on its own.
+const confirmOrderPage = chunkPage(
+  () => import('../features/order-page/confirm-order-page'),
+  (m) => m.ConfirmOrderPage,
+);
 
 function AdminEntry() {
   return (
@@ -108,6 +113,7 @@ const pages: Record<ClientRoute, Page> = {
   '/canceled': { ...canceledPage, layout: 'store' },
   '/testpayment': { ...testPaymentPage, layout: 'store', reserve: true },
   '/order/:id': { ...orderPage, layout: 'store' },
+  '/order/:id/confirm': { ...confirmOrderPage, layout: 'store', reserve: true },
   '/admin': { component: AdminEntry, layout: 'own' },
   '/admin/dashboard': { component: AdminEntry, layout: 'own' },
   '/admin/profile': { component: AdminEntry, layout: 'own' },

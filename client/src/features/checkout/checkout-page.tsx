@@ -1,11 +1,12 @@
 import { MAX_LINE_QUANTITY } from '@shared/checkout';
 import { formatMoney } from '@shared/money';
+import type { PaymentMethodName, PlacedOfflineOrder } from '@shared/payment-methods';
 import { Trash2 } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { LinePrice } from '../../components/line-price';
 import { Button, buttonClass } from '../../components/ui/button';
-import { codeForRequest } from '../../lib/cart/cart-code';
+import { cartCode, codeForRequest } from '../../lib/cart/cart-code';
 import { cart, linesForQuote } from '../../lib/cart/cart-store';
 import { lineKey, lineName, lineVariant, quotedLineOf } from '../../lib/cart/line-names';
 import { needsColourChoice, problemText } from '../../lib/cart/problem-text';
@@ -15,22 +16,31 @@ import { paths } from '../../lib/paths';
 import { toast } from '../../lib/toast';
 import { usePageTitle } from '../../lib/use-page-title';
 import { DiscountCodeField } from './discount-code-field';
+import { OfflineOrderForm } from './offline-order-form';
+import { PaymentMethodChoice } from './payment-method-choice';
+import { type CartRequest, chosenMethod, usePaymentMethods } from './use-payment-methods';
 
 export function CheckoutPage() {
   usePageTitle('Review Your Order');
   const [, navigate] = useLocation();
   const { lines, quote, code, codeError, setCodeError } = useCartQuote();
   const checkout = useCheckout();
+  const data = quote.data;
+  // The code goes along only when it applies: a refused one is shown, and the total shown is without it.
+  const request: CartRequest = { lines: linesForQuote(lines), ...(data?.code ? codeForRequest(code) : {}) };
+  const offer = usePaymentMethods(lines.length > 0 && data ? request : null);
+  const [chosen, setChosen] = useState<PaymentMethodName | null>(null);
+  // Set once a cash-on-delivery or bank-transfer order is placed: the cart it empties is not an empty cart.
+  const placed = useRef(false);
 
   useEffect(() => {
-    if (lines.length === 0 && !checkout.isPending && !checkout.isSuccess) {
+    if (lines.length === 0 && !checkout.isPending && !checkout.isSuccess && !placed.current) {
       toast.error('Your cart is empty. Please add items before checkout.');
       navigate(paths.home(), { replace: true });
     }
   }, [lines.length, checkout.isPending, checkout.isSuccess, navigate]);
 
   if (lines.length === 0) return null;
-  const data = quote.data;
   const blocking = data?.lines.filter((l) => l.problem && l.problem !== 'price_changed') ?? [];
   const mixed = (data?.currencies.length ?? 0) > 1;
 
@@ -39,8 +49,28 @@ export function CheckoutPage() {
       toast.error('Please add items before checking out.');
       return;
     }
-    // The code goes along only when it applies: a refused one is shown, and the total shown is without it.
-    checkout.mutate({ lines: linesForQuote(lines), ...(data?.code ? codeForRequest(code) : {}) });
+    checkout.mutate(request);
+  };
+
+  // A card-only store (the default) shows no choice: its checkout reads and works as it always did.
+  const selected = offer.offersChoice ? chosenMethod(offer.methods, chosen) : null;
+  const offline =
+    selected && (selected.id === 'cash_on_delivery' || selected.id === 'bank_transfer')
+      ? { ...selected, id: selected.id }
+      : null;
+  // Before a country is chosen the card pays as it always did (its payment page asks where to ship), so a
+  // shopper abroad never has to answer a question about cash on delivery; after, as the country allows.
+  const needsCountry = offer.offersChoice && offer.country === '' && !offer.cardOffered;
+  const cardRefused =
+    offer.offersChoice &&
+    (offer.country === '' ? needsCountry : selected?.id !== 'card' || !selected.available);
+  const onPlaced = (order: PlacedOfflineOrder) => {
+    placed.current = true;
+    navigate(order.orderPath);
+    // The lines and the code went with this order; the next cart starts without them.
+    cart.clear();
+    cartCode.remove();
+    toast.success(`Order #${order.number} placed.`);
   };
 
   return (
@@ -172,19 +202,56 @@ export function CheckoutPage() {
           {data?.currency ? formatMoney(data.totalMinor, data.currency) : '—'}
         </span>
       </div>
-      <p className="mt-1 text-right text-xs text-muted">
-        {data?.code?.freeShipping
-          ? 'Shipping is free with your code.'
-          : 'Shipping is added on the payment page.'}
-      </p>
-      <div className="mt-8 flex flex-wrap justify-end gap-3">
-        <Link href={paths.home()} className={buttonClass('secondary')}>
-          Continue Shopping
-        </Link>
-        <Button onClick={pay} disabled={checkout.isPending || !data || blocking.length > 0 || mixed}>
-          {checkout.isPending ? 'Processing...' : 'Proceed to Payment'}
-        </Button>
-      </div>
+      {offline ? null : (
+        <p className="mt-1 text-right text-xs text-muted">
+          {data?.code?.freeShipping
+            ? 'Shipping is free with your code.'
+            : 'Shipping is added on the payment page.'}
+        </p>
+      )}
+      {offer.offersChoice ? (
+        <PaymentMethodChoice
+          offer={offer}
+          selected={selected}
+          onChoose={setChosen}
+          cartTotalMinor={data && selected && data.currency === selected.currency ? data.totalMinor : null}
+        />
+      ) : null}
+      {offline ? (
+        <>
+          <OfflineOrderForm
+            method={offline.id}
+            methodLabel={offline.label}
+            country={offer.country}
+            cart={request}
+            blocked={!data || blocking.length > 0 || mixed || offer.stale || !offline.available}
+            onPlaced={onPlaced}
+          />
+          <div className="mt-4 flex justify-end">
+            <Link href={paths.home()} className={buttonClass('secondary')}>
+              Continue Shopping
+            </Link>
+          </div>
+        </>
+      ) : (
+        <div className="mt-8 flex flex-wrap justify-end gap-3">
+          <Link href={paths.home()} className={buttonClass('secondary')}>
+            Continue Shopping
+          </Link>
+          <Button
+            onClick={pay}
+            disabled={checkout.isPending || !data || blocking.length > 0 || mixed || cardRefused}
+            aria-describedby={needsCountry ? 'checkout-country-first' : undefined}
+          >
+            {checkout.isPending ? 'Processing...' : 'Proceed to Payment'}
+          </Button>
+          {needsCountry ? (
+            <p id="checkout-country-first" className="w-full text-right text-sm text-muted">
+              Choose where we deliver to see how you can pay.
+            </p>
+          ) : null}
+        </div>
+      )}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { Button, buttonClass } from '../../components/ui/button';
 import { paths } from '../../lib/paths';
 import { trpc } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';
+import { OfflinePayment } from './offline-payment';
 
 const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 const when = (iso: string) => day.format(new Date(iso));
@@ -61,7 +62,7 @@ export function OrderPage() {
       </div>
     );
   }
-  return <OrderDetails order={order.data} />;
+  return <OrderDetails order={order.data} id={id} token={token} />;
 }
 
 /** The one answer to a wrong id, a wrong key or an unpaid order: nothing about any order. */
@@ -80,19 +81,23 @@ function OrderNotFound() {
 }
 
 const STEPS = ['Ordered', 'Paid', 'Shipped', 'Delivered'] as const;
+/** Cash on delivery is paid at the door: its second step is the shopper's confirmation. */
+const COD_STEPS = ['Ordered', 'Confirmed', 'Shipped', 'Delivered'] as const;
 
 function currentStep(order: CustomerOrderView): number {
   if (order.fulfilment === 'delivered') return 3;
   if (order.fulfilment === 'shipped') return 2;
+  if (order.paymentMethod === 'cash_on_delivery') return order.step === 'confirmed' ? 1 : 0;
   return order.status === 'paid' ? 1 : 0;
 }
 
 /** Where the order is on its way, each step said as done, current or still to come. */
 function Progress({ order }: { order: CustomerOrderView }) {
   const current = currentStep(order);
+  const steps = order.paymentMethod === 'cash_on_delivery' ? COD_STEPS : STEPS;
   return (
     <ol aria-label="Order progress" className="mt-6 grid grid-cols-4 gap-2 text-center text-sm">
-      {STEPS.map((step, i) => (
+      {steps.map((step, i) => (
         <li
           key={step}
           aria-current={i === current ? 'step' : undefined}
@@ -116,15 +121,22 @@ function Progress({ order }: { order: CustomerOrderView }) {
   );
 }
 
-function OrderDetails({ order }: { order: CustomerOrderView }) {
+function OrderDetails({ order, id, token }: { order: CustomerOrderView; id: string; token: string }) {
   const { currency, store, shipment } = order;
   const cancelled = order.fulfilment === 'cancelled';
+  const card = order.paymentMethod === 'card';
+  // The cash-on-delivery fee is its own line; what is left of the adjustments is shipping and the like.
+  const feeMinor = card ? 0 : order.methodFeeMinor;
+  const adjustmentsMinor = order.adjustmentsMinor - feeMinor;
   return (
     <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 print:py-0">
       <h1 className="font-serif text-4xl">Order #{order.number}</h1>
       <p className="mt-2 text-muted">
-        Placed {when(order.createdAt)} · <span data-testid="order-stage">{order.stage}</span>
+        Placed {when(order.createdAt)} ·{' '}
+        <span data-testid="order-stage">{card ? order.stage : order.stepLabel}</span>
       </p>
+
+      <OfflinePayment order={order} id={id} token={token} />
 
       {cancelled ? (
         <div className="mt-6 rounded-xl border border-red-200 bg-red-50 p-4 text-red-900">
@@ -137,7 +149,7 @@ function OrderDetails({ order }: { order: CustomerOrderView }) {
               : 'If you paid for it, the store will tell you about your refund.'}
           </p>
         </div>
-      ) : (
+      ) : order.status === 'expired' ? null : (
         <section aria-labelledby="order-progress-heading">
           <h2 id="order-progress-heading" className="sr-only">
             Progress
@@ -192,24 +204,28 @@ function OrderDetails({ order }: { order: CustomerOrderView }) {
             <dt>Subtotal</dt>
             <dd>{formatMoney(order.subtotalMinor, currency)}</dd>
           </div>
-          {/* With a code, the sum is shown whole (subtotal − discount + shipping = total paid); an order
-              without one reads as it always did. */}
+          {/* With a code, or a method the store collects itself, the sum is shown whole (subtotal − discount +
+              shipping + fee = total); a card order without a code reads as it always did. */}
           {order.discountMinor > 0 ? (
-            <>
-              <div className="flex justify-between" data-testid="order-discount">
-                <dt>{order.discountLabel}</dt>
-                <dd>−{formatMoney(order.discountMinor, currency)}</dd>
-              </div>
-              {order.adjustmentsMinor !== 0 ? (
-                <div className="flex justify-between">
-                  <dt>Shipping and adjustments</dt>
-                  <dd>{formatMoney(order.adjustmentsMinor, currency)}</dd>
-                </div>
-              ) : null}
-            </>
+            <div className="flex justify-between" data-testid="order-discount">
+              <dt>{order.discountLabel}</dt>
+              <dd>−{formatMoney(order.discountMinor, currency)}</dd>
+            </div>
+          ) : null}
+          {(order.discountMinor > 0 || !card) && adjustmentsMinor !== 0 ? (
+            <div className="flex justify-between">
+              <dt>Shipping and adjustments</dt>
+              <dd>{formatMoney(adjustmentsMinor, currency)}</dd>
+            </div>
+          ) : null}
+          {feeMinor > 0 ? (
+            <div className="flex justify-between" data-testid="order-method-fee">
+              <dt>Cash on delivery fee</dt>
+              <dd>{formatMoney(feeMinor, currency)}</dd>
+            </div>
           ) : null}
           <div className="flex justify-between font-semibold">
-            <dt>Total paid</dt>
+            <dt>{card || order.status === 'paid' ? 'Total paid' : 'Total to pay'}</dt>
             <dd>{formatMoney(order.totalMinor, currency)}</dd>
           </div>
           {order.refundedMinor > 0 ? (
