@@ -29,21 +29,19 @@ const STEP_ACTIONS: ReadonlyArray<{ id: StepAction; button: string; title: strin
 ];
 
 /**
- * Which steps the order can take now, by its step; the server checks each again (one conditional update).
- * Recording a transfer and lifting a phone's refusal are the owner's (decision 0030). A returned order's
- * phone may be refused for its returns: the owner can lift that from here.
+ * Which steps the order can take now: the server's `can` where it answers one (it leaves staff without the
+ * owner's transfer), else the order's step; the server checks each again (one conditional update). Lifting
+ * a phone's refusal is the owner's (decision 0030): a returned order's phone may be refused for its
+ * returns, so the owner can lift it from here.
  */
 function stepActions(order: OrderDetail, isOwner: boolean): Set<StepAction> {
   const actions = new Set<StepAction>();
-  const { step } = order;
-  if (order.paymentMethod === 'cash_on_delivery') {
-    if (step === 'awaiting_confirmation') actions.add('confirm');
-    if (step === 'confirmed' || step === 'shipped' || step === 'delivered') actions.add('collect');
-    if (step === 'confirmed' || step === 'shipped') actions.add('returned');
-    if (step === 'returned' && isOwner && order.phone) actions.add('lift');
-  }
-  if (order.paymentMethod === 'bank_transfer' && step === 'awaiting_transfer' && isOwner)
-    actions.add('transfer');
+  const cod = order.paymentMethod === 'cash_on_delivery';
+  if (cod && order.step === 'awaiting_confirmation') actions.add('confirm');
+  if (order.can.recordCashCollected) actions.add('collect');
+  if (order.can.returnedToOrigin) actions.add('returned');
+  if (order.can.recordTransfer) actions.add('transfer');
+  if (cod && order.step === 'returned' && isOwner && order.phone) actions.add('lift');
   return actions;
 }
 

@@ -77,7 +77,13 @@ export function ConfirmCodForm({ order, onCancel, onDone }: FormProps) {
     setFailure(null);
     confirm.mutate(
       { id: order.id },
-      { onSuccess: () => onDone('Order confirmed.'), onError: (err) => setFailure(failureMessage(err)) },
+      {
+        onSuccess: (result) =>
+          onDone(
+            result.outcome === 'already_confirmed' ? 'The order was confirmed already.' : 'Order confirmed.',
+          ),
+        onError: (err) => setFailure(failureMessage(err)),
+      },
     );
   };
   return (

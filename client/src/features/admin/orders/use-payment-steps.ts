@@ -4,14 +4,18 @@ import { useAfterOrderChange } from './use-orders';
 
 /**
  * The steps the owner moves a cash-on-delivery or bank-transfer order through (decision 0038). Each answers
- * the updated order; a refusal (someone else moved it first) still refreshes, so the dialog shows where the
+ * the updated order (confirming answers whether this click did it); a refusal (someone else moved it first) still refreshes, so the dialog shows where the
  * order is now. The forms show the refusal's words.
  */
 export function useConfirmCashOnDelivery() {
   const after = useAfterOrderChange();
   return trpc.admin.orders.confirmCashOnDelivery.useMutation({
-    onSuccess(order) {
-      toast.success(`Order #${order.number} confirmed`);
+    onSuccess(result) {
+      toast.success(
+        result.outcome === 'already_confirmed'
+          ? `Order #${result.number} was confirmed already`
+          : `Order #${result.number} confirmed`,
+      );
       void after();
     },
     onError() {
