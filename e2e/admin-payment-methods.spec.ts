@@ -7,20 +7,25 @@ type SearchItem = {
   sizes: string[];
   soldOut: boolean;
   soldOutSizes?: string[];
-  colours?: unknown;
+  colours?: Array<{ name: string; soldOutSizes?: string[] }>;
 };
 
-/** A demo product without colours and a size of it that can be bought now, from the storefront's own search. */
-async function buyableLine(page: Page): Promise<{ productId: string; size: string | null }> {
+type Line = { productId: string; colour?: string; size: string | null };
+
+/** A demo product's size (in its first colour, if it has colours) that can be bought now, from the search. */
+async function buyableLine(page: Page): Promise<Line> {
   const input = encodeURIComponent(JSON.stringify({ limit: 48 }));
   const res = await page.request.get(`/api/trpc/catalogue.search?input=${input}`);
   const body = (await res.json()) as { result: { data: { items: SearchItem[] } } };
   for (const item of body.result.data.items) {
-    if (item.colours || item.soldOut) continue;
-    const size = item.sizes.find((s) => !(item.soldOutSizes ?? []).includes(s));
-    if (size !== undefined || item.sizes.length === 0) return { productId: item.id, size: size ?? null };
+    if (item.soldOut) continue;
+    const colour = item.colours?.[0];
+    const soldOut = [...(item.soldOutSizes ?? []), ...(colour?.soldOutSizes ?? [])];
+    const size = item.sizes.find((s) => !soldOut.includes(s));
+    if (size === undefined && item.sizes.length > 0) continue;
+    return { productId: item.id, ...(colour ? { colour: colour.name } : {}), size: size ?? null };
   }
-  throw new Error('The demo catalogue has no product to buy');
+  throw new Error(`The demo catalogue has no product to buy: ${JSON.stringify(body).slice(0, 500)}`);
 }
 
 /** A tRPC mutation from the page, as its own forms send them (JSON POST from the store's origin). */
@@ -47,10 +52,13 @@ async function returnToOrigin(page: Page): Promise<{ returned: number; finished:
   return match ? { returned: Number(match[1]), finished: Number(match[2]) } : { returned: 0, finished: 0 };
 }
 
+// Both tests change the payment methods and read the list's figures: one after the other.
+test.describe.configure({ mode: 'default' });
+
 test('the owner offers cash on delivery in Pakistan with a fee, then confirms, ships and collects a cash order; the list and the timeline show each step', {
   tag: '@edits-catalogue',
 }, async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(60_000);
   await signIn(page);
 
   // Settings → Payment methods: cash on delivery for PK, a fee of 2.00 in the store's currency.
@@ -62,8 +70,9 @@ test('the owner offers cash on delivery in Pakistan with a fee, then confirms, s
   const form = page.getByRole('form', { name: 'Payment methods' });
   await expect(form).toBeVisible();
   await form.getByLabel('Offer cash on delivery').check();
-  const countries = form.getByLabel('Cash on delivery: countries');
-  if ((await form.getByRole('button', { name: 'Remove PK' }).count()) === 0) {
+  const cod = form.getByRole('group', { name: 'Cash on delivery', exact: true });
+  const countries = cod.getByLabel('Cash on delivery: countries');
+  if ((await cod.getByRole('button', { name: 'Remove PK' }).count()) === 0) {
     await countries.fill('PK');
     await countries.press('Enter');
   }
@@ -86,7 +95,7 @@ test('the owner offers cash on delivery in Pakistan with a fee, then confirms, s
     .click();
   await expect(form.getByLabel('Offer cash on delivery')).toBeChecked();
   await expect(form.getByLabel(/^Fee \(/)).toHaveValue('2.00');
-  await expect(form.getByRole('button', { name: 'Remove PK' })).toHaveCount(1);
+  await expect(cod.getByRole('button', { name: 'Remove PK' })).toHaveCount(1);
 
   try {
     // A shopper in Lahore orders, paying cash at the door.
@@ -104,14 +113,17 @@ test('the owner offers cash on delivery in Pakistan with a fee, then confirms, s
 
     // The orders list: filtered to cash on delivery, the order with its method and step.
     await page.getByRole('tab', { name: 'Orders' }).click();
-    await page.getByLabel('Method', { exact: true }).selectOption({ label: 'Cash on delivery' });
+    await page
+      .getByRole('combobox', { name: 'Method', exact: true })
+      .selectOption({ label: 'Cash on delivery' });
     const row = page.getByTestId('order-row').filter({ hasText: `#${placed.number}` });
     await expect(row).toContainText('Awaiting confirmation');
     await expect(row.getByTestId('order-row-method')).toHaveText('Cash on delivery');
-    await page.getByLabel('Step', { exact: true }).selectOption({ label: 'Awaiting confirmation' });
+    await page
+      .getByRole('combobox', { name: 'Step', exact: true })
+      .selectOption({ label: 'Awaiting confirmation' });
     await expect(row).toHaveCount(1);
-    await expect(page.getByTestId('orders-summary-cash')).toContainText('order');
-    await page.getByLabel('Step', { exact: true }).selectOption({ label: 'Any step' });
+    await page.getByRole('combobox', { name: 'Step', exact: true }).selectOption({ label: 'Any step' });
     const before = await returnToOrigin(page);
 
     // The order: its method, the phone to call, the fee, and its step.
@@ -139,6 +151,12 @@ test('the owner offers cash on delivery in Pakistan with a fee, then confirms, s
     await dialog.getByRole('button', { name: 'Save shipment' }).click();
     await expect(stage).toHaveText('Shipped');
 
+    // Confirmed and on its way, its cash is awaited: the list's figures say so, per currency.
+    await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+    await expect(row).toContainText('Shipped');
+    await expect(page.getByTestId('orders-summary-cash')).toHaveText(/\$\d[\d,]*\.\d{2} \(\d+ orders?\)/);
+    await row.getByRole('button', { name: `#${placed.number}` }).click();
+
     // The courier hands over the cash: the amount is prefilled with the total.
     await dialog.getByRole('button', { name: 'Record cash collected' }).click();
     const amount = dialog.getByLabel(/^Amount collected/);
@@ -156,7 +174,7 @@ test('the owner offers cash on delivery in Pakistan with a fee, then confirms, s
     await expect(timeline).toContainText('Shipped');
     await expect(timeline).toContainText(/cash collected/i);
     await expectNoAxeViolations(page, 'the collected order dialog');
-    await dialog.getByRole('button', { name: /close/i }).first().click();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
 
     // The list's figures: one more cash-on-delivery order finished, none of them returned.
     await expect(row).toContainText('Delivered, cash collected');
@@ -165,20 +183,134 @@ test('the owner offers cash on delivery in Pakistan with a fee, then confirms, s
       .toEqual({ returned: before.returned, finished: before.finished + 1 });
   } finally {
     // Cash on delivery off again, so the other journeys see the store as they expect it.
-    await mutate(page, 'admin.settings.updatePaymentMethods', await currentSettingsWithCodOff(page));
+    await changePaymentMethods(page, { cod: { enabled: false } });
   }
 });
 
-/** The saved payment methods as the form sends them, with cash on delivery turned off. */
-async function currentSettingsWithCodOff(page: Page): Promise<unknown> {
+type StoredSettings = {
+  cashOnDelivery: { feeMinor: number; maxOrderMinor: number | null } & Record<string, unknown>;
+  bankTransfer: Record<string, unknown>;
+} & Record<string, unknown>;
+
+/**
+ * Saves the payment methods as they are with some changes, through the owner's own procedure: the stored
+ * fee and maximum go back as the form's amounts.
+ */
+async function changePaymentMethods(
+  page: Page,
+  change: { cod?: Record<string, unknown>; bank?: Record<string, unknown> },
+): Promise<void> {
   const res = await page.request.get('/api/trpc/admin.settings.paymentMethods');
-  const body = (await res.json()) as {
-    result: {
-      data: {
-        cashOnDelivery: { feeMinor: number; maxOrderMinor: number | null } & Record<string, unknown>;
-      } & Record<string, unknown>;
-    };
-  };
-  const { feeMinor: _fee, maxOrderMinor: _max, ...cod } = body.result.data.cashOnDelivery;
-  return { ...body.result.data, cashOnDelivery: { ...cod, enabled: false, fee: '0', maxOrder: '' } };
+  const stored = ((await res.json()) as { result: { data: StoredSettings } }).result.data;
+  const { feeMinor, maxOrderMinor, ...cod } = stored.cashOnDelivery;
+  const currency = String(cod.currency);
+  const amount = (minor: number) => (currency === 'usd' ? (minor / 100).toFixed(2) : String(minor));
+  await mutate(page, 'admin.settings.updatePaymentMethods', {
+    ...stored,
+    cashOnDelivery: {
+      ...cod,
+      fee: amount(feeMinor),
+      maxOrder: maxOrderMinor === null ? '' : amount(maxOrderMinor),
+      ...change.cod,
+    },
+    bankTransfer: { ...stored.bankTransfer, ...change.bank },
+  });
 }
+
+test('a returned cash order puts its stock back and its phone can be trusted again; a bank transfer is recorded and refunded by hand', {
+  tag: '@edits-catalogue',
+}, async ({ page }) => {
+  test.setTimeout(60_000);
+  await signIn(page);
+  await changePaymentMethods(page, {
+    cod: { enabled: true, countries: ['PK'], currency: 'usd', fee: '2.00' },
+    bank: {
+      enabled: true,
+      countries: ['PK'],
+      accountDetails: 'Meezan Bank · Sitara Stitched · PK36MEZN0001234567890123',
+    },
+  });
+  try {
+    const line = await buyableLine(page);
+    const order = (method: string, phone: string) =>
+      mutate<{ orderId: string; number: number }>(page, 'checkout.placeOrder', {
+        lines: [{ ...line, quantity: 1 }],
+        method,
+        customer: {
+          email: `${method}-${Date.now()}@shopper.example`,
+          name: 'Bilal Ahmed',
+          phone,
+          address: { line1: '4 Canal View', city: 'Lahore', country: 'PK' },
+        },
+      });
+    const cash = await order('cash_on_delivery', '03011234567');
+    const bank = await order('bank_transfer', '03021234567');
+
+    await page.getByRole('tab', { name: 'Orders' }).click();
+    const before = await returnToOrigin(page);
+
+    // The cash order is confirmed, then comes back refused: the reason, and its stock put back.
+    const cashRow = page.getByTestId('order-row').filter({ hasText: `#${cash.number}` });
+    await cashRow.getByRole('button', { name: `#${cash.number}` }).click();
+    const cashDialog = page.getByRole('dialog', { name: `Order #${cash.number}` });
+    const cashStage = cashDialog.getByTestId('order-dialog-stage');
+    await cashDialog.getByRole('button', { name: 'Confirm (after calling)' }).click();
+    await cashDialog.getByRole('button', { name: 'Confirm the order' }).click();
+    await expect(cashStage).toHaveText('Confirmed, cash due');
+    await cashDialog.getByRole('button', { name: 'Returned to origin' }).click();
+    const returned = cashDialog.getByRole('form', { name: 'Returned to origin' });
+    await returned.getByRole('button', { name: 'Record the return' }).click();
+    await expect(returned.getByText('Say why it came back')).toBeVisible();
+    await returned.getByLabel('Why it came back').fill('Refused at the door');
+    await expect(returned.getByLabel('Put the stock back')).toBeChecked();
+    await returned.getByRole('button', { name: 'Record the return' }).click();
+    await expect(cashStage).toHaveText('Returned to origin');
+    await expect(cashDialog.getByTestId('order-payment')).toContainText('Refused at the door');
+    await expect(cashDialog.getByTestId('order-payment')).toContainText('stock put back');
+    await expect(cashDialog.getByTestId('order-timeline')).toContainText(/returned/i);
+    // The owner trusts the phone again.
+    await cashDialog.getByRole('button', { name: 'Lift the refusal' }).click();
+    await cashDialog
+      .getByRole('form', { name: 'Lift the refusal' })
+      .getByRole('button', { name: 'Lift the refusal' })
+      .click();
+    await expect(
+      cashDialog.getByRole('status').filter({ hasText: 'orders from +923011234567 are taken again' }),
+    ).toHaveCount(1);
+    await cashDialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+    await expect
+      .poll(() => returnToOrigin(page))
+      .toEqual({ returned: before.returned + 1, finished: before.finished + 1 });
+
+    // The transfer arrives: the reference and the day; then part of it is paid back by hand.
+    const bankRow = page.getByTestId('order-row').filter({ hasText: `#${bank.number}` });
+    await expect(bankRow.getByTestId('order-row-method')).toHaveText('Bank transfer');
+    await bankRow.getByRole('button', { name: `#${bank.number}` }).click();
+    const bankDialog = page.getByRole('dialog', { name: `Order #${bank.number}` });
+    const bankStage = bankDialog.getByTestId('order-dialog-stage');
+    await expect(bankStage).toHaveText('Awaiting transfer');
+    await bankDialog.getByRole('button', { name: 'Record transfer received' }).click();
+    const transfer = bankDialog.getByRole('form', { name: 'Record transfer received' });
+    await transfer.getByLabel('Transfer reference').fill('TRX-778899');
+    await transfer.getByRole('button', { name: 'Record transfer' }).click();
+    await expect(bankStage).toHaveText('Paid');
+    await expect(bankDialog.getByTestId('order-payment')).toContainText('TRX-778899');
+
+    await bankDialog.getByRole('button', { name: 'Refund', exact: true }).click();
+    const refund = bankDialog.getByRole('form', { name: 'Refund' });
+    await expect(refund.getByTestId('manual-refund-note')).toContainText('Pay it back by hand');
+    await refund.getByLabel('An amount').check();
+    await refund.getByLabel(/^Amount \(/).fill('5');
+    await refund.getByRole('button', { name: 'Record refund of $5' }).click();
+    await expect(refund.getByText('Say how the money was paid back')).toBeVisible();
+    await refund.getByLabel('Paid back via').fill('Bank transfer');
+    await refund.getByLabel(/^Note/).fill('Sent back from the shop account');
+    await expectNoAxeViolations(page, 'the manual refund form');
+    await refund.getByRole('button', { name: 'Record refund of $5' }).click();
+    const refunds = bankDialog.getByTestId('refunds');
+    await expect(refunds).toContainText('paid back by hand via Bank transfer');
+    await expect(refunds).toContainText('Note: Sent back from the shop account');
+  } finally {
+    await changePaymentMethods(page, { cod: { enabled: false }, bank: { enabled: false } });
+  }
+});

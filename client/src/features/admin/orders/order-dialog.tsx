@@ -99,7 +99,7 @@ function OrderBody({
           </span>{' '}
           · placed {at(order.createdAt)}
           {order.paidAt ? ` · paid ${at(order.paidAt)}` : ''}
-          {order.paymentMode === 'demo' ? ' · demo payment' : ''}
+          {order.paymentMode === 'demo' && order.paymentMethod === 'card' ? ' · demo payment' : ''}
         </p>
         <p>
           {order.customerName ?? 'No name'}

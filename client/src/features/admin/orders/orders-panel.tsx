@@ -58,7 +58,10 @@ function orderColumns(open: (id: string) => void): Array<Column<OrderRow>> {
               {o.refund === 'full' ? 'Refunded' : 'Partly refunded'}
             </span>
           ) : null}
-          {o.paymentMode === 'demo' ? <span className="ml-2 text-xs text-muted">demo</span> : null}
+          {/* Demo is the card's gateway: cash and transfers never go through it. */}
+          {o.paymentMode === 'demo' && o.paymentMethod === 'card' ? (
+            <span className="ml-2 text-xs text-muted">demo</span>
+          ) : null}
         </>
       ),
     },
