@@ -1,4 +1,4 @@
-import { type ReactNode, useId } from 'react';
+import type { ReactNode } from 'react';
 import { ChipsInput } from '../../../components/admin/chips-input';
 import { TextField } from '../../../components/ui/text-field';
 
@@ -62,7 +62,6 @@ export function MethodCountries({
   onChange: (countries: string[]) => void;
   error: string | undefined;
 }) {
-  const hintId = useId();
   return (
     <div>
       <ChipsInput
@@ -72,7 +71,7 @@ export function MethodCountries({
         placeholder="Two-letter code, then Enter"
         error={error}
       />
-      <p id={hintId} className="mt-1 text-xs text-muted">
+      <p className="mt-1 text-xs text-muted">
         {values.length === 0
           ? 'Offered for every country the store ships to.'
           : 'Offered only for these shipping countries.'}
