@@ -5,10 +5,53 @@ import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
 import { useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';
 import { serverFieldErrors, useZodForm } from '../../../lib/use-zod-form';
+import { useIsOwner } from '../owner-only';
 import { ActionPanel, failureMessage, useFocusOnOpen } from './action-panel';
+import {
+  CollectCashForm,
+  ConfirmCodForm,
+  LiftRefusalForm,
+  ReturnedForm,
+  TransferForm,
+} from './payment-step-forms';
 import { type OrderDetail, useCancelOrder, useMarkDelivered, useShipOrder } from './use-orders';
 
-type Panel = 'ship' | 'cancel' | null;
+type StepAction = 'confirm' | 'collect' | 'returned' | 'transfer' | 'lift';
+type Panel = 'ship' | 'cancel' | StepAction | null;
+
+/** The steps of a cash-on-delivery or bank-transfer order (decision 0038), with their buttons' words. */
+const STEP_ACTIONS: ReadonlyArray<{ id: StepAction; button: string; title: string }> = [
+  { id: 'confirm', button: 'Confirm (after calling)', title: 'Confirm the order' },
+  { id: 'collect', button: 'Record cash collected', title: 'Record cash collected' },
+  { id: 'returned', button: 'Returned to origin', title: 'Returned to origin' },
+  { id: 'transfer', button: 'Record transfer received', title: 'Record transfer received' },
+  { id: 'lift', button: 'Lift the refusal', title: 'Lift the phone’s refusal' },
+];
+
+/**
+ * Which steps the order can take now: the server's `can` where it answers one (it leaves staff without the
+ * owner's transfer), else the order's step; the server checks each again (one conditional update). Lifting
+ * a phone's refusal is the owner's (decision 0030): a returned order's phone may be refused for its
+ * returns, so the owner can lift it from here.
+ */
+function stepActions(order: OrderDetail, isOwner: boolean): Set<StepAction> {
+  const actions = new Set<StepAction>();
+  const cod = order.paymentMethod === 'cash_on_delivery';
+  if (cod && order.step === 'awaiting_confirmation') actions.add('confirm');
+  if (order.can.recordCashCollected) actions.add('collect');
+  if (order.can.returnedToOrigin) actions.add('returned');
+  if (order.can.recordTransfer) actions.add('transfer');
+  if (cod && order.step === 'returned' && isOwner && order.phone) actions.add('lift');
+  return actions;
+}
+
+const STEP_FORM = {
+  confirm: ConfirmCodForm,
+  collect: CollectCashForm,
+  returned: ReturnedForm,
+  transfer: TransferForm,
+  lift: LiftRefusalForm,
+} as const;
 
 /**
  * What can be done with the goods now, as the server says (order.can): each button opens its small form in
@@ -21,8 +64,10 @@ export function OrderActions({ order, onDone }: { order: OrderDetail; onDone: (m
   const deliver = useMarkDelivered();
   const [deliverError, setDeliverError] = useState<string | null>(null);
   const panelId = useId();
+  const steps = stepActions(order, useIsOwner());
+  const openStep = STEP_ACTIONS.find((a) => a.id === open && steps.has(a.id));
 
-  if (!can.ship && !can.markDelivered && !can.cancel) {
+  if (!can.ship && !can.markDelivered && !can.cancel && steps.size === 0) {
     return <p className="text-muted">Nothing to do with the goods of this order now.</p>;
   }
 
@@ -46,6 +91,17 @@ export function OrderActions({ order, onDone }: { order: OrderDetail; onDone: (m
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap gap-2">
+        {STEP_ACTIONS.filter((a) => steps.has(a.id)).map((a) => (
+          <Button
+            key={a.id}
+            variant={open === a.id ? 'primary' : 'secondary'}
+            aria-expanded={open === a.id}
+            aria-controls={`${panelId}-${a.id}`}
+            onClick={() => toggle(a.id)}
+          >
+            {a.button}
+          </Button>
+        ))}
         {can.ship ? (
           <Button
             variant={open === 'ship' ? 'primary' : 'secondary'}
@@ -77,6 +133,11 @@ export function OrderActions({ order, onDone }: { order: OrderDetail; onDone: (m
           {deliverError}
         </p>
       ) : null}
+      {openStep ? (
+        <ActionPanel id={`${panelId}-${openStep.id}`} title={openStep.title}>
+          <StepForm action={openStep.id} order={order} onCancel={() => setOpen(null)} onDone={done} />
+        </ActionPanel>
+      ) : null}
       {open === 'ship' ? (
         <ActionPanel id={`${panelId}-ship`} title="Mark as shipped">
           <ShipForm orderId={order.id} onCancel={() => setOpen(null)} onDone={done} />
@@ -89,6 +150,19 @@ export function OrderActions({ order, onDone }: { order: OrderDetail; onDone: (m
       ) : null}
     </div>
   );
+}
+
+function StepForm({
+  action,
+  ...props
+}: {
+  action: StepAction;
+  order: OrderDetail;
+  onCancel: () => void;
+  onDone: (message: string) => void;
+}) {
+  const Form = STEP_FORM[action];
+  return <Form {...props} />;
 }
 
 const shipFields = shipOrderInput.omit({ id: true });

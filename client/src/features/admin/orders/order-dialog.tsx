@@ -1,4 +1,5 @@
 import { formatMoney } from '@shared/money';
+import { PAYMENT_METHOD_LABEL } from '@shared/payment-methods';
 import { type ReactNode, type RefObject, useId, useRef, useState } from 'react';
 import { OrderLines } from '../../../components/order-lines';
 import { PostalAddress } from '../../../components/postal-address';
@@ -7,6 +8,7 @@ import { Modal } from '../../../components/ui/modal';
 import { paths } from '../../../lib/paths';
 import { OrderActions } from './order-actions';
 import { OrderEmails } from './order-emails';
+import { OrderPayment } from './order-payment';
 import { OrderRefunds } from './order-refunds';
 import { OrderTimeline } from './order-timeline';
 import { type OrderDetail, useOrder } from './use-orders';
@@ -92,11 +94,12 @@ function OrderBody({
             className="rounded-full bg-sand px-2 py-0.5 font-medium text-ink"
             data-testid="order-dialog-stage"
           >
-            {order.stage}
+            {/* A card order reads as it always did; the offline methods by their step (decision 0038). */}
+            {order.paymentMethod === 'card' ? order.stage : order.stepLabel}
           </span>{' '}
           · placed {at(order.createdAt)}
           {order.paidAt ? ` · paid ${at(order.paidAt)}` : ''}
-          {order.paymentMode === 'demo' ? ' · demo payment' : ''}
+          {order.paymentMode === 'demo' && order.paymentMethod === 'card' ? ' · demo payment' : ''}
         </p>
         <p>
           {order.customerName ?? 'No name'}
@@ -122,6 +125,10 @@ function OrderBody({
         </div>
       </div>
 
+      <Section title="Payment">
+        <OrderPayment order={order} />
+      </Section>
+
       <Section title="Items">
         <OrderLines lines={order.lines} currency={currency} className="border-y border-stone-line" />
         <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1" data-testid="order-money">
@@ -145,6 +152,20 @@ function OrderBody({
                   <dd className="text-right">{formatMoney(order.adjustmentsMinor, currency)}</dd>
                 </>
               ) : null}
+            </>
+          ) : null}
+          {order.methodFeeMinor > 0 ? (
+            <>
+              <dt data-testid="order-fee-label">{PAYMENT_METHOD_LABEL[order.paymentMethod]} fee</dt>
+              <dd className="text-right" data-testid="order-fee">
+                {formatMoney(order.methodFeeMinor, currency)}
+              </dd>
+            </>
+          ) : null}
+          {order.paymentMethod !== 'card' && order.totalMinor !== null ? (
+            <>
+              <dt className="font-medium">Total</dt>
+              <dd className="text-right font-medium">{formatMoney(order.totalMinor, currency)}</dd>
             </>
           ) : null}
           <dt className="font-medium">Paid</dt>

@@ -63,7 +63,11 @@ export function OrderRefunds({ order, onDone }: { order: OrderDetail; onDone: (m
               </p>
               <p className="text-xs text-muted">
                 {dateTime.format(new Date(r.createdAt))} · {r.adminEmail}
-                {r.provider === 'demo' ? ' · demo, no money moved' : ''}
+                {r.method === 'manual'
+                  ? ` · paid back by hand${r.paidVia ? ` via ${r.paidVia}` : ''}`
+                  : r.provider === 'demo'
+                    ? ' · demo, no money moved'
+                    : ''}
               </p>
               {r.lines.length > 0 ? (
                 <p className="text-xs">
@@ -71,6 +75,7 @@ export function OrderRefunds({ order, onDone }: { order: OrderDetail; onDone: (m
                 </p>
               ) : null}
               {r.reason ? <p className="text-xs">Reason: {r.reason}</p> : null}
+              {r.note ? <p className="text-xs">Note: {r.note}</p> : null}
               {r.status === 'failed' && r.failure ? (
                 <p className="text-xs text-red-800">Failed: {r.failure}</p>
               ) : null}

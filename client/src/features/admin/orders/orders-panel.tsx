@@ -1,20 +1,31 @@
 import { formatMoney } from '@shared/money';
 import { ORDER_STATUS_LABEL, ORDER_STATUSES, type OrderStatusName } from '@shared/orders';
+import {
+  PAYMENT_METHOD_LABEL,
+  PAYMENT_METHODS,
+  PAYMENT_STEP_LABEL,
+  PAYMENT_STEPS,
+  type PaymentMethodName,
+  type PaymentStep,
+} from '@shared/payment-methods';
 import { useId, useState } from 'react';
 import { type Column, DataTable } from '../../../components/admin/data-table';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { paths } from '../../../lib/paths';
 import { OrderDialog } from './order-dialog';
+import { OrdersSummaryLine } from './orders-summary';
 import { type OrderRow, useOrderList, useReconcileOrders } from './use-orders';
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'short', timeStyle: 'short' });
 
 const stageStyle = (o: OrderRow) =>
-  o.fulfilment === 'cancelled'
-    ? 'bg-stone-200 text-stone-800'
-    : o.fulfilment === 'shipped' || o.fulfilment === 'delivered'
-      ? 'bg-sky-100 text-sky-900'
-      : statusStyle[o.status];
+  o.step === 'returned'
+    ? 'bg-red-100 text-red-900'
+    : o.fulfilment === 'cancelled'
+      ? 'bg-stone-200 text-stone-800'
+      : o.fulfilment === 'shipped' || o.fulfilment === 'delivered'
+        ? 'bg-sky-100 text-sky-900'
+        : statusStyle[o.status];
 
 const statusStyle: Record<OrderStatusName, string> = {
   pending: 'bg-amber-100 text-amber-900',
@@ -47,9 +58,17 @@ function orderColumns(open: (id: string) => void): Array<Column<OrderRow>> {
               {o.refund === 'full' ? 'Refunded' : 'Partly refunded'}
             </span>
           ) : null}
-          {o.paymentMode === 'demo' ? <span className="ml-2 text-xs text-muted">demo</span> : null}
+          {/* Demo is the card's gateway: cash and transfers never go through it. */}
+          {o.paymentMode === 'demo' && o.paymentMethod === 'card' ? (
+            <span className="ml-2 text-xs text-muted">demo</span>
+          ) : null}
         </>
       ),
+    },
+    {
+      id: 'method',
+      header: 'Method',
+      cell: (o) => <span data-testid="order-row-method">{PAYMENT_METHOD_LABEL[o.paymentMethod]}</span>,
     },
     { id: 'customer', header: 'Customer', cell: (o) => o.customerEmail ?? '—' },
     {
@@ -82,8 +101,11 @@ export function OrdersPanel() {
   // The code filter applies when submitted (Enter or the button), not on every keystroke.
   const [codeText, setCodeText] = useState('');
   const [code, setCode] = useState('');
+  const [method, setMethod] = useState<PaymentMethodName | ''>('');
+  const [step, setStep] = useState<PaymentStep | ''>('');
   const codeId = useId();
-  const { list, items } = useOrderList(status, code);
+  const { list, items, summary } = useOrderList({ status, code, method, step });
+  const filtered = code !== '' || method !== '' || step !== '';
   const reconcile = useReconcileOrders();
 
   return (
@@ -101,6 +123,36 @@ export function OrdersPanel() {
             {ORDER_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {ORDER_STATUS_LABEL[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex items-center gap-2 text-sm">
+          <span>Method</span>
+          <select
+            value={method}
+            onChange={(e) => setMethod(e.target.value as PaymentMethodName | '')}
+            className="rounded-lg border border-stone-line bg-white px-2 py-1.5"
+          >
+            <option value="">Any method</option>
+            {PAYMENT_METHODS.map((m) => (
+              <option key={m} value={m}>
+                {PAYMENT_METHOD_LABEL[m]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex items-center gap-2 text-sm">
+          <span>Step</span>
+          <select
+            value={step}
+            onChange={(e) => setStep(e.target.value as PaymentStep | '')}
+            className="rounded-lg border border-stone-line bg-white px-2 py-1.5"
+          >
+            <option value="">Any step</option>
+            {PAYMENT_STEPS.map((s) => (
+              <option key={s} value={s}>
+                {PAYMENT_STEP_LABEL[s]}
               </option>
             ))}
           </select>
@@ -137,6 +189,7 @@ export function OrdersPanel() {
         </Button>
       </div>
       <OrdersExport />
+      <OrdersSummaryLine summary={summary} />
       <div className="mt-6">
         <DataTable
           label="Orders"
@@ -144,7 +197,15 @@ export function OrdersPanel() {
           rows={items}
           rowKey={(o) => o.id}
           rowTestId="order-row"
-          empty={<p className="text-muted">{code ? `No orders with the code ${code}.` : 'No orders yet.'}</p>}
+          empty={
+            <p className="text-muted">
+              {code && !method && !step
+                ? `No orders with the code ${code}.`
+                : filtered
+                  ? 'No orders match these filters.'
+                  : 'No orders yet.'}
+            </p>
+          }
           loadMore={{
             hasMore: list.hasNextPage,
             loading: list.isFetchingNextPage,

@@ -68,6 +68,15 @@ export function PackingSlipPage() {
           {o.fulfilment === 'cancelled' ? <strong className="block">CANCELLED: do not ship</strong> : null}
         </p>
       </header>
+      {o.paymentMethod === 'cash_on_delivery' && o.totalMinor !== null && COLLECT_AT_DOOR.has(o.step) ? (
+        <p
+          className="mt-6 rounded-lg border-4 border-ink px-4 py-3 text-center text-2xl font-bold"
+          data-testid="packing-slip-collect"
+        >
+          Collect {formatMoney(o.totalMinor, o.currency, { decimals: 'always' })} in cash
+          {o.phone ? <span className="block text-base font-normal">Phone: {o.phone}</span> : null}
+        </p>
+      ) : null}
       <section aria-labelledby="slip-ship-to" className="mt-6">
         <h2 id="slip-ship-to" className="text-sm font-semibold tracking-wide uppercase">
           Ship to
@@ -144,6 +153,14 @@ export function PackingSlipPage() {
 }
 
 type SlipLine = OrderDetail['lines'][number];
+
+/** The steps of a cash-on-delivery order whose parcel still has its cash to collect at the door. */
+const COLLECT_AT_DOOR = new Set<OrderDetail['step']>([
+  'awaiting_confirmation',
+  'confirmed',
+  'shipped',
+  'delivered',
+]);
 
 /** The unit price (the regular one struck through under a sale, with its name) and what the line was charged. */
 function PriceCells({ line, currency }: { line: SlipLine; currency: string }) {

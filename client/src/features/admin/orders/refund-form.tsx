@@ -12,11 +12,16 @@ import { type OrderDetail, useRefundOrder } from './use-orders';
 
 type Mode = 'lines' | 'amount';
 
+/** How a refund is usually paid back by hand, offered as suggestions (any words are taken). */
+const PAID_VIA_SUGGESTIONS = ['Cash', 'Bank transfer', 'JazzCash/Easypaisa'];
+
 /**
  * Gives money back: chosen lines (what they were charged, after sales and the code's share, per unit: the
  * amount shown as it adds up, as the server reckons it) or
  * an amount typed in major units and converted exactly (parseMajorToMinor, no floating point). The server has
- * the last word on what is left to refund; its refusal is said in the alert.
+ * the last word on what is left to refund; its refusal is said in the alert. A cash-on-delivery or
+ * bank-transfer order has no provider to send money back through: its refund is recorded as paid back by
+ * hand, with how and a note (decision 0038).
  */
 export function RefundForm({
   order,
@@ -33,7 +38,17 @@ export function RefundForm({
   const [quantities, setQuantities] = useState<Record<number, number>>({});
   const [amountText, setAmountText] = useState('');
   const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<{ lines?: string; amount?: string; reason?: string }>({});
+  const manual = order.paymentMethod !== 'card';
+  // Asked, not assumed: the record says how this refund really went back.
+  const [paidVia, setPaidVia] = useState('');
+  const [note, setNote] = useState('');
+  const [errors, setErrors] = useState<{
+    lines?: string;
+    amount?: string;
+    reason?: string;
+    paidVia?: string;
+    note?: string;
+  }>({});
   const [failure, setFailure] = useState<string | null>(null);
   const refund = useRefundOrder();
   const ref = useFocusOnOpen<HTMLFormElement>();
@@ -53,6 +68,10 @@ export function RefundForm({
   const maximum = formatMoney(refundableMinor, currency);
 
   const check = (): typeof errors => {
+    const how = manual && paidVia.trim() === '' ? { paidVia: 'Say how the money was paid back' } : {};
+    return { ...checkAmount(), ...how };
+  };
+  const checkAmount = (): typeof errors => {
     if (mode === 'lines') {
       if (chosen.length === 0) return { lines: 'Choose how many of at least one item to refund' };
       if (linesMinor > refundableMinor) return { lines: `At most ${maximum} can be refunded` };
@@ -75,20 +94,34 @@ export function RefundForm({
       focusFirstError();
       return;
     }
+    const byHand = manual ? { paidVia: paidVia.trim(), note: note.trim() || undefined } : {};
     const input =
       mode === 'lines'
-        ? { id: order.id, reason, lines: chosen.map((c) => ({ lineId: c.line.id, quantity: c.quantity })) }
-        : { id: order.id, reason, amountMinor: typedMinor ?? 0 };
+        ? {
+            id: order.id,
+            reason,
+            ...byHand,
+            lines: chosen.map((c) => ({ lineId: c.line.id, quantity: c.quantity })),
+          }
+        : { id: order.id, reason, ...byHand, amountMinor: typedMinor ?? 0 };
     refund.mutate(input, {
       onSuccess: (result) =>
         onDone(
           result.status === 'pending'
             ? `Refund of ${formatMoney(result.amountMinor, currency)} sent; waiting for its confirmation.`
-            : `Refunded ${formatMoney(result.amountMinor, currency)}.`,
+            : manual
+              ? `Recorded ${formatMoney(result.amountMinor, currency)} paid back by hand.`
+              : `Refunded ${formatMoney(result.amountMinor, currency)}.`,
         ),
       onError: (err) => {
         const fields = serverFieldErrors(err.data);
-        setErrors({ lines: fields.lines, amount: fields.amountMinor, reason: fields.reason });
+        setErrors({
+          lines: fields.lines,
+          amount: fields.amountMinor,
+          reason: fields.reason,
+          paidVia: fields.paidVia,
+          note: fields.note,
+        });
         focusFirstError();
         setFailure(
           failureMessage(err) === 'Invalid input'
@@ -101,6 +134,15 @@ export function RefundForm({
 
   return (
     <form ref={ref} onSubmit={submit} noValidate aria-label="Refund" className="space-y-4">
+      {manual ? (
+        <p
+          className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          data-testid="manual-refund-note"
+        >
+          This order was paid {order.paymentMethod === 'cash_on_delivery' ? 'in cash' : 'by bank transfer'}:
+          the store cannot send the money back itself. Pay it back by hand, then record it here.
+        </p>
+      ) : null}
       <p className="text-sm">
         Refundable: <strong data-testid="refundable">{maximum}</strong>
         {order.refundPendingMinor > 0
@@ -197,11 +239,38 @@ export function RefundForm({
         error={errors.reason}
         rows={2}
       />
+      {manual ? (
+        <>
+          <TextField
+            label="Paid back via"
+            list={`${id}-paid-via`}
+            autoComplete="off"
+            maxLength={100}
+            value={paidVia}
+            onChange={(e) => setPaidVia(e.target.value)}
+            error={errors.paidVia}
+            hint="Such as Cash, Bank transfer or JazzCash/Easypaisa."
+            required
+          />
+          <datalist id={`${id}-paid-via`}>
+            {PAID_VIA_SUGGESTIONS.map((v) => (
+              <option key={v} value={v} />
+            ))}
+          </datalist>
+          <TextAreaField
+            label="Note (optional): a reference, who paid it back"
+            value={note}
+            onChange={setNote}
+            error={errors.note}
+            rows={2}
+          />
+        </>
+      ) : null}
       {failure ? (
         <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
           {failure}
         </p>
-      ) : errors.lines || errors.amount || errors.reason ? (
+      ) : errors.lines || errors.amount || errors.reason || errors.paidVia || errors.note ? (
         <p role="alert" className="text-sm text-red-700">
           Please correct the highlighted fields.
         </p>
@@ -214,8 +283,10 @@ export function RefundForm({
           {refund.isPending
             ? 'Refunding…'
             : amountMinor && amountMinor > 0
-              ? `Refund ${formatMoney(amountMinor, currency)}`
-              : 'Refund'}
+              ? `${manual ? 'Record refund of' : 'Refund'} ${formatMoney(amountMinor, currency)}`
+              : manual
+                ? 'Record refund'
+                : 'Refund'}
         </Button>
       </div>
     </form>

@@ -1,15 +1,33 @@
 import type { OrderStatusName } from '@shared/orders';
+import type { PaymentMethodName, PaymentStep } from '@shared/payment-methods';
 import { toast } from '../../../lib/toast';
 import { type RouterOutputs, trpc } from '../../../lib/trpc';
 
+/** What the list is narrowed to; '' is "any". */
+export type OrderFilters = {
+  status: OrderStatusName | '';
+  code: string;
+  method: PaymentMethodName | '';
+  step: PaymentStep | '';
+};
+
 /** The orders area's queries and mutations. Each change invalidates the list and the order it touched. */
-export function useOrderList(status: OrderStatusName | '', code = '') {
+export function useOrderList({ status, code, method, step }: OrderFilters) {
   const list = trpc.admin.orders.list.useInfiniteQuery(
-    { status: status || undefined, code: code.trim() || undefined, limit: 25 },
+    {
+      status: status || undefined,
+      code: code.trim() || undefined,
+      method: method || undefined,
+      step: step || undefined,
+      limit: 25,
+    },
     { getNextPageParam: (last) => last.nextCursor ?? undefined },
   );
-  return { list, items: list.data?.pages.flatMap((p) => p.items) };
+  // Every page answers the same figures for the filters; the first page's are shown.
+  return { list, items: list.data?.pages.flatMap((p) => p.items), summary: list.data?.pages[0]?.summary };
 }
+
+export type OrdersSummary = NonNullable<ReturnType<typeof useOrderList>['summary']>;
 
 export type OrderRow = NonNullable<ReturnType<typeof useOrderList>['items']>[number];
 

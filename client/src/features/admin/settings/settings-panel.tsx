@@ -1,11 +1,13 @@
 import { type SettingsInput, settingsInput } from '@shared/settings-input';
-import { type FormEvent, useEffect } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { ChipsInput } from '../../../components/admin/chips-input';
+import { Tabs } from '../../../components/admin/tabs';
 import { TextAreaField } from '../../../components/admin/text-area-field';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
 import { useZodForm } from '../../../lib/use-zod-form';
 import { BannerUpload } from './banner-upload';
+import { PaymentMethodsPanel } from './payment-methods-form';
 import { Credits, ShippingOptions } from './settings-lists';
 import { useSaveSettings, useStoredSettings } from './use-settings';
 
@@ -20,7 +22,27 @@ function timeZones(): string[] {
   }
 }
 
+const SECTIONS = [
+  { id: 'store', label: 'Store' },
+  { id: 'payment-methods', label: 'Payment methods' },
+] as const;
+
+/** The store's settings and its payment methods (decision 0038), each saved on its own. */
 export function SettingsPanel() {
+  const [active, setActive] = useState<(typeof SECTIONS)[number]['id']>('store');
+  return (
+    <Tabs
+      label="Settings sections"
+      tabs={SECTIONS}
+      active={active}
+      onSelect={setActive}
+      panelClassName="pt-6"
+      panel={(id) => (id === 'store' ? <StoreSettings /> : <PaymentMethodsPanel />)}
+    />
+  );
+}
+
+function StoreSettings() {
   const settings = useStoredSettings();
   if (settings.isPending) return <div className="skeleton h-96 rounded" aria-hidden="true" />;
   if (settings.isError) return <p role="alert">{settings.error.message}</p>;
