@@ -8,6 +8,8 @@ import { chromiumArgs } from './e2e/support/chromium';
  */
 const sameOnEveryEngine =
   /(bundle-budget|page-chunks|reflow|layout-shift|before-hydration|accessibility)\.spec\.ts/;
+/** They change the store's payment methods: each runs alone (see the projects). */
+const PAYMENT_METHOD_SPECS = /(cash-on-delivery|admin-payment-methods)\.spec\.ts/;
 const journeysIgnore =
   process.env.E2E_DATABASE === 'postgres'
     ? [/catalog-versions\.spec\.ts/, sameOnEveryEngine]
@@ -37,7 +39,7 @@ export default defineConfig({
     // that counts the whole catalogue they change what it sees mid-test (a listing of 46, then 47).
     {
       name: 'catalogue-edits',
-      testIgnore: [/catalog-versions\.spec\.ts/, /eid-sale-journey\.spec\.ts/],
+      testIgnore: [/catalog-versions\.spec\.ts/, /eid-sale-journey\.spec\.ts/, PAYMENT_METHOD_SPECS],
       grep: /@edits-catalogue/,
       dependencies: ['journeys'],
     },
@@ -48,11 +50,23 @@ export default defineConfig({
       testMatch: /eid-sale-journey\.spec\.ts/,
       dependencies: ['catalogue-edits'],
     },
+    // Cash on delivery turned on for Pakistan changes every checkout to it, and the admin's figures count
+    // every cash order: the shopper's journeys, then the owner's, each alone.
+    {
+      name: 'payment-methods',
+      testMatch: /cash-on-delivery\.spec\.ts/,
+      dependencies: ['sale-journey'],
+    },
+    {
+      name: 'payment-methods-admin',
+      testMatch: /admin-payment-methods\.spec\.ts/,
+      dependencies: ['payment-methods'],
+    },
     // Publishing and overwrite imports replace the whole live catalogue: run them after everything else.
     {
       name: 'catalogue-versions',
       testMatch: /catalog-versions\.spec\.ts/,
-      dependencies: ['sale-journey'],
+      dependencies: ['payment-methods-admin'],
     },
   ],
 });
