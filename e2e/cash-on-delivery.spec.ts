@@ -197,6 +197,8 @@ test('bank transfer to Lahore: no fee, and the order page gives the account, the
     await expect(page.getByTestId('bank-details')).toContainText('IBAN PK36 MEZN 0001 2345 6789 0123');
     await expect(page.getByTestId('order-method-fee')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Confirm my order' })).toHaveCount(0);
+    // The deadline set at placing: the stock is held until then.
+    await expect(page.getByTestId('order-payment')).toContainText('We hold your items until');
   } finally {
     await adminCall(page, 'admin.settings.updatePaymentMethods', asInput(before));
   }
