@@ -5,18 +5,17 @@ import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { durableTransaction } from '../../db/durable.js';
 import type { cartLineInput } from '../../shared/checkout-input.js';
-import { colourKey } from '../../shared/colours.js';
-import { CODE_REFUSAL_TEXT } from '../../shared/discounts.js';
-import { holdCodeUse, releaseCodeUse } from '../discounts/redemptions.repository.js';
+import { releaseCodeUse } from '../discounts/redemptions.repository.js';
 import { stripePromotionCodesAllowed } from '../discounts/stripe-promotion-codes.js';
 import { CHECKOUT_SESSION_LIFETIME_MS } from '../orders/abandoned-orders.js';
 import { attachSession, deleteOrder, insertPendingOrder, newOrderId } from '../orders/orders.repository.js';
 import { type PaymentGateway, PaymentProviderError } from '../payments/payment-gateway.js';
 import { readShipping } from '../settings/settings.repository.js';
 import type { BackInStockWatch } from '../stock/back-in-stock-worker.js';
-import { releaseReservations, reserveLines, StockShortage } from '../stock/reservations.js';
+import { releaseReservations, StockShortage } from '../stock/reservations.js';
 import { DEMO_RESERVATION_MS } from '../stock/stock.repository.js';
 import { orderLinesOf, refuseUnbuyable } from './cart-checks.js';
+import { CodeRefused, holdCodeAndStock } from './hold-order.js';
 import { type CartCode, priceCart } from './quote.js';
 
 /** What starting a checkout needs: a procedure's context has all of it. */
@@ -68,24 +67,13 @@ export async function startCheckout(
           discountId: code?.id ?? null,
         },
       });
-      if (code) {
-        // The use is taken with the order and its stock, or not at all (decision 0037).
-        const refused = await holdCodeUse(trx, {
-          discountId: code.id,
-          orderId,
-          email,
-          maxUsesPerEmail: code.maxUsesPerEmail,
-          amountMinor: quote.discountMinor,
-          now,
-        });
-        if (refused) throw new CodeRefused(CODE_REFUSAL_TEXT[refused]);
-      }
-      await reserveLines(trx, {
-        id: orderId,
-        lines: orderLines.map((l) => ({
-          ...l,
-          colour: l.colour === null ? null : { key: colourKey(l.colour), name: l.colour },
-        })),
+      // The code's use and the units are taken with the order, or not at all (decision 0037).
+      await holdCodeAndStock(trx, {
+        orderId,
+        lines: orderLines,
+        code: code ?? null,
+        email,
+        discountMinor: quote.discountMinor,
         // A Stripe checkout holds its units while its session can be paid; a demo one for 30 minutes.
         expiresAt: ctx.payments.mode === 'demo' ? new Date(now.getTime() + DEMO_RESERVATION_MS) : expiresAt,
         now,
@@ -136,9 +124,4 @@ export async function startCheckout(
     if (!(error instanceof PaymentProviderError)) throw error;
     throw new TRPCError({ code: 'BAD_GATEWAY', message: 'Could not process checkout. Please try again.' });
   }
-}
-
-/** The code's last use went to another checkout meanwhile, or this address has used it up. */
-class CodeRefused extends Error {
-  override name = 'CodeRefused';
 }

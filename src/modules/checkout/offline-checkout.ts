@@ -6,18 +6,16 @@ import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { durableTransaction } from '../../db/durable.js';
 import { oneAtATime } from '../../db/engine-sql.js';
-import { colourKey } from '../../shared/colours.js';
-import { CODE_REFUSAL_TEXT } from '../../shared/discounts.js';
 import type { PlacedOfflineOrder, placeOfflineOrderInput } from '../../shared/payment-methods.js';
-import { holdCodeUse } from '../discounts/redemptions.repository.js';
 import { queueOfflineOrderEmail } from '../orders/offline-order-mail.js';
 import { confirmTokenHash, orderPagePath } from '../orders/order-access.js';
 import { insertPendingOrder, newOrderId } from '../orders/orders.repository.js';
 import { stripeShippingOf } from '../orders/postal-address.js';
 import { paymentMethodOf } from '../payments/payment-method.js';
-import { reserveLines, StockShortage } from '../stock/reservations.js';
+import { StockShortage } from '../stock/reservations.js';
 import { orderLinesOf, refuseUnbuyable } from './cart-checks.js';
 import { codRefusal } from './cod-abuse.js';
+import { CodeRefused, holdCodeAndStock } from './hold-order.js';
 import { offerPaymentMethods } from './payment-offers.js';
 import { countryName, phoneForCountry } from './phone-number.js';
 
@@ -130,23 +128,12 @@ export async function placeOfflineOrder(
         .where('id', '=', orderId)
         .returning('access_token')
         .executeTakeFirstOrThrow();
-      if (code) {
-        const refused = await holdCodeUse(trx, {
-          discountId: code.id,
-          orderId,
-          email,
-          maxUsesPerEmail: code.maxUsesPerEmail,
-          amountMinor: quote.discountMinor,
-          now,
-        });
-        if (refused) throw new OfflineRefused(CODE_REFUSAL_TEXT[refused]);
-      }
-      await reserveLines(trx, {
-        id: orderId,
-        lines: orderLines.map((l) => ({
-          ...l,
-          colour: l.colour === null ? null : { key: colourKey(l.colour), name: l.colour },
-        })),
+      await holdCodeAndStock(trx, {
+        orderId,
+        lines: orderLines,
+        code: code ?? null,
+        email,
+        discountMinor: quote.discountMinor,
         // Held while the shopper may still confirm or transfer; the sweep expires the order then.
         expiresAt: terms.holdUntil,
         now,
@@ -160,7 +147,7 @@ export async function placeOfflineOrder(
       return { number, accessToken: row.access_token };
     });
   } catch (error) {
-    if (error instanceof StockShortage || error instanceof OfflineRefused)
+    if (error instanceof StockShortage || error instanceof OfflineRefused || error instanceof CodeRefused)
       throw new TRPCError({ code: 'BAD_REQUEST', message: error.message });
     throw error;
   }
