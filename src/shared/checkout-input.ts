@@ -58,7 +58,8 @@ const countryCode = z
   .regex(/^[A-Za-z]{2}$/, 'Choose a country')
   .transform((c) => c.toUpperCase());
 
-const addressText = (label: string, max: number) =>
+/** A required line of a shopper's details: trimmed, with the field's name in its messages. */
+export const addressText = (label: string, max: number) =>
   z
     .string()
     .trim()

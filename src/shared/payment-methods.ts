@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cartInput, orderIdInput } from './checkout-input.js';
+import { addressText, cartInput, orderIdInput } from './checkout-input.js';
 import { STORE_CURRENCY } from './listing.js';
 import { isKnownCurrency, parseMajorToMinor } from './money.js';
 import { type FulfilmentName, type OrderStatusName, orderStageLabel } from './orders.js';
@@ -208,13 +208,6 @@ export function paymentStepLabel(
   if (method === 'card') return orderStageLabel(status, fulfilment);
   return PAYMENT_STEP_LABEL[paymentStep(method, status, fulfilment)];
 }
-
-const addressText = (label: string, max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, `${label} is required`)
-    .max(max, `${label} is too long (at most ${max} characters)`);
 
 /** The details the store collects itself for cash on delivery and bank transfer. */
 export const offlineCustomerInput = z.object({
