@@ -55,6 +55,15 @@ async function returnToOrigin(page: Page): Promise<{ returned: number; finished:
 // Both tests change the payment methods and read the list's figures: one after the other.
 test.describe.configure({ mode: 'default' });
 
+// Cash on delivery and transfers off again, so the other journeys see the store as they expect it: in a
+// hook of its own, which runs (with its own time) however the tests ended.
+test.afterAll(async ({ browser }) => {
+  const page = await browser.newPage({ baseURL: process.env.E2E_BASE_URL });
+  await signIn(page);
+  await changePaymentMethods(page, { cod: { enabled: false }, bank: { enabled: false } });
+  await page.close();
+});
+
 test('the owner offers cash on delivery in Pakistan with a fee, then confirms, ships and collects a cash order; the list and the timeline show each step', {
   tag: '@edits-catalogue',
 }, async ({ page }) => {
@@ -97,94 +106,89 @@ test('the owner offers cash on delivery in Pakistan with a fee, then confirms, s
   await expect(form.getByLabel(/^Fee \(/)).toHaveValue('2.00');
   await expect(cod.getByRole('button', { name: 'Remove PK' })).toHaveCount(1);
 
-  try {
-    // A shopper in Lahore orders, paying cash at the door.
-    const line = await buyableLine(page);
-    const placed = await mutate<{ orderId: string; number: number }>(page, 'checkout.placeOrder', {
-      lines: [{ ...line, quantity: 1 }],
-      method: 'cash_on_delivery',
-      customer: {
-        email: `cod-${Date.now()}@shopper.example`,
-        name: 'Ayesha Khan',
-        phone: '03001234567',
-        address: { line1: '12 Mall Road', city: 'Lahore', country: 'PK' },
-      },
-    });
+  // A shopper in Lahore orders, paying cash at the door.
+  const line = await buyableLine(page);
+  const placed = await mutate<{ orderId: string; number: number }>(page, 'checkout.placeOrder', {
+    lines: [{ ...line, quantity: 1 }],
+    method: 'cash_on_delivery',
+    customer: {
+      email: `cod-${Date.now()}@shopper.example`,
+      name: 'Ayesha Khan',
+      phone: '03001234567',
+      address: { line1: '12 Mall Road', city: 'Lahore', country: 'PK' },
+    },
+  });
 
-    // The orders list: filtered to cash on delivery, the order with its method and step.
-    await page.getByRole('tab', { name: 'Orders' }).click();
-    await page
-      .getByRole('combobox', { name: 'Method', exact: true })
-      .selectOption({ label: 'Cash on delivery' });
-    const row = page.getByTestId('order-row').filter({ hasText: `#${placed.number}` });
-    await expect(row).toContainText('Awaiting confirmation');
-    await expect(row.getByTestId('order-row-method')).toHaveText('Cash on delivery');
-    await page
-      .getByRole('combobox', { name: 'Step', exact: true })
-      .selectOption({ label: 'Awaiting confirmation' });
-    await expect(row).toHaveCount(1);
-    await page.getByRole('combobox', { name: 'Step', exact: true }).selectOption({ label: 'Any step' });
-    const before = await returnToOrigin(page);
+  // The orders list: filtered to cash on delivery, the order with its method and step.
+  await page.getByRole('tab', { name: 'Orders' }).click();
+  await page
+    .getByRole('combobox', { name: 'Method', exact: true })
+    .selectOption({ label: 'Cash on delivery' });
+  const row = page.getByTestId('order-row').filter({ hasText: `#${placed.number}` });
+  await expect(row).toContainText('Awaiting confirmation');
+  await expect(row.getByTestId('order-row-method')).toHaveText('Cash on delivery');
+  await page
+    .getByRole('combobox', { name: 'Step', exact: true })
+    .selectOption({ label: 'Awaiting confirmation' });
+  await expect(row).toHaveCount(1);
+  await page.getByRole('combobox', { name: 'Step', exact: true }).selectOption({ label: 'Any step' });
+  const before = await returnToOrigin(page);
 
-    // The order: its method, the phone to call, the fee, and its step.
-    await row.getByRole('button', { name: `#${placed.number}` }).click();
-    const dialog = page.getByRole('dialog', { name: `Order #${placed.number}` });
-    const stage = dialog.getByTestId('order-dialog-stage');
-    await expect(stage).toHaveText('Awaiting confirmation');
-    await expect(dialog.getByTestId('order-payment-method')).toHaveText('Cash on delivery');
-    await expect(dialog.getByRole('link', { name: /\+92\s?300\s?1234567|\+923001234567/ })).toHaveAttribute(
-      'href',
-      'tel:+923001234567',
-    );
-    await expect(dialog.getByTestId('order-fee')).toHaveText('$2');
-    await expectNoAxeViolations(page, 'the cash-on-delivery order dialog');
+  // The order: its method, the phone to call, the fee, and its step.
+  await row.getByRole('button', { name: `#${placed.number}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Order #${placed.number}` });
+  const stage = dialog.getByTestId('order-dialog-stage');
+  await expect(stage).toHaveText('Awaiting confirmation');
+  await expect(dialog.getByTestId('order-payment-method')).toHaveText('Cash on delivery');
+  await expect(dialog.getByRole('link', { name: /\+92\s?300\s?1234567|\+923001234567/ })).toHaveAttribute(
+    'href',
+    'tel:+923001234567',
+  );
+  await expect(dialog.getByTestId('order-fee')).toHaveText('$2');
+  await expectNoAxeViolations(page, 'the cash-on-delivery order dialog');
 
-    // Confirmed by hand after a call.
-    await dialog.getByRole('button', { name: 'Confirm (after calling)' }).click();
-    await dialog.getByRole('button', { name: 'Confirm the order' }).click();
-    await expect(stage).toHaveText('Confirmed, cash due');
+  // Confirmed by hand after a call.
+  await dialog.getByRole('button', { name: 'Confirm (after calling)' }).click();
+  await dialog.getByRole('button', { name: 'Confirm the order' }).click();
+  await expect(stage).toHaveText('Confirmed, cash due');
 
-    // Shipped with the existing action.
-    await dialog.getByRole('button', { name: 'Mark as shipped' }).click();
-    await dialog.getByLabel('Carrier').fill('TCS');
-    await dialog.getByLabel('Tracking number').fill('7700123456');
-    await dialog.getByRole('button', { name: 'Save shipment' }).click();
-    await expect(stage).toHaveText('Shipped');
+  // Shipped with the existing action.
+  await dialog.getByRole('button', { name: 'Mark as shipped' }).click();
+  await dialog.getByLabel('Carrier').fill('TCS');
+  await dialog.getByLabel('Tracking number').fill('7700123456');
+  await dialog.getByRole('button', { name: 'Save shipment' }).click();
+  await expect(stage).toHaveText('Shipped');
 
-    // Confirmed and on its way, its cash is awaited: the list's figures say so, per currency.
-    await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
-    await expect(row).toContainText('Shipped');
-    await expect(page.getByTestId('orders-summary-cash')).toHaveText(/\$\d[\d,]*\.\d{2} \(\d+ orders?\)/);
-    await row.getByRole('button', { name: `#${placed.number}` }).click();
+  // Confirmed and on its way, its cash is awaited: the list's figures say so, per currency.
+  await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+  await expect(row).toContainText('Shipped');
+  await expect(page.getByTestId('orders-summary-cash')).toHaveText(/\$\d[\d,]*\.\d{2} \(\d+ orders?\)/);
+  await row.getByRole('button', { name: `#${placed.number}` }).click();
 
-    // The courier hands over the cash: the amount is prefilled with the total.
-    await dialog.getByRole('button', { name: 'Record cash collected' }).click();
-    const amount = dialog.getByLabel(/^Amount collected/);
-    await expect(amount).not.toHaveValue('');
-    await dialog
-      .getByRole('form', { name: 'Record cash collected' })
-      .getByRole('button', { name: 'Record cash collected' })
-      .click();
-    await expect(stage).toHaveText('Delivered, cash collected');
-    await expect(dialog.getByTestId('order-payment')).toContainText('Cash collected');
+  // The courier hands over the cash: the amount is prefilled with the total.
+  await dialog.getByRole('button', { name: 'Record cash collected' }).click();
+  const amount = dialog.getByLabel(/^Amount collected/);
+  await expect(amount).not.toHaveValue('');
+  await dialog
+    .getByRole('form', { name: 'Record cash collected' })
+    .getByRole('button', { name: 'Record cash collected' })
+    .click();
+  await expect(stage).toHaveText('Delivered, cash collected');
+  await expect(dialog.getByTestId('order-payment')).toContainText('Cash collected');
 
-    // The timeline tells it in order: placed, confirmed, shipped, cash collected.
-    const timeline = dialog.getByTestId('order-timeline');
-    await expect(timeline).toContainText(/confirmed/i);
-    await expect(timeline).toContainText('Shipped');
-    await expect(timeline).toContainText(/cash collected/i);
-    await expectNoAxeViolations(page, 'the collected order dialog');
-    await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+  // The timeline tells it in order: placed, confirmed, shipped, cash collected.
+  const timeline = dialog.getByTestId('order-timeline');
+  await expect(timeline).toContainText(/confirmed/i);
+  await expect(timeline).toContainText('Shipped');
+  await expect(timeline).toContainText(/cash collected/i);
+  await expectNoAxeViolations(page, 'the collected order dialog');
+  await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
 
-    // The list's figures: one more cash-on-delivery order finished, none of them returned.
-    await expect(row).toContainText('Delivered, cash collected');
-    await expect
-      .poll(() => returnToOrigin(page))
-      .toEqual({ returned: before.returned, finished: before.finished + 1 });
-  } finally {
-    // Cash on delivery off again, so the other journeys see the store as they expect it.
-    await changePaymentMethods(page, { cod: { enabled: false } });
-  }
+  // The list's figures: one more cash-on-delivery order finished, none of them returned.
+  await expect(row).toContainText('Delivered, cash collected');
+  await expect
+    .poll(() => returnToOrigin(page))
+    .toEqual({ returned: before.returned, finished: before.finished + 1 });
 });
 
 type StoredSettings = {
@@ -230,87 +234,83 @@ test('a returned cash order puts its stock back and its phone can be trusted aga
       accountDetails: 'Meezan Bank · Sitara Stitched · PK36MEZN0001234567890123',
     },
   });
-  try {
-    const line = await buyableLine(page);
-    const order = (method: string, phone: string) =>
-      mutate<{ orderId: string; number: number }>(page, 'checkout.placeOrder', {
-        lines: [{ ...line, quantity: 1 }],
-        method,
-        customer: {
-          email: `${method}-${Date.now()}@shopper.example`,
-          name: 'Bilal Ahmed',
-          phone,
-          address: { line1: '4 Canal View', city: 'Lahore', country: 'PK' },
-        },
-      });
-    const cash = await order('cash_on_delivery', '03011234567');
-    const bank = await order('bank_transfer', '03021234567');
+  const line = await buyableLine(page);
+  const order = (method: string, phone: string) =>
+    mutate<{ orderId: string; number: number }>(page, 'checkout.placeOrder', {
+      lines: [{ ...line, quantity: 1 }],
+      method,
+      customer: {
+        email: `${method}-${Date.now()}@shopper.example`,
+        name: 'Bilal Ahmed',
+        phone,
+        address: { line1: '4 Canal View', city: 'Lahore', country: 'PK' },
+      },
+    });
+  const cash = await order('cash_on_delivery', '03011234567');
+  const bank = await order('bank_transfer', '03021234567');
 
-    await page.getByRole('tab', { name: 'Orders' }).click();
-    const before = await returnToOrigin(page);
+  await page.getByRole('tab', { name: 'Orders' }).click();
+  const before = await returnToOrigin(page);
 
-    // The cash order is confirmed, then comes back refused: the reason, and its stock put back.
-    const cashRow = page.getByTestId('order-row').filter({ hasText: `#${cash.number}` });
-    await cashRow.getByRole('button', { name: `#${cash.number}` }).click();
-    const cashDialog = page.getByRole('dialog', { name: `Order #${cash.number}` });
-    const cashStage = cashDialog.getByTestId('order-dialog-stage');
-    await cashDialog.getByRole('button', { name: 'Confirm (after calling)' }).click();
-    await cashDialog.getByRole('button', { name: 'Confirm the order' }).click();
-    await expect(cashStage).toHaveText('Confirmed, cash due');
-    await cashDialog.getByRole('button', { name: 'Returned to origin' }).click();
-    const returned = cashDialog.getByRole('form', { name: 'Returned to origin' });
-    await returned.getByRole('button', { name: 'Record the return' }).click();
-    await expect(returned.getByText('Say why it came back')).toBeVisible();
-    await returned.getByLabel('Why it came back').fill('Refused at the door');
-    await expect(returned.getByLabel('Put the stock back')).toBeChecked();
-    await returned.getByRole('button', { name: 'Record the return' }).click();
-    await expect(cashStage).toHaveText('Returned to origin');
-    await expect(cashDialog.getByTestId('order-payment')).toContainText('Refused at the door');
-    await expect(cashDialog.getByTestId('order-payment')).toContainText('stock put back');
-    await expect(cashDialog.getByTestId('order-timeline')).toContainText(/returned/i);
-    // The owner trusts the phone again.
-    await cashDialog.getByRole('button', { name: 'Lift the refusal' }).click();
-    await cashDialog
-      .getByRole('form', { name: 'Lift the refusal' })
-      .getByRole('button', { name: 'Lift the refusal' })
-      .click();
-    await expect(
-      cashDialog.getByRole('status').filter({ hasText: 'orders from +923011234567 are taken again' }),
-    ).toHaveCount(1);
-    await cashDialog.getByRole('button', { name: 'Close', exact: true }).first().click();
-    await expect
-      .poll(() => returnToOrigin(page))
-      .toEqual({ returned: before.returned + 1, finished: before.finished + 1 });
+  // The cash order is confirmed, then comes back refused: the reason, and its stock put back.
+  const cashRow = page.getByTestId('order-row').filter({ hasText: `#${cash.number}` });
+  await cashRow.getByRole('button', { name: `#${cash.number}` }).click();
+  const cashDialog = page.getByRole('dialog', { name: `Order #${cash.number}` });
+  const cashStage = cashDialog.getByTestId('order-dialog-stage');
+  await cashDialog.getByRole('button', { name: 'Confirm (after calling)' }).click();
+  await cashDialog.getByRole('button', { name: 'Confirm the order' }).click();
+  await expect(cashStage).toHaveText('Confirmed, cash due');
+  await cashDialog.getByRole('button', { name: 'Returned to origin' }).click();
+  const returned = cashDialog.getByRole('form', { name: 'Returned to origin' });
+  await returned.getByRole('button', { name: 'Record the return' }).click();
+  await expect(returned.getByText('Say why it came back')).toBeVisible();
+  await returned.getByLabel('Why it came back').fill('Refused at the door');
+  await expect(returned.getByLabel('Put the stock back')).toBeChecked();
+  await returned.getByRole('button', { name: 'Record the return' }).click();
+  await expect(cashStage).toHaveText('Returned to origin');
+  await expect(cashDialog.getByTestId('order-payment')).toContainText('Refused at the door');
+  await expect(cashDialog.getByTestId('order-payment')).toContainText('stock put back');
+  await expect(cashDialog.getByTestId('order-timeline')).toContainText(/returned/i);
+  // The owner trusts the phone again.
+  await cashDialog.getByRole('button', { name: 'Lift the refusal' }).click();
+  await cashDialog
+    .getByRole('form', { name: 'Lift the refusal' })
+    .getByRole('button', { name: 'Lift the refusal' })
+    .click();
+  await expect(
+    cashDialog.getByRole('status').filter({ hasText: 'orders from +923011234567 are taken again' }),
+  ).toHaveCount(1);
+  await cashDialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+  await expect
+    .poll(() => returnToOrigin(page))
+    .toEqual({ returned: before.returned + 1, finished: before.finished + 1 });
 
-    // The transfer arrives: the reference and the day; then part of it is paid back by hand.
-    const bankRow = page.getByTestId('order-row').filter({ hasText: `#${bank.number}` });
-    await expect(bankRow.getByTestId('order-row-method')).toHaveText('Bank transfer');
-    await bankRow.getByRole('button', { name: `#${bank.number}` }).click();
-    const bankDialog = page.getByRole('dialog', { name: `Order #${bank.number}` });
-    const bankStage = bankDialog.getByTestId('order-dialog-stage');
-    await expect(bankStage).toHaveText('Awaiting transfer');
-    await bankDialog.getByRole('button', { name: 'Record transfer received' }).click();
-    const transfer = bankDialog.getByRole('form', { name: 'Record transfer received' });
-    await transfer.getByLabel('Transfer reference').fill('TRX-778899');
-    await transfer.getByRole('button', { name: 'Record transfer' }).click();
-    await expect(bankStage).toHaveText('Paid');
-    await expect(bankDialog.getByTestId('order-payment')).toContainText('TRX-778899');
+  // The transfer arrives: the reference and the day; then part of it is paid back by hand.
+  const bankRow = page.getByTestId('order-row').filter({ hasText: `#${bank.number}` });
+  await expect(bankRow.getByTestId('order-row-method')).toHaveText('Bank transfer');
+  await bankRow.getByRole('button', { name: `#${bank.number}` }).click();
+  const bankDialog = page.getByRole('dialog', { name: `Order #${bank.number}` });
+  const bankStage = bankDialog.getByTestId('order-dialog-stage');
+  await expect(bankStage).toHaveText('Awaiting transfer');
+  await bankDialog.getByRole('button', { name: 'Record transfer received' }).click();
+  const transfer = bankDialog.getByRole('form', { name: 'Record transfer received' });
+  await transfer.getByLabel('Transfer reference').fill('TRX-778899');
+  await transfer.getByRole('button', { name: 'Record transfer' }).click();
+  await expect(bankStage).toHaveText('Paid');
+  await expect(bankDialog.getByTestId('order-payment')).toContainText('TRX-778899');
 
-    await bankDialog.getByRole('button', { name: 'Refund', exact: true }).click();
-    const refund = bankDialog.getByRole('form', { name: 'Refund' });
-    await expect(refund.getByTestId('manual-refund-note')).toContainText('Pay it back by hand');
-    await refund.getByLabel('An amount').check();
-    await refund.getByLabel(/^Amount \(/).fill('5');
-    await refund.getByRole('button', { name: 'Record refund of $5' }).click();
-    await expect(refund.getByText('Say how the money was paid back')).toBeVisible();
-    await refund.getByLabel('Paid back via').fill('Bank transfer');
-    await refund.getByLabel(/^Note/).fill('Sent back from the shop account');
-    await expectNoAxeViolations(page, 'the manual refund form');
-    await refund.getByRole('button', { name: 'Record refund of $5' }).click();
-    const refunds = bankDialog.getByTestId('refunds');
-    await expect(refunds).toContainText('paid back by hand via Bank transfer');
-    await expect(refunds).toContainText('Note: Sent back from the shop account');
-  } finally {
-    await changePaymentMethods(page, { cod: { enabled: false }, bank: { enabled: false } });
-  }
+  await bankDialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  const refund = bankDialog.getByRole('form', { name: 'Refund' });
+  await expect(refund.getByTestId('manual-refund-note')).toContainText('Pay it back by hand');
+  await refund.getByLabel('An amount').check();
+  await refund.getByLabel(/^Amount \(/).fill('5');
+  await refund.getByRole('button', { name: 'Record refund of $5' }).click();
+  await expect(refund.getByText('Say how the money was paid back')).toBeVisible();
+  await refund.getByLabel('Paid back via').fill('Bank transfer');
+  await refund.getByLabel(/^Note/).fill('Sent back from the shop account');
+  await expectNoAxeViolations(page, 'the manual refund form');
+  await refund.getByRole('button', { name: 'Record refund of $5' }).click();
+  const refunds = bankDialog.getByTestId('refunds');
+  await expect(refunds).toContainText('paid back by hand via Bank transfer');
+  await expect(refunds).toContainText('Note: Sent back from the shop account');
 });
