@@ -60,7 +60,11 @@ test.describe.configure({ mode: 'default' });
 test.afterAll(async ({ browser }) => {
   const page = await browser.newPage({ baseURL: process.env.E2E_BASE_URL });
   await signIn(page);
-  await changePaymentMethods(page, { cod: { enabled: false }, bank: { enabled: false } });
+  await changePaymentMethods(page, {
+    cod: { enabled: false },
+    bank: { enabled: false },
+    limits: { returnsBeforeRefusal: 2 },
+  });
   await page.close();
 });
 
@@ -194,6 +198,7 @@ test('the owner offers cash on delivery in Pakistan with a fee, then confirms, s
 type StoredSettings = {
   cashOnDelivery: { feeMinor: number; maxOrderMinor: number | null } & Record<string, unknown>;
   bankTransfer: Record<string, unknown>;
+  limits: Record<string, unknown>;
 } & Record<string, unknown>;
 
 /**
@@ -202,7 +207,7 @@ type StoredSettings = {
  */
 async function changePaymentMethods(
   page: Page,
-  change: { cod?: Record<string, unknown>; bank?: Record<string, unknown> },
+  change: { cod?: Record<string, unknown>; bank?: Record<string, unknown>; limits?: Record<string, unknown> },
 ): Promise<void> {
   const res = await page.request.get('/api/trpc/admin.settings.paymentMethods');
   const stored = ((await res.json()) as { result: { data: StoredSettings } }).result.data;
@@ -218,6 +223,7 @@ async function changePaymentMethods(
       ...change.cod,
     },
     bankTransfer: { ...stored.bankTransfer, ...change.bank },
+    limits: { ...stored.limits, ...change.limits },
   });
 }
 
@@ -233,6 +239,8 @@ test('a returned cash order puts its stock back and its phone can be trusted aga
       countries: ['PK'],
       accountDetails: 'Meezan Bank · Sitara Stitched · PK36MEZN0001234567890123',
     },
+    // One parcel back refuses the phone, so the owner has a refusal to lift.
+    limits: { returnsBeforeRefusal: 1 },
   });
   const line = await buyableLine(page);
   const order = (method: string, phone: string) =>
@@ -280,6 +288,8 @@ test('a returned cash order puts its stock back and its phone can be trusted aga
   await expect(
     cashDialog.getByRole('status').filter({ hasText: 'orders from +923011234567 are taken again' }),
   ).toHaveCount(1);
+  // Trusted again, the phone has no refusal left to lift.
+  await expect(cashDialog.getByRole('button', { name: 'Lift the refusal' })).toHaveCount(0);
   await cashDialog.getByRole('button', { name: 'Close', exact: true }).first().click();
   await expect
     .poll(() => returnToOrigin(page))

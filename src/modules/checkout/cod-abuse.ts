@@ -58,7 +58,7 @@ export async function codRefusal(
   }).length;
   if (same >= limits.unconfirmedPerAddress)
     return `This address has too many unconfirmed orders. ${unconfirmed}`;
-  if (await returnsRefuse(trx, settings, shopper.phone))
+  if (await phoneRefusedForReturns(trx, settings, shopper.phone))
     return 'Cash on delivery is not available for this phone number because its recent parcels were returned. Please choose another way to pay, or contact us.';
   return null;
 }
@@ -67,7 +67,11 @@ export async function codRefusal(
  * A phone whose last `returnsBeforeRefusal` cash-on-delivery orders that went out all came back, each
  * after the owner last lifted the refusal (if ever), is refused.
  */
-async function returnsRefuse(trx: DbOrTx, settings: PaymentMethodSettings, phone: string): Promise<boolean> {
+export async function phoneRefusedForReturns(
+  trx: DbOrTx,
+  settings: PaymentMethodSettings,
+  phone: string,
+): Promise<boolean> {
   const n = settings.limits.returnsBeforeRefusal;
   const last = await trx
     .selectFrom('orders')

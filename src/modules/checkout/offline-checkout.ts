@@ -93,6 +93,7 @@ export async function placeOfflineOrder(
         id: orderId,
         currency,
         paymentMode: ctx.payments.mode,
+        paymentMethod: input.method,
         lines: orderLines,
         now,
         discounts: {

@@ -315,6 +315,8 @@ describe('placing cash-on-delivery and bank-transfer orders (decision 0038)', ()
     // Another way to pay is still open to it.
     await place({ method: 'bank_transfer' });
     const owner = store.caller({ clock, admin: ownerSession });
+    // The owner's order detail says the phone is refused (and so offers to lift it).
+    expect((await owner.admin.orders.byId({ id: 'ord_rto_1' })).phoneRefused).toBe(true);
     expect(await owner.admin.orders.liftPhoneRefusal({ phone: '+92 300 1234567' })).toEqual({
       ok: true,
       phone: '+923001234567',
@@ -325,6 +327,7 @@ describe('placing cash-on-delivery and bank-transfer orders (decision 0038)', ()
       .where('action', '=', 'admin.orders.liftPhoneRefusal')
       .execute();
     expect(audit).toEqual([{ action: 'admin.orders.liftPhoneRefusal', admin_email: 'owner@shop.example' }]);
+    expect((await owner.admin.orders.byId({ id: 'ord_rto_1' })).phoneRefused).toBe(false);
     const placed = await place();
     expect((await orderRow(placed.orderId)).status).toBe('pending');
     // Staff may not lift it.

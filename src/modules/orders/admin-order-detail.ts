@@ -2,7 +2,9 @@ import type { DbOrTx } from '../../db/database.js';
 import { formatMoneyExact } from '../../shared/money.js';
 import { orderStageLabel } from '../../shared/orders.js';
 import { PAYMENT_METHOD_LABEL, paymentStep, paymentStepLabel } from '../../shared/payment-methods.js';
+import { phoneRefusedForReturns } from '../checkout/cod-abuse.js';
 import { emailsOfOrder, type OutboxEntry } from '../email/outbox.repository.js';
+import { readPaymentMethods } from '../settings/payment-method-settings.js';
 import { orderPagePath } from './order-access.js';
 import { type OrderEvent, orderEvents } from './order-events.repository.js';
 import { refundLines } from './order-mail.js';
@@ -197,6 +199,11 @@ export async function adminOrderDetail(db: DbOrTx, id: string, publicUrl: string
     /** The cash-on-delivery fee, part of the total: subtotal − discount + fee + adjustments = total. */
     methodFeeMinor: order.method_fee_minor,
     phone: order.phone,
+    /** Cash on delivery is refused to this phone for its returns to origin until the owner lifts it. */
+    phoneRefused:
+      order.payment_method === 'cash_on_delivery' && order.phone !== null
+        ? await phoneRefusedForReturns(db, await readPaymentMethods(db), order.phone)
+        : false,
     confirmBy: order.confirm_by,
     confirmedAt: order.confirmed_at,
     confirmedBy: order.confirmed_by,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { DbOrTx, OrderStatus } from '../../db/database.js';
+import type { DbOrTx, OrderStatus, PaymentMethodId } from '../../db/database.js';
 import { oneAtATime } from '../../db/engine-sql.js';
 import type { OrderSummary } from '../../shared/checkout.js';
 import type { SessionOutcome } from '../payments/payment-gateway.js';
@@ -46,6 +46,8 @@ export async function insertPendingOrder(
     id: string;
     currency: string;
     paymentMode: 'stripe' | 'demo';
+    /** Cash on delivery or bank transfer (decision 0038); a card when left out. */
+    paymentMethod?: PaymentMethodId;
     lines: NewOrderLine[];
     now: Date;
     discounts?: NewOrderDiscounts;
@@ -94,7 +96,7 @@ export async function insertPendingOrder(
     orderId: order.id,
     kind: 'created',
     actor: 'shopper',
-    detail: { paymentMode: order.paymentMode },
+    detail: { paymentMode: order.paymentMode, paymentMethod: order.paymentMethod ?? 'card' },
     at: order.now,
   });
   await trx

@@ -31,8 +31,7 @@ const STEP_ACTIONS: ReadonlyArray<{ id: StepAction; button: string; title: strin
 /**
  * Which steps the order can take now: the server's `can` where it answers one (it leaves staff without the
  * owner's transfer), else the order's step; the server checks each again (one conditional update). Lifting
- * a phone's refusal is the owner's (decision 0030): a returned order's phone may be refused for its
- * returns, so the owner can lift it from here.
+ * a phone's refusal is the owner's (decision 0030), offered while the server says the phone is refused.
  */
 function stepActions(order: OrderDetail, isOwner: boolean): Set<StepAction> {
   const actions = new Set<StepAction>();
@@ -41,7 +40,7 @@ function stepActions(order: OrderDetail, isOwner: boolean): Set<StepAction> {
   if (order.can.recordCashCollected) actions.add('collect');
   if (order.can.returnedToOrigin) actions.add('returned');
   if (order.can.recordTransfer) actions.add('transfer');
-  if (cod && order.step === 'returned' && isOwner && order.phone) actions.add('lift');
+  if (cod && isOwner && order.phoneRefused) actions.add('lift');
   return actions;
 }
 
