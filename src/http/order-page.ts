@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
+import { holdsConfirmToken } from '../modules/orders/cod-confirmation.js';
 import { tokenMatches } from '../modules/orders/order-access.js';
 import { readSiteSettings } from '../modules/settings/settings.repository.js';
 import type { ServerQuery } from '../shared/ssr-contract.js';
@@ -31,54 +32,65 @@ export async function registerOrderPage(
   const { shell } = deps;
   if (!shell) return;
   const render = await loadRenderer(deps.ssrDir ?? null);
-  app.get<{ Params: { id: string }; Querystring: { token?: unknown } }>('/order/:id', async (req, reply) => {
-    const token = typeof req.query.token === 'string' ? req.query.token : '';
-    const { id } = req.params;
-    const order =
-      token && id.length <= 100
-        ? await deps.db
-            .selectFrom('orders')
-            .select(['access_token', 'paid_at', 'number', 'payment_method'])
-            .where('id', '=', id)
-            .executeTakeFirst()
-        : undefined;
-    // As orderPage.view answers: a card order once paid; one paid at the door or by transfer from its placing,
-    // since its page is where the shopper learns what comes next (decision 0038).
-    const found =
-      !!order &&
-      (order.paid_at !== null || order.payment_method !== 'card') &&
-      tokenMatches(order.access_token, token);
-    const { storeName } = await readSiteSettings(deps.db);
-    const query = deps.query?.(req);
-    const html = await storefrontHtml({
-      template: shell.html,
-      pathname: `/order/${encodeURIComponent(id)}`,
-      // The token is all the page reads of its query string.
-      search: token ? new URLSearchParams({ token }).toString() : '',
-      head: {
-        title: `${found ? `Order #${order.number}` : 'Order not found'} · ${storeName}`,
-        description: '',
-        tags: `<meta name="robots" content="noindex">`,
-      },
-      render,
-      rendered: true,
-      boot: shell.boot,
-      // Only the order of this address, with its own token; anything else as any shopper would be answered.
-      query: async (path, input) => {
-        if (!query) return undefined;
-        if (ORDER_PAGE_QUERIES.has(path) && !isThisOrder(input, id, token)) return undefined;
-        return query(path, input);
-      },
-      log: req.log,
-    });
-    reply
-      .code(found ? 200 : 404)
-      .header('cache-control', 'no-store')
-      .header('referrer-policy', 'no-referrer')
-      .header('x-robots-tag', 'noindex, nofollow')
-      .type('text/html; charset=utf-8');
-    return reply.send(compressedBody(req, reply, html));
-  });
+  const page =
+    (confirm: boolean) =>
+    async (
+      req: FastifyRequest<{ Params: { id: string }; Querystring: { token?: unknown } }>,
+      reply: FastifyReply,
+    ) => {
+      const token = typeof req.query.token === 'string' ? req.query.token : '';
+      const { id } = req.params;
+      const order =
+        token && id.length <= 100
+          ? await deps.db
+              .selectFrom('orders')
+              .select(['access_token', 'paid_at', 'number', 'payment_method', 'confirm_token_hash'])
+              .where('id', '=', id)
+              .executeTakeFirst()
+          : undefined;
+      // An unpaid card checkout has no page; an order paid at the door or by transfer has one from its
+      // placing (decision 0038). The confirmation page (the email's link) opens with either token.
+      const found =
+        !!order &&
+        (order.paid_at !== null || order.payment_method !== 'card') &&
+        (confirm
+          ? order.payment_method === 'cash_on_delivery' && holdsConfirmToken(order, token)
+          : tokenMatches(order.access_token, token));
+      const { storeName } = await readSiteSettings(deps.db);
+      const query = deps.query?.(req);
+      const html = await storefrontHtml({
+        template: shell.html,
+        pathname: `/order/${encodeURIComponent(id)}${confirm ? '/confirm' : ''}`,
+        // The token is all the page reads of its query string.
+        search: token ? new URLSearchParams({ token }).toString() : '',
+        head: {
+          title: `${found ? `Order #${order.number}` : 'Order not found'} · ${storeName}`,
+          description: '',
+          tags: `<meta name="robots" content="noindex">`,
+        },
+        render,
+        rendered: true,
+        boot: shell.boot,
+        // Only the order of this address, with its own token; anything else as any shopper would be answered.
+        query: async (path, input) => {
+          if (!query) return undefined;
+          if (ORDER_PAGE_QUERIES.has(path) && !isThisOrder(input, id, token)) return undefined;
+          return query(path, input);
+        },
+        log: req.log,
+      });
+      reply
+        .code(found ? 200 : 404)
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .header('x-robots-tag', 'noindex, nofollow')
+        .type('text/html; charset=utf-8');
+      return reply.send(compressedBody(req, reply, html));
+    };
+  app.get('/order/:id', page(false));
+  // The cash-on-delivery confirmation link: a page with a button (a GET never confirms: mail scanners open
+  // links), as private as the order page.
+  app.get('/order/:id/confirm', page(true));
 }
 
 function isThisOrder(input: unknown, id: string, token: string): boolean {

@@ -7,6 +7,7 @@ import { pruneRateCounters } from '../modules/limits/database-counter-store.js';
 import type { LogService } from '../modules/logs/log-service.js';
 import { startPeriodic } from '../modules/logs/periodic.js';
 import { expireAbandonedDemoOrders } from '../modules/orders/abandoned-orders.js';
+import { expireOfflineOrders } from '../modules/orders/offline-expiry.js';
 import { reconcilePendingOrders } from '../modules/orders/reconcile.js';
 import { settlePendingRefunds } from '../modules/orders/refunds.service.js';
 import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
@@ -71,6 +72,14 @@ async function maintenanceRound(deps: MaintenanceDeps, now: Date, signal: AbortS
   if (released > 0)
     deps.log.info({ event: 'stock.released', count: released }, 'stock held by ended checkouts released');
   signal.throwIfAborted();
+  const lapsed = await expireOfflineOrders(deps.db, now, deps.publicUrl);
+  if (lapsed > 0)
+    deps.log.info(
+      { event: 'orders.offline_expired', count: lapsed },
+      'unconfirmed cash-on-delivery and unpaid transfer orders expired',
+    );
+  signal.throwIfAborted();
+  // After the expiries above, so the units they gave back are told at once.
   const told = await notifyBackInStock(deps.db, { now, publicUrl: deps.publicUrl });
   if (told > 0) deps.log.info({ event: 'stock.back_in_stock', count: told }, 'back-in-stock emails queued');
   signal.throwIfAborted();

@@ -1,3 +1,5 @@
+import type { PaymentMethodName, PaymentStep } from './payment-methods.js';
+
 export const ORDER_STATUSES = ['pending', 'processing', 'paid', 'payment_failed', 'expired'] as const;
 export type OrderStatusName = (typeof ORDER_STATUSES)[number];
 
@@ -94,4 +96,15 @@ export type CustomerOrderView = {
   deliveredAt: string | null;
   cancelledAt: string | null;
   store: { name: string; contactEmail: string | null; contactUrl: string | null };
+  /** How the shopper pays, and where the order is for that method (decision 0038). */
+  paymentMethod: PaymentMethodName;
+  step: PaymentStep;
+  stepLabel: string;
+  /** The cash-on-delivery fee, part of totalMinor; 0 otherwise. */
+  methodFeeMinor: number;
+  /** Cash on delivery: confirm before this (ISO); null once confirmed or for other methods. */
+  confirmBy: string | null;
+  /** Bank transfer only: the owner's account details and the reference to quote ("Order 1042"). */
+  bankDetails: string | null;
+  paymentReference: string | null;
 };

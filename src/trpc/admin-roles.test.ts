@@ -48,9 +48,12 @@ const STAFF_MAY = new Set([
   'admin.orders.ship',
   'admin.orders.markDelivered',
   'admin.orders.reconcile',
+  // Cash on delivery confirmed after a call (decision 0038): any admin.
+  'admin.orders.confirmCashOnDelivery',
   'admin.emails.list',
   'admin.emails.resend',
   'admin.settings.get',
+  'admin.settings.paymentMethods',
   'admin.discounts.list',
   'admin.discounts.get',
 ]);

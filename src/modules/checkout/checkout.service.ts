@@ -4,7 +4,6 @@ import type { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { durableTransaction } from '../../db/durable.js';
-import { PROBLEM_TEXT } from '../../shared/checkout.js';
 import type { cartLineInput } from '../../shared/checkout-input.js';
 import { colourKey } from '../../shared/colours.js';
 import { CODE_REFUSAL_TEXT } from '../../shared/discounts.js';
@@ -17,6 +16,7 @@ import { readShipping } from '../settings/settings.repository.js';
 import type { BackInStockWatch } from '../stock/back-in-stock-worker.js';
 import { releaseReservations, reserveLines, StockShortage } from '../stock/reservations.js';
 import { DEMO_RESERVATION_MS } from '../stock/stock.repository.js';
+import { orderLinesOf, refuseUnbuyable } from './cart-checks.js';
 import { type CartCode, priceCart } from './quote.js';
 
 /** What starting a checkout needs: a procedure's context has all of it. */
@@ -42,48 +42,13 @@ export async function startCheckout(
 ): Promise<{ url: string; orderNumber: number }> {
   const priced = await priceCart(ctx.db, lines, ctx.clock.now(), cart);
   const { quote } = priced;
-  const problem = quote.lines.find((l) => l.problem !== null && l.problem !== 'price_changed');
-  if (problem?.problem) {
-    throw new TRPCError({
-      code: 'BAD_REQUEST',
-      message: `${problem.title ?? 'An item'}: ${PROBLEM_TEXT[problem.problem]}`,
-    });
-  }
-  if (quote.currencies.length > 1) {
-    throw new TRPCError({
-      code: 'BAD_REQUEST',
-      message: `Your cart mixes currencies (${quote.currencies.map((c) => c.toUpperCase()).join(' and ')}). Please check out items of one currency at a time.`,
-    });
-  }
-  const currency = quote.currency;
-  if (!currency)
-    throw new TRPCError({ code: 'BAD_REQUEST', message: 'Please add items before checking out.' });
-  // A code that does not apply is never dropped in silence: the shopper sees why, and may remove it.
-  if (quote.codeRefusal) throw new TRPCError({ code: 'BAD_REQUEST', message: quote.codeRefusal.message });
-  const code = priced.code;
   const email = cart.email ?? null;
-  if (code?.maxUsesPerEmail != null && email === null) {
-    throw new TRPCError({
-      code: 'BAD_REQUEST',
-      message: 'This code can be used only a few times per email address: please enter your email address.',
-    });
-  }
+  const currency = refuseUnbuyable(priced, email);
+  const code = priced.code;
 
   const now = ctx.clock.now();
   const orderId = newOrderId();
-  const orderLines = quote.lines.map((l, i) => ({
-    productId: l.productId,
-    title: l.title ?? '',
-    colour: l.colour,
-    size: l.size,
-    quantity: l.quantity,
-    unitPriceMinor: l.unitPriceMinor ?? 0,
-    imageUrl: l.image,
-    regularUnitPriceMinor: l.regularUnitPriceMinor ?? l.unitPriceMinor ?? 0,
-    saleId: priced.saleIds[i] ?? null,
-    saleName: l.sale?.name ?? null,
-    discountMinor: l.codeDiscountMinor,
-  }));
+  const orderLines = orderLinesOf(priced);
   const expiresAt = new Date(now.getTime() + CHECKOUT_SESSION_LIFETIME_MS);
   // Durable (synchronous=FULL): the order must outlive a power cut once Stripe may know of it. The units
   // of tracked sizes are held in the same transaction: no order exists for stock it could not hold.

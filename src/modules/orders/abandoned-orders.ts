@@ -23,6 +23,8 @@ export async function expireAbandonedDemoOrders(db: Db, now: Date): Promise<numb
     .select('id')
     .where('status', '=', 'pending')
     .where('payment_mode', '=', 'demo')
+    // Only card checkouts: an order paid at the door or by transfer keeps its own deadline (offline-expiry.ts).
+    .where('payment_method', '=', 'card')
     .where('created_at', '<', abandonedBefore(now))
     .limit(1000)
     .execute();
@@ -35,6 +37,7 @@ export async function expireAbandonedDemoOrders(db: Db, now: Date): Promise<numb
         .set({ status: 'expired', updated_at: now.toISOString() })
         .where('id', '=', id)
         .where('status', '=', 'pending')
+        .where('payment_method', '=', 'card')
         .executeTakeFirst();
       if (Number(moved.numUpdatedRows) === 0) return 0;
       await releaseCodeUse(trx, id, now);

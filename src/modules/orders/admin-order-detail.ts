@@ -37,6 +37,12 @@ function eventEntry(e: OrderEvent): TimelineEntry {
       };
     case 'paid':
       return { ...base, label: 'Paid', detail: money(d) || null };
+    case 'confirmed':
+      return {
+        ...base,
+        label: 'Cash on delivery confirmed',
+        detail: d.by === 'admin' ? 'By an admin' : null,
+      };
     case 'payment_failed':
       return { ...base, label: 'Payment failed', detail: null };
     case 'expired':

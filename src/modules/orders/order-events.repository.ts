@@ -2,6 +2,8 @@ import type { DbOrTx } from '../../db/database.js';
 
 export type OrderEventKind =
   | 'created'
+  /** A cash-on-delivery order confirmed by the shopper's link or an admin (decision 0038). */
+  | 'confirmed'
   | 'paid'
   | 'payment_failed'
   | 'expired'

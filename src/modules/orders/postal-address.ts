@@ -12,7 +12,8 @@ const stripeShipping = z.object({
     line2: optional,
     city: text,
     state: optional,
-    postal_code: text,
+    // Optional: many addresses in Pakistan have none, and the store's own form (decision 0038) allows that.
+    postal_code: optional,
     country: text,
   }),
 });
@@ -35,7 +36,7 @@ export function postalAddressOf(json: string | null): PostalAddress | null {
     line2: address.line2 || null,
     city: address.city,
     state: address.state || null,
-    postalCode: address.postal_code,
+    postalCode: address.postal_code ?? '',
     country: address.country,
   };
 }

@@ -1,8 +1,11 @@
 import { TRPCError } from '@trpc/server';
 import { sql } from 'kysely';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
+import { liftPhoneRefusal } from '../../modules/checkout/cod-abuse.js';
 import { adminOrderDetail } from '../../modules/orders/admin-order-detail.js';
+import { confirmCashOnDelivery } from '../../modules/orders/cod-confirmation.js';
 import { cancelOrder, markDelivered, shipOrder } from '../../modules/orders/fulfilment.service.js';
 import { reconcilePendingOrders } from '../../modules/orders/reconcile.js';
 import { refundOrder } from '../../modules/orders/refunds.service.js';
@@ -10,6 +13,7 @@ import { orderIdInput, orderListInput } from '../../shared/checkout-input.js';
 import { codeKey } from '../../shared/discounts.js';
 import { cancelOrderInput, refundOrderInput, shipOrderInput } from '../../shared/order-admin-input.js';
 import { orderStageLabel } from '../../shared/orders.js';
+import { liftPhoneRefusalInput } from '../../shared/payment-methods.js';
 import { adminProcedure, ownerProcedure, router } from '../init.js';
 
 function fulfilmentDeps(ctx: { db: Db; clock: Clock; config: { publicUrl: string } }) {
@@ -140,5 +144,28 @@ export const adminOrdersRouter = router({
     ctx.backInStock.nudge();
     ctx.log.info({ event: 'orders.reconcile', ...result, account: ctx.admin.email }, 'orders reconciled');
     return result;
+  }),
+  /** Confirms a cash-on-delivery order after calling the shopper (owner or staff); twice is once. */
+  confirmCashOnDelivery: adminProcedure.input(orderIdInput).mutation(async ({ ctx, input }) => {
+    const result = await confirmCashOnDelivery(
+      { db: ctx.db, clock: ctx.clock, publicUrl: ctx.config.publicUrl },
+      input.id,
+      { kind: 'admin', email: ctx.admin.email },
+    );
+    if (result.outcome === 'confirmed') {
+      ctx.mail.nudge();
+      ctx.log.info(
+        { event: 'orders.cod_confirmed', order: result.number, account: ctx.admin.email },
+        'order confirmed',
+      );
+    }
+    return result;
+  }),
+  /** The owner trusts a phone again whose cash-on-delivery parcels were returned (decision 0038). */
+  liftPhoneRefusal: ownerProcedure.input(liftPhoneRefusalInput).mutation(async ({ ctx, input }) => {
+    // Kept as orders keep it (E.164), however the owner typed it.
+    const phone = parsePhoneNumberFromString(input.phone)?.number ?? input.phone;
+    await liftPhoneRefusal(ctx.db, { phone, by: ctx.admin.email, now: ctx.clock.now() });
+    return { ok: true as const, phone };
   }),
 });

@@ -1,5 +1,7 @@
+import { readPaymentMethods, writePaymentMethods } from '../../modules/settings/payment-method-settings.js';
 import { readStoredSettings, updateSettings } from '../../modules/settings/settings.repository.js';
 import { minorToMajorString } from '../../shared/money.js';
+import { paymentMethodSettingsInput } from '../../shared/payment-methods.js';
 import { settingsInput } from '../../shared/settings-input.js';
 import { adminProcedure, ownerProcedure, router } from '../init.js';
 
@@ -41,6 +43,20 @@ export const adminSettingsRouter = router({
     const after = await readStoredSettings(ctx.db);
     ctx.audit.changes = changedFields(before, after);
     ctx.log.info({ event: 'settings.updated', account: ctx.admin.email }, 'store settings updated');
+    return { ok: true as const };
+  }),
+
+  /** The payment methods as stored (decision 0038): amounts in minor units of the method's currency. */
+  paymentMethods: adminProcedure.query(async ({ ctx }) => readPaymentMethods(ctx.db)),
+
+  updatePaymentMethods: ownerProcedure.input(paymentMethodSettingsInput).mutation(async ({ ctx, input }) => {
+    const before = await readPaymentMethods(ctx.db);
+    await writePaymentMethods(ctx.db, input, ctx.clock.now());
+    ctx.audit.changes = changedFields(before, input);
+    ctx.log.info(
+      { event: 'settings.payment_methods_updated', account: ctx.admin.email },
+      'payment methods updated',
+    );
     return { ok: true as const };
   }),
 });

@@ -3,6 +3,8 @@ import { RetryLater } from '../../core/failures.js';
 import { durableTransaction } from '../../db/durable.js';
 import { startCheckout } from '../../modules/checkout/checkout.service.js';
 import { demoAmountDue, demoPaymentSummary } from '../../modules/checkout/demo-payment.js';
+import { placeOfflineOrder } from '../../modules/checkout/offline-checkout.js';
+import { offerPaymentMethods } from '../../modules/checkout/payment-offers.js';
 import { priceCart } from '../../modules/checkout/quote.js';
 import { applySessionOutcome } from '../../modules/orders/after-payment.service.js';
 import { findOrderIdBySession, orderSummaryBySession } from '../../modules/orders/orders.repository.js';
@@ -10,6 +12,7 @@ import { stripeShippingOf } from '../../modules/orders/postal-address.js';
 import { readShipping } from '../../modules/settings/settings.repository.js';
 import { cartInput, sessionIdInput, testPaymentInput } from '../../shared/checkout-input.js';
 import { CODE_REFUSAL_TEXT } from '../../shared/discounts.js';
+import { paymentMethodsQueryInput, placeOfflineOrderInput } from '../../shared/payment-methods.js';
 import type { Context } from '../context.js';
 import { publicProcedure, router } from '../init.js';
 
@@ -28,6 +31,18 @@ async function refuseIfTooManyWrongCodes(ctx: Pick<Context, 'limits' | 'ip' | 'l
   });
 }
 
+/** Each checkout is a pending order holding stock: an address may start only a few in a while. */
+async function admitCheckout(ctx: Pick<Context, 'limits' | 'ip' | 'log'>): Promise<void> {
+  const admission = await ctx.limits.checkoutSessions.admit(ctx.ip);
+  if (admission.taken) return;
+  ctx.log.warn({ event: 'security.checkout_rate_limited', ip: ctx.ip }, 'too many checkout sessions');
+  throw new TRPCError({
+    code: 'TOO_MANY_REQUESTS',
+    message: 'Too many checkouts from your address. Please wait a few minutes and try again.',
+    cause: new RetryLater(admission.retryAfterSeconds),
+  });
+}
+
 export const checkoutRouter = router({
   /** Prices a cart from the database and flags each line that cannot be bought as it is. */
   quote: publicProcedure.input(cartInput).query(async ({ ctx, input }) => {
@@ -40,20 +55,38 @@ export const checkoutRouter = router({
   /** Creates the pending order and its payment session; returns the URL to send the shopper to. */
   createSession: publicProcedure.input(cartInput).mutation(async ({ ctx, input }) => {
     // Each session is a pending order and a payment provider session: an address may open only a few.
-    const admission = await ctx.limits.checkoutSessions.admit(ctx.ip);
-    if (!admission.taken) {
-      ctx.log.warn({ event: 'security.checkout_rate_limited', ip: ctx.ip }, 'too many checkout sessions');
-      throw new TRPCError({
-        code: 'TOO_MANY_REQUESTS',
-        message: 'Too many checkouts from your address. Please wait a few minutes and try again.',
-        cause: new RetryLater(admission.retryAfterSeconds),
-      });
-    }
+    await admitCheckout(ctx);
     if (input.code) await refuseIfTooManyWrongCodes(ctx);
     try {
       return await startCheckout(ctx, input.lines, input);
     } catch (error) {
       // A wrong code sent straight to checkout counts as one typed in the cart.
+      if (error instanceof TRPCError && error.message === CODE_REFUSAL_TEXT.not_found)
+        await ctx.limits.wrongCodes.admit(ctx.ip);
+      throw error;
+    }
+  }),
+
+  /**
+   * Every payment method the owner turned on, for this cart shipped to `country`: available or why not,
+   * with its fee and the total it would charge (decision 0038).
+   */
+  paymentMethods: publicProcedure.input(paymentMethodsQueryInput).query(async ({ ctx, input }) => {
+    const { methods } = await offerPaymentMethods(ctx.db, input, input.country, ctx.clock.now());
+    return { methods };
+  }),
+
+  /** Places a cash-on-delivery or bank-transfer order; the shopper goes on to its order page. */
+  placeOrder: publicProcedure.input(placeOfflineOrderInput).mutation(async ({ ctx, input }) => {
+    // A pending order holds stock as a checkout does: the same limit per address.
+    await admitCheckout(ctx);
+    if (input.code) await refuseIfTooManyWrongCodes(ctx);
+    try {
+      const placed = await placeOfflineOrder(ctx, input);
+      // The email telling what comes next was queued with the order.
+      ctx.mail.nudge();
+      return placed;
+    } catch (error) {
       if (error instanceof TRPCError && error.message === CODE_REFUSAL_TEXT.not_found)
         await ctx.limits.wrongCodes.admit(ctx.ip);
       throw error;
