@@ -18,6 +18,7 @@ import * as colourVariants from './2026-11-28T0016-colour-variants.js';
 import * as discounts from './2026-11-28T0017-discounts.js';
 import * as discountsRevision from './2026-11-28T0018-discounts-revision.js';
 import * as paymentMethods from './2026-11-28T0019-payment-methods.js';
+import * as paymentStepEmails from './2026-11-28T0020-payment-step-emails.js';
 
 /** Every PostgreSQL migration, listed by hand so that the bundled server carries them. */
 export const postgresMigrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const postgresMigrations: Record<string, Migration> = {
   '2026-11-28T0017-discounts': discounts,
   '2026-11-28T0018-discounts-revision': discountsRevision,
   '2026-11-28T0019-payment-methods': paymentMethods,
+  '2026-11-28T0020-payment-step-emails': paymentStepEmails,
 };

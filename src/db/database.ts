@@ -509,7 +509,9 @@ export type EmailKind =
   | 'order_shipped'
   | 'order_refund'
   | 'back_in_stock'
-  | 'admin_invite';
+  | 'admin_invite'
+  /** The owner's steps on cash-on-delivery and transfer orders (decision 0038). */
+  | 'order_payment_step';
 export type EmailStatus = 'queued' | 'sending' | 'sent' | 'failed';
 
 /** Emails waiting to go out, and the record of those sent or given up (migration 0018, modules/email). */

@@ -172,7 +172,7 @@ describe('order page and accounting export over HTTP', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     const rows = res.body.trimEnd().split('\r\n');
     expect(rows[0]).toBe(
-      'order_number,order_id,paid_at,status,fulfilment,customer_email,customer_name,ship_to_country,currency,product_id,title,size,quantity,unit_price,line_total,refunded_quantity,order_subtotal,order_total,order_refunded,colour,regular_unit_price,sale,discount_code,line_discount',
+      'order_number,order_id,paid_at,status,fulfilment,customer_email,customer_name,ship_to_country,currency,product_id,title,size,quantity,unit_price,line_total,refunded_quantity,order_subtotal,order_total,order_refunded,colour,regular_unit_price,sale,discount_code,line_discount,payment_method,payment_step',
     );
     expect(rows).toHaveLength(3);
     // A title that would be a formula is text; quotes and commas are quoted; money is exact decimal text.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_CART_LINES, MAX_LINE_QUANTITY } from './checkout.js';
 import { ORDER_STATUSES } from './orders.js';
+import { PAYMENT_METHODS, PAYMENT_STEPS } from './payment-names.js';
 
 /** A cart line as the browser sends it: what and how many, never a price to trust. */
 export const cartLineInput = z.object({
@@ -35,6 +36,9 @@ export const sessionIdInput = z.object({ sessionId: z.string().trim().min(1).max
 
 export const orderListInput = z.object({
   status: z.enum(ORDER_STATUSES).optional(),
+  /** Orders paid this way, and orders at this step of their method (decision 0038). */
+  method: z.enum(PAYMENT_METHODS).optional(),
+  step: z.enum(PAYMENT_STEPS).optional(),
   /** Orders with this discount code (decision 0037), matched as codes are: case and spaces aside. */
   code: z
     .string()

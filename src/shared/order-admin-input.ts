@@ -48,6 +48,22 @@ export const refundOrderInput = orderIdInput
       .array(z.object({ lineId: z.number().int().positive(), quantity: z.number().int().min(1).max(10) }))
       .max(50)
       .optional(),
+    /**
+     * A manual refund of a cash-on-delivery or transfer order (decision 0038): how the money went back
+     * (required for those orders, the server says so) and a note.
+     */
+    paidVia: z
+      .string()
+      .trim()
+      .min(1, 'Say how the money went back')
+      .max(100, 'At most 100 characters')
+      .optional(),
+    note: z
+      .string()
+      .trim()
+      .max(1000, 'At most 1000 characters')
+      .optional()
+      .transform((v) => v || null),
   })
   .superRefine((input, ctx) => {
     const byLines = (input.lines?.length ?? 0) > 0;

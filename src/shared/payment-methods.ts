@@ -4,9 +4,10 @@ import { STORE_CURRENCY } from './listing.js';
 import { isKnownCurrency, parseMajorToMinor } from './money.js';
 import { type FulfilmentName, type OrderStatusName, orderStageLabel } from './orders.js';
 
-/** How a shopper pays (decision 0038). Card is Stripe Checkout, or the demo gateway in demo mode. */
-export const PAYMENT_METHODS = ['card', 'cash_on_delivery', 'bank_transfer'] as const;
-export type PaymentMethodName = (typeof PAYMENT_METHODS)[number];
+import { PAYMENT_METHODS, PAYMENT_STEPS, type PaymentMethodName, type PaymentStep } from './payment-names.js';
+
+// The names live in a module of their own, so checkout-input.ts (which this file imports) can use them too.
+export { PAYMENT_METHODS, PAYMENT_STEPS, type PaymentMethodName, type PaymentStep };
 /** The methods the store collects the shopper's details for itself (no payment page to send them to). */
 export const OFFLINE_METHODS = ['cash_on_delivery', 'bank_transfer'] as const;
 export type OfflineMethodName = (typeof OFFLINE_METHODS)[number];
@@ -160,27 +161,6 @@ export const paymentMethodSettingsInput = paymentMethodSettings
       },
     }),
   );
-
-/**
- * Where an order is, in one word for its method: the same statuses mean the same for every method
- * (decision 0038), and this names them the way the owner and the shopper think of each method.
- */
-export const PAYMENT_STEPS = [
-  'awaiting_payment',
-  'payment_processing',
-  'awaiting_confirmation',
-  'confirmed',
-  'awaiting_transfer',
-  'paid',
-  'shipped',
-  'delivered',
-  'collected',
-  'returned',
-  'payment_failed',
-  'expired',
-  'cancelled',
-] as const;
-export type PaymentStep = (typeof PAYMENT_STEPS)[number];
 
 export const PAYMENT_STEP_LABEL: Record<PaymentStep, string> = {
   awaiting_payment: 'Awaiting payment',

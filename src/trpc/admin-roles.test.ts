@@ -47,6 +47,8 @@ const STAFF_MAY = new Set([
   'admin.orders.byId',
   'admin.orders.ship',
   'admin.orders.markDelivered',
+  'admin.orders.recordCashCollected',
+  'admin.orders.returnedToOrigin',
   'admin.orders.reconcile',
   // Cash on delivery confirmed after a call (decision 0038): any admin.
   'admin.orders.confirmCashOnDelivery',

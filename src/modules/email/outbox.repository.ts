@@ -17,6 +17,7 @@ export const EMAIL_KINDS = [
   'order_refund',
   'back_in_stock',
   'admin_invite',
+  'order_payment_step',
 ] as const satisfies readonly EmailKind[];
 
 export type OutgoingEmail = {

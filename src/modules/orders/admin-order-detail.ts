@@ -1,6 +1,7 @@
 import type { DbOrTx } from '../../db/database.js';
 import { formatMoneyExact } from '../../shared/money.js';
 import { orderStageLabel } from '../../shared/orders.js';
+import { PAYMENT_METHOD_LABEL, paymentStep, paymentStepLabel } from '../../shared/payment-methods.js';
 import { emailsOfOrder, type OutboxEntry } from '../email/outbox.repository.js';
 import { orderPagePath } from './order-access.js';
 import { type OrderEvent, orderEvents } from './order-events.repository.js';
@@ -13,6 +14,7 @@ const EMAIL_NAME: Record<string, string> = {
   order_confirmation: 'order confirmation',
   order_shipped: 'shipping email',
   order_refund: 'refund email',
+  order_payment_step: 'payment step email',
 };
 
 function money(detail: Record<string, unknown>): string {
@@ -33,7 +35,12 @@ function eventEntry(e: OrderEvent): TimelineEntry {
       return {
         ...base,
         label: 'Order created',
-        detail: d.paymentMode === 'demo' ? 'Demo checkout' : 'Stripe Checkout',
+        detail:
+          d.paymentMethod === 'cash_on_delivery' || d.paymentMethod === 'bank_transfer'
+            ? PAYMENT_METHOD_LABEL[d.paymentMethod]
+            : d.paymentMode === 'demo'
+              ? 'Demo checkout'
+              : 'Stripe Checkout',
       };
     case 'paid':
       return { ...base, label: 'Paid', detail: money(d) || null };
@@ -64,7 +71,49 @@ function eventEntry(e: OrderEvent): TimelineEntry {
         detail: [money(d), text(d.reason)].filter(Boolean).join(' · '),
       };
     case 'refund_succeeded':
-      return { ...base, label: 'Refunded', detail: money(d) || null };
+      return d.manual === true
+        ? {
+            ...base,
+            label: 'Refunded by hand',
+            detail:
+              [money(d), text(d.paidVia), text(d.reason), text(d.note)].filter(Boolean).join(' · ') || null,
+          }
+        : { ...base, label: 'Refunded', detail: money(d) || null };
+    case 'cash_collected': {
+      const diff = typeof d.differenceMinor === 'number' ? d.differenceMinor : 0;
+      const currency = typeof d.currency === 'string' ? d.currency : '';
+      const off =
+        diff === 0 || !currency
+          ? null
+          : `${formatMoneyExact(Math.abs(diff), currency)} ${diff < 0 ? 'short of' : 'over'} the total`;
+      return {
+        ...base,
+        label: 'Delivered, cash collected',
+        detail: [money(d), off].filter(Boolean).join(' · ') || null,
+      };
+    }
+    case 'returned_to_origin':
+      return {
+        ...base,
+        label: 'Returned to origin',
+        detail:
+          [text(d.reason), d.restocked === true ? 'stock put back' : 'stock not put back']
+            .filter(Boolean)
+            .join(' · ') || null,
+      };
+    case 'transfer_received':
+      return {
+        ...base,
+        label: 'Transfer received',
+        detail:
+          [
+            money(d),
+            text(d.reference) && `reference ${text(d.reference)}`,
+            text(d.receivedOn) && `on ${text(d.receivedOn)}`,
+          ]
+            .filter(Boolean)
+            .join(' · ') || null,
+      };
     case 'oversold':
       return {
         ...base,
@@ -129,6 +178,11 @@ export async function adminOrderDetail(db: DbOrTx, id: string, publicUrl: string
     a.at < b.at ? -1 : a.at > b.at ? 1 : 0,
   );
   const paid = order.status === 'paid';
+  const step = paymentStep(order.payment_method, order.status, order.fulfilment);
+  const cod = order.payment_method === 'cash_on_delivery';
+  // Confirmed, at the shop or on its way: the cash is still due (the steps payment-steps.service.ts takes).
+  const codDue =
+    cod && order.status === 'processing' && ['unfulfilled', 'shipped'].includes(order.fulfilment);
   return {
     id: order.id,
     number: order.number,
@@ -136,6 +190,23 @@ export async function adminOrderDetail(db: DbOrTx, id: string, publicUrl: string
     fulfilment: order.fulfilment,
     stage: orderStageLabel(order.status, order.fulfilment),
     paymentMode: order.payment_mode,
+    /** How the shopper pays and where the order is for that method (decision 0038). */
+    paymentMethod: order.payment_method,
+    step,
+    stepLabel: paymentStepLabel(order.payment_method, order.status, order.fulfilment),
+    /** The cash-on-delivery fee, part of the total: subtotal − discount + fee + adjustments = total. */
+    methodFeeMinor: order.method_fee_minor,
+    phone: order.phone,
+    confirmBy: order.confirm_by,
+    confirmedAt: order.confirmed_at,
+    confirmedBy: order.confirmed_by,
+    collectedMinor: order.collected_minor,
+    collectedAt: order.collected_at,
+    transferReference: order.transfer_reference,
+    transferReceivedOn: order.transfer_received_on,
+    returnedReason: order.returned_reason,
+    returnedRestocked: order.returned_restocked === null ? null : order.returned_restocked === 1,
+    returnedAt: order.returned_at,
     currency: order.currency,
     /** The lines at their (sale) prices, before the code: subtotal − discount + adjustments = paid. */
     subtotalMinor: record.charges.subtotalMinor,
@@ -144,7 +215,7 @@ export async function adminOrderDetail(db: DbOrTx, id: string, publicUrl: string
     discountCode: order.discount_code,
     /** What sales took off the lines, for the owner's eye. */
     salesMinor: order.sales_minor,
-    adjustmentsMinor: record.charges.adjustmentsMinor,
+    adjustmentsMinor: record.charges.adjustmentsMinor - order.method_fee_minor,
     totalMinor: order.total_minor,
     paidMinor: record.paidMinor,
     refundedMinor: record.refundedMinor,
@@ -167,6 +238,10 @@ export async function adminOrderDetail(db: DbOrTx, id: string, publicUrl: string
       currency: r.currency,
       status: r.status,
       provider: r.provider,
+      /** 'manual': paid back by hand (cash, a transfer), recorded as done (decision 0038). */
+      method: r.method,
+      paidVia: r.paid_via,
+      note: r.note,
       reason: r.reason,
       failure: r.failure,
       adminEmail: r.admin_email,
@@ -185,10 +260,16 @@ export async function adminOrderDetail(db: DbOrTx, id: string, publicUrl: string
     customerPageUrl:
       paid && order.access_token ? `${publicUrl}${orderPagePath(order.id, order.access_token)}` : null,
     can: {
-      ship: paid && order.fulfilment === 'unfulfilled',
-      markDelivered: order.fulfilment === 'shipped',
-      cancel: paid && order.fulfilment === 'unfulfilled',
+      ship: (paid || step === 'confirmed') && order.fulfilment === 'unfulfilled',
+      // A cash-on-delivery order is delivered by recording its cash (recordCashCollected).
+      markDelivered: order.fulfilment === 'shipped' && !cod,
+      cancel:
+        order.fulfilment === 'unfulfilled' &&
+        (paid || (order.payment_method !== 'card' && ['pending', 'processing'].includes(order.status))),
       refund: record.refundableMinor > 0,
+      recordCashCollected: codDue,
+      returnedToOrigin: codDue,
+      recordTransfer: step === 'awaiting_transfer',
     },
   };
 }

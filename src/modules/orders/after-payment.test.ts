@@ -68,7 +68,15 @@ describe('after the payment (demo mode)', () => {
     const order = await paidOrder();
     expect((await admin().byId({ id: order.id })).can).toMatchObject({ cancel: true, refund: true });
     const seen = await admin(staff).byId({ id: order.id });
-    expect(seen.can).toEqual({ ship: true, markDelivered: false, cancel: false, refund: false });
+    expect(seen.can).toEqual({
+      ship: true,
+      markDelivered: false,
+      cancel: false,
+      refund: false,
+      recordCashCollected: false,
+      returnedToOrigin: false,
+      recordTransfer: false,
+    });
     await expect(admin(staff).cancel({ id: order.id, reason: 'Out of stock' })).rejects.toMatchObject({
       code: 'FORBIDDEN',
     });

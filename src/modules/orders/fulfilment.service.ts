@@ -3,6 +3,9 @@ import type { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
 import type { Db, Fulfilment } from '../../db/database.js';
 import type { cancelOrderInput, shipOrderInput } from '../../shared/order-admin-input.js';
+import { OFFLINE_METHODS } from '../../shared/payment-methods.js';
+import { releaseCodeUse } from '../discounts/redemptions.repository.js';
+import { putBackOrderStock } from '../stock/returned-stock.js';
 import { trackingUrlFor } from './known-carriers.js';
 import { recordOrderEvent } from './order-events.repository.js';
 import { queueOrderEmail } from './order-mail.js';
@@ -12,7 +15,7 @@ export type FulfilmentDeps = { db: Db; clock: Clock; publicUrl: string };
 async function orderState(db: Db, id: string) {
   const order = await db
     .selectFrom('orders')
-    .select(['id', 'number', 'status', 'fulfilment'])
+    .select(['id', 'number', 'status', 'fulfilment', 'payment_method'])
     .where('id', '=', id)
     .executeTakeFirst();
   if (!order) throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });
@@ -25,7 +28,15 @@ async function orderState(db: Db, id: string) {
  */
 async function refusal(db: Db, id: string, doing: string, unpaid: string | null): Promise<TRPCError> {
   const order = await orderState(db, id);
-  const why = unpaid !== null && order.status !== 'paid' ? unpaid : WHY_NOT[order.fulfilment];
+  // A confirmed cash-on-delivery order is paid at the door: it ships unpaid (decision 0038).
+  const payable =
+    order.status === 'paid' || (order.payment_method === 'cash_on_delivery' && order.status === 'processing');
+  const why =
+    unpaid !== null && !payable
+      ? order.payment_method === 'cash_on_delivery' && order.status === 'pending'
+        ? 'the shopper has not confirmed it yet'
+        : unpaid
+      : WHY_NOT[order.fulfilment];
   return new TRPCError({ code: 'CONFLICT', message: `Order #${order.number} cannot be ${doing}: ${why}.` });
 }
 
@@ -60,7 +71,13 @@ export async function shipOrder(
         updated_at: now.toISOString(),
       })
       .where('id', '=', input.id)
-      .where('status', '=', 'paid')
+      .where((eb) =>
+        eb.or([
+          eb('status', '=', 'paid'),
+          // Confirmed cash on delivery: the cash is collected when the parcel arrives.
+          eb.and([eb('payment_method', '=', 'cash_on_delivery'), eb('status', '=', 'processing')]),
+        ]),
+      )
       .where('fulfilment', '=', 'unfulfilled')
       .returning(['number'])
       .executeTakeFirst();
@@ -77,7 +94,11 @@ export async function shipOrder(
   });
 }
 
-/** A shipped order arrived (the carrier said so, or the shopper did). */
+/**
+ * A shipped order arrived (the carrier said so, or the shopper did). A cash-on-delivery order is delivered
+ * only by recording the cash collected (payment-steps.service.ts), so its payment and its delivery are one
+ * step and never disagree.
+ */
 export async function markDelivered(
   deps: FulfilmentDeps,
   admin: string,
@@ -90,9 +111,18 @@ export async function markDelivered(
       .set({ fulfilment: 'delivered', delivered_at: now.toISOString(), updated_at: now.toISOString() })
       .where('id', '=', id)
       .where('fulfilment', '=', 'shipped')
+      .where('payment_method', '!=', 'cash_on_delivery')
       .returning(['number'])
       .executeTakeFirst();
-    if (!moved) throw await refusal(deps.db, id, 'marked delivered', null);
+    if (!moved) {
+      const order = await orderState(deps.db, id);
+      if (order.payment_method === 'cash_on_delivery' && order.fulfilment === 'shipped')
+        throw new TRPCError({
+          code: 'CONFLICT',
+          message: `Order #${order.number} is cash on delivery: record the cash collected, which marks it delivered.`,
+        });
+      throw await refusal(deps.db, id, 'marked delivered', null);
+    }
     await recordOrderEvent(trx, { orderId: id, kind: 'delivered', actor: admin, at: now });
     return moved;
   });
@@ -100,22 +130,32 @@ export async function markDelivered(
 
 /**
  * Cancels a paid order that has not left the shop. Cancelling gives no money back by itself: the admin
- * refunds what should be refunded, and the order page says which.
+ * refunds what should be refunded, and the order page says which. An unpaid cash-on-delivery or transfer
+ * order (pending or confirmed, decision 0038) may be cancelled too: nothing was paid, so nothing is refunded,
+ * and its stock and code's use go back at once. `restockedUnits` says how many units came back.
  */
 export async function cancelOrder(
   deps: FulfilmentDeps,
   admin: string,
   input: z.output<typeof cancelOrderInput>,
-): Promise<{ number: number }> {
+): Promise<{ number: number; restockedUnits: number }> {
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
     const moved = await trx
       .updateTable('orders')
       .set({ fulfilment: 'cancelled', cancelled_at: now.toISOString(), updated_at: now.toISOString() })
       .where('id', '=', input.id)
-      .where('status', '=', 'paid')
+      .where((eb) =>
+        eb.or([
+          eb('status', '=', 'paid'),
+          eb.and([
+            eb('payment_method', 'in', OFFLINE_METHODS),
+            eb('status', 'in', ['pending', 'processing']),
+          ]),
+        ]),
+      )
       .where('fulfilment', '=', 'unfulfilled')
-      .returning(['number'])
+      .returning(['number', 'status'])
       .executeTakeFirst();
     if (!moved)
       throw await refusal(
@@ -124,6 +164,11 @@ export async function cancelOrder(
         'cancelled',
         'it is not paid (unpaid checkouts expire by themselves)',
       );
+    let restockedUnits = 0;
+    if (moved.status !== 'paid') {
+      restockedUnits = await putBackOrderStock(trx, input.id);
+      await releaseCodeUse(trx, input.id, now);
+    }
     await recordOrderEvent(trx, {
       orderId: input.id,
       kind: 'cancelled',
@@ -131,6 +176,6 @@ export async function cancelOrder(
       detail: input.reason ? { reason: input.reason } : {},
       at: now,
     });
-    return moved;
+    return { number: moved.number, restockedUnits };
   });
 }

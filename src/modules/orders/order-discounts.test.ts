@@ -252,7 +252,7 @@ describe('an order with a sale and a code, after the sale', () => {
     for await (const row of orderCsvRows(db, { from: '2026-01-01', to: '2027-01-01' }))
       csv.push(row.trimEnd());
     expect(csv[0]).toBe(
-      'order_number,order_id,paid_at,status,fulfilment,customer_email,customer_name,ship_to_country,currency,product_id,title,size,quantity,unit_price,line_total,refunded_quantity,order_subtotal,order_total,order_refunded,colour,regular_unit_price,sale,discount_code,line_discount',
+      'order_number,order_id,paid_at,status,fulfilment,customer_email,customer_name,ship_to_country,currency,product_id,title,size,quantity,unit_price,line_total,refunded_quantity,order_subtotal,order_total,order_refunded,colour,regular_unit_price,sale,discount_code,line_discount,payment_method,payment_step',
     );
     const cells = csv.slice(1).map((r) => r.split(','));
     const major = (minor: number) => minorToMajorString(minor, 'pkr');
@@ -270,6 +270,8 @@ describe('an order with a sale and a code, after the sale', () => {
         'Eid 20% off lawn',
         'Eid10',
         major(kurta.codeDiscountMinor),
+        'card',
+        'paid',
       ],
       [
         '1',
@@ -284,6 +286,8 @@ describe('an order with a sale and a code, after the sale', () => {
         '',
         'Eid10',
         major(dupatta.codeDiscountMinor),
+        'card',
+        'paid',
       ],
     ]);
     // The CSV's sum check, in minor units: the lines charged add up to what was paid less shipping.
@@ -311,7 +315,9 @@ describe('an order with a sale and a code, after the sale', () => {
     const csv: string[] = [];
     for await (const row of orderCsvRows(db, { from: '2026-01-01', to: '2027-01-01' }))
       csv.push(row.trimEnd());
-    expect(csv[1]).toMatch(/,d1,Silk Dupatta,S,2,1500\.00,3000\.00,0,3000\.00,3000\.00,0\.00,,,,,0\.00$/);
+    expect(csv[1]).toMatch(
+      /,d1,Silk Dupatta,S,2,1500\.00,3000\.00,0,3000\.00,3000\.00,0\.00,,,,,0\.00,card,paid$/,
+    );
   });
 
   it('refunds one unit of the discounted line of 3 at its share, everything at exactly what was charged', async () => {

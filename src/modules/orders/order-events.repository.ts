@@ -13,7 +13,11 @@ export type OrderEventKind =
   | 'refund_requested'
   | 'refund_succeeded'
   | 'refund_failed'
-  | 'oversold';
+  | 'oversold'
+  // The owner's steps on cash-on-delivery and bank-transfer orders (decision 0038).
+  | 'cash_collected'
+  | 'returned_to_origin'
+  | 'transfer_received';
 
 export type OrderEvent = {
   id: number;

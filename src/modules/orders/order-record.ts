@@ -95,7 +95,12 @@ export async function loadOrderRecord(db: DbOrTx, id: string) {
     refundedMinor,
     /** Promised back but not yet confirmed by the payment provider. */
     refundPendingMinor: order.refunded_minor - refundedMinor,
-    refundableMinor: order.status === 'paid' ? paidMinor - order.refunded_minor : 0,
+    // Cash on delivery gives back at most the cash collected at the door (decision 0038).
+    refundableMinor:
+      order.status === 'paid'
+        ? (order.payment_method === 'cash_on_delivery' ? (order.collected_minor ?? 0) : paidMinor) -
+          order.refunded_minor
+        : 0,
     /** The totals every view shows: subtotal − discount + adjustments = total. */
     charges: orderCharges(
       {

@@ -1,6 +1,7 @@
 import type { DbOrTx } from '../../db/database.js';
 import { minorToMajorString } from '../../shared/money.js';
 import { orderCharges, struckRegularPrice } from '../../shared/order-charges.js';
+import { paymentStep } from '../../shared/payment-methods.js';
 import { postalAddressOf } from './postal-address.js';
 
 export const CSV_COLUMNS = [
@@ -36,6 +37,11 @@ export const CSV_COLUMNS = [
   'discount_code',
   /** The line's share of the code's discount. */
   'line_discount',
+  // Payment methods (decision 0038), last for the same reason.
+  /** card, cash_on_delivery or bank_transfer. */
+  'payment_method',
+  /** Where the order is for its method (paymentStep): collected, returned, shipped, … */
+  'payment_step',
 ] as const;
 
 /**
@@ -81,6 +87,7 @@ export async function* orderCsvRows(db: DbOrTx, range: { from: string; to: strin
         'total_minor',
         'discount_minor',
         'discount_code',
+        'payment_method',
       ])
       .where('paid_at', '>=', range.from)
       .where('paid_at', '<', range.to);
@@ -146,6 +153,8 @@ export async function* orderCsvRows(db: DbOrTx, range: { from: string; to: strin
           regular === null ? null : l.sale_name,
           o.discount_code,
           money(l.discount_minor),
+          o.payment_method,
+          paymentStep(o.payment_method, o.status, o.fulfilment),
         ]);
       }
     }

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import type { FastifyBaseLogger } from 'fastify';
+import type { ExpressionBuilder } from 'kysely';
 import type { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
-import type { Db, DbOrTx, RefundStatus } from '../../db/database.js';
+import type { Database, Db, DbOrTx, RefundStatus } from '../../db/database.js';
 import { variantLabel } from '../../shared/colours.js';
 import { refundableForUnits } from '../../shared/discounts.js';
 import { formatMoney } from '../../shared/money.js';
@@ -32,7 +33,27 @@ function newRefundId(): string {
   return `rf_${randomBytes(12).toString('base64url')}`;
 }
 
-type Reserved = { refundId: string; request: RefundRequest; number: number; provider: 'stripe' | 'demo' };
+type Reserved = {
+  refundId: string;
+  request: RefundRequest;
+  number: number;
+  provider: 'stripe' | 'demo';
+  /** Paid back by hand (cash on delivery, bank transfer): recorded as done, never sent to a provider. */
+  manual: boolean;
+};
+
+/**
+ * What a refund may give back in all (decision 0038): the cash collected at the door for cash on delivery
+ * (which may differ from the total), the total for a card or a transfer.
+ */
+function paidBackCap(eb: ExpressionBuilder<Database, 'orders'>) {
+  return eb
+    .case()
+    .when('payment_method', '=', 'cash_on_delivery')
+    .then(eb.fn.coalesce('collected_minor', eb.lit(0)))
+    .else(eb.fn.coalesce('total_minor', 'subtotal_minor'))
+    .end();
+}
 
 /**
  * Promises the money back in one transaction before anyone is asked for it: the order's refunded amount
@@ -62,10 +83,17 @@ async function reserveRefund(
         'total_minor',
         'subtotal_minor',
         'discount_minor',
+        'payment_method',
       ])
       .where('id', '=', input.id)
       .executeTakeFirst();
     if (!order) throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });
+    const manual = order.payment_method !== 'card';
+    if (manual && !input.paidVia)
+      throw new TRPCError({
+        code: 'BAD_REQUEST',
+        message: `Order #${order.number} was paid ${order.payment_method === 'bank_transfer' ? 'by bank transfer' : 'in cash'}: say how the money went back.`,
+      });
     if (order.status !== 'paid')
       throw new TRPCError({
         code: 'CONFLICT',
@@ -146,18 +174,16 @@ async function reserveRefund(
       .set((eb) => ({ refunded_minor: eb('refunded_minor', '+', amount), updated_at: iso }))
       .where('id', '=', order.id)
       .where('status', '=', 'paid')
-      .where((eb) =>
-        eb(eb('refunded_minor', '+', amount), '<=', eb.fn.coalesce('total_minor', 'subtotal_minor')),
-      )
+      .where((eb) => eb(eb('refunded_minor', '+', amount), '<=', paidBackCap(eb)))
       .returning('refunded_minor')
       .executeTakeFirst();
     if (!reserved) {
       const now = await trx
         .selectFrom('orders')
-        .select(['refunded_minor', 'total_minor', 'subtotal_minor'])
+        .select((eb) => ['refunded_minor', paidBackCap(eb).as('cap')])
         .where('id', '=', order.id)
         .executeTakeFirstOrThrow();
-      const left = (now.total_minor ?? now.subtotal_minor) - now.refunded_minor;
+      const left = Number(now.cap) - now.refunded_minor;
       throw new TRPCError({
         code: 'CONFLICT',
         message:
@@ -186,18 +212,22 @@ async function reserveRefund(
         currency: order.currency,
         reason: input.reason,
         lines: JSON.stringify(wanted),
-        status: 'pending',
+        // A manual refund was paid back before it is recorded: it is done at once.
+        status: manual ? 'succeeded' : 'pending',
         provider: order.payment_mode,
         provider_refund_id: null,
         failure: null,
         admin_email: admin,
         created_at: iso,
         updated_at: iso,
+        method: manual ? 'manual' : 'provider',
+        paid_via: manual ? (input.paidVia ?? null) : null,
+        note: input.note ?? null,
       })
       .execute();
     await recordOrderEvent(trx, {
       orderId: order.id,
-      kind: 'refund_requested',
+      kind: manual ? 'refund_succeeded' : 'refund_requested',
       actor: admin,
       detail: {
         refundId,
@@ -205,11 +235,21 @@ async function reserveRefund(
         currency: order.currency,
         reason: input.reason,
         lines: wanted,
+        ...(manual ? { manual: true, paidVia: input.paidVia, note: input.note ?? null } : {}),
       },
       at: now,
     });
+    if (manual)
+      await queueOrderEmail(trx, {
+        kind: 'order_refund',
+        orderId: order.id,
+        refundId,
+        publicUrl: deps.publicUrl,
+        now,
+      });
     return {
       refundId,
+      manual,
       number: order.number,
       provider: order.payment_mode,
       request: {
@@ -314,6 +354,25 @@ export async function settleRefund(
 export async function refundOrder(deps: RefundDeps, admin: string, input: z.output<typeof refundOrderInput>) {
   const reserved = await reserveRefund(deps, admin, input);
   const { refundId, request } = reserved;
+  if (reserved.manual) {
+    deps.log.info(
+      {
+        event: 'orders.refund.manual',
+        order: reserved.number,
+        refund: refundId,
+        amountMinor: request.amountMinor,
+        currency: request.currency,
+        account: admin,
+      },
+      `manual refund of order ${reserved.number} recorded`,
+    );
+    return {
+      refundId,
+      number: reserved.number,
+      amountMinor: request.amountMinor,
+      status: 'succeeded' as const,
+    };
+  }
   const settle = (
     outcome: { status: RefundStatus; providerRefundId: string | null; failure: string | null },
     actor: string,

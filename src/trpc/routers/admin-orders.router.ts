@@ -7,17 +7,40 @@ import { liftPhoneRefusal } from '../../modules/checkout/cod-abuse.js';
 import { adminOrderDetail } from '../../modules/orders/admin-order-detail.js';
 import { confirmCashOnDelivery } from '../../modules/orders/cod-confirmation.js';
 import { cancelOrder, markDelivered, shipOrder } from '../../modules/orders/fulfilment.service.js';
+import { codSummary, stepCondition } from '../../modules/orders/payment-step-filter.js';
+import {
+  recordCashCollected,
+  recordTransfer,
+  returnedToOrigin,
+} from '../../modules/orders/payment-steps.service.js';
 import { reconcilePendingOrders } from '../../modules/orders/reconcile.js';
 import { refundOrder } from '../../modules/orders/refunds.service.js';
 import { orderIdInput, orderListInput } from '../../shared/checkout-input.js';
 import { codeKey } from '../../shared/discounts.js';
 import { cancelOrderInput, refundOrderInput, shipOrderInput } from '../../shared/order-admin-input.js';
-import { orderStageLabel } from '../../shared/orders.js';
-import { liftPhoneRefusalInput } from '../../shared/payment-methods.js';
+import {
+  liftPhoneRefusalInput,
+  paymentStep,
+  paymentStepLabel,
+  recordCashCollectedInput,
+  recordTransferInput,
+  returnedToOriginInput,
+} from '../../shared/payment-methods.js';
 import { adminProcedure, ownerProcedure, router } from '../init.js';
 
 function fulfilmentDeps(ctx: { db: Db; clock: Clock; config: { publicUrl: string } }) {
   return { db: ctx.db, clock: ctx.clock, publicUrl: ctx.config.publicUrl };
+}
+
+/** The order as admin.orders.byId shows it to this admin: staff are not offered the money (decision 0030). */
+async function orderDetailFor(
+  ctx: { db: Db; config: { publicUrl: string }; admin: { role: string } },
+  id: string,
+) {
+  const order = await adminOrderDetail(ctx.db, id, ctx.config.publicUrl);
+  if (!order) throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });
+  if (ctx.admin.role === 'owner') return order;
+  return { ...order, can: { ...order.can, cancel: false, refund: false, recordTransfer: false } };
 }
 
 /** admin.orders.*: what was sold, to whom, and what Stripe said about it. */
@@ -40,22 +63,31 @@ export const adminOrdersRouter = router({
         'refunded_minor',
         'stock_problem',
         'discount_code',
+        'payment_method',
       ]);
     // Checkouts that were never paid expire (Stripe's word, or the demo sweep): they leave the default list,
-    // so a flood of abandoned sessions cannot bury the real orders.
-    query = input.status ? query.where('status', '=', input.status) : query.where('status', '!=', 'expired');
+    // so a flood of abandoned sessions cannot bury the real orders. Asking for a step shows that step's
+    // orders, expired ones included when that is the step asked for.
+    if (input.status) query = query.where('status', '=', input.status);
+    else if (!input.step) query = query.where('status', '!=', 'expired');
+    if (input.method) query = query.where('payment_method', '=', input.method);
+    const step = input.step;
+    if (step) query = query.where((eb) => stepCondition(eb, step));
     // Codes are kept as the shopper typed them: compared as codeKey does, upper-cased on both engines, among
     // the orders with a code (the partial index's rows).
     if (input.code)
       query = query
         .where('discount_code', 'is not', null)
         .where(sql<string>`upper(discount_code)`, '=', codeKey(input.code));
-    const rows = await query
-      .orderBy('created_at', 'desc')
-      .orderBy('number', 'desc')
-      .limit(input.limit + 1)
-      .offset(offset)
-      .execute();
+    const [rows, summary] = await Promise.all([
+      query
+        .orderBy('created_at', 'desc')
+        .orderBy('number', 'desc')
+        .limit(input.limit + 1)
+        .offset(offset)
+        .execute(),
+      codSummary(ctx.db),
+    ]);
     const items = rows.slice(0, input.limit).map((o) => ({
       id: o.id,
       number: o.number,
@@ -68,7 +100,9 @@ export const adminOrdersRouter = router({
       fulfilment: o.fulfilment,
       stockProblem: o.stock_problem !== null,
       discountCode: o.discount_code,
-      stage: orderStageLabel(o.status, o.fulfilment),
+      paymentMethod: o.payment_method,
+      step: paymentStep(o.payment_method, o.status, o.fulfilment),
+      stage: paymentStepLabel(o.payment_method, o.status, o.fulfilment),
       // Pending refunds count: the money is promised back.
       refund:
         o.refunded_minor === 0
@@ -77,16 +111,10 @@ export const adminOrdersRouter = router({
             ? ('full' as const)
             : ('partial' as const),
     }));
-    return { items, nextCursor: rows.length > input.limit ? offset + input.limit : null };
+    return { items, nextCursor: rows.length > input.limit ? offset + input.limit : null, summary };
   }),
 
-  byId: adminProcedure.input(orderIdInput).query(async ({ ctx, input }) => {
-    const order = await adminOrderDetail(ctx.db, input.id, ctx.config.publicUrl);
-    if (!order) throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });
-    // What this admin may do with it: money is the owner's (decision 0030), so staff are not offered it.
-    if (ctx.admin.role === 'owner') return order;
-    return { ...order, can: { ...order.can, cancel: false, refund: false } };
-  }),
+  byId: adminProcedure.input(orderIdInput).query(async ({ ctx, input }) => orderDetailFor(ctx, input.id)),
   /** Hands a paid order to the carrier: its tracking goes on the order page and into the shipping email. */
   ship: adminProcedure.input(shipOrderInput).mutation(async ({ ctx, input }) => {
     const shipped = await shipOrder(fulfilmentDeps(ctx), ctx.admin.email, input);
@@ -107,11 +135,64 @@ export const adminOrdersRouter = router({
   }),
   cancel: ownerProcedure.input(cancelOrderInput).mutation(async ({ ctx, input }) => {
     const done = await cancelOrder(fulfilmentDeps(ctx), ctx.admin.email, input);
+    // An unpaid cash-on-delivery or transfer order gave its units back.
+    if (done.restockedUnits > 0) ctx.backInStock.nudge();
     ctx.log.info(
       { event: 'orders.cancelled', order: done.number, account: ctx.admin.email },
       `order ${done.number} cancelled`,
     );
-    return done;
+    return { number: done.number };
+  }),
+  /** A confirmed cash-on-delivery parcel was delivered and its cash collected (decision 0038). */
+  recordCashCollected: adminProcedure.input(recordCashCollectedInput).mutation(async ({ ctx, input }) => {
+    const done = await recordCashCollected(fulfilmentDeps(ctx), ctx.admin.email, input);
+    ctx.audit.changes = [
+      { field: 'status', from: 'processing', to: 'paid' },
+      { field: 'collectedMinor', from: null, to: done.collectedMinor },
+    ];
+    ctx.mail.nudge();
+    ctx.log.info(
+      {
+        event: 'orders.cash_collected',
+        order: done.number,
+        amountMinor: done.collectedMinor,
+        differenceMinor: done.differenceMinor,
+        account: ctx.admin.email,
+      },
+      `order ${done.number}: cash collected`,
+    );
+    return orderDetailFor(ctx, input.id);
+  }),
+  /** A cash-on-delivery parcel came back unpaid; its units go back on the shelf when the owner says so. */
+  returnedToOrigin: adminProcedure.input(returnedToOriginInput).mutation(async ({ ctx, input }) => {
+    const done = await returnedToOrigin(fulfilmentDeps(ctx), ctx.admin.email, input);
+    ctx.audit.changes = [
+      { field: 'status', from: 'processing', to: 'payment_failed' },
+      { field: 'restockedUnits', from: 0, to: done.restockedUnits },
+    ];
+    ctx.mail.nudge();
+    if (done.restockedUnits > 0) ctx.backInStock.nudge();
+    ctx.log.info(
+      {
+        event: 'orders.returned_to_origin',
+        order: done.number,
+        restock: input.restock,
+        account: ctx.admin.email,
+      },
+      `order ${done.number}: returned to origin`,
+    );
+    return orderDetailFor(ctx, input.id);
+  }),
+  /** The bank transfer arrived: money, so the owner's (decision 0030). */
+  recordTransfer: ownerProcedure.input(recordTransferInput).mutation(async ({ ctx, input }) => {
+    const done = await recordTransfer(fulfilmentDeps(ctx), ctx.admin.email, input);
+    ctx.audit.changes = [{ field: 'status', from: 'pending', to: 'paid' }];
+    ctx.mail.nudge();
+    ctx.log.info(
+      { event: 'orders.transfer_received', order: done.number, account: ctx.admin.email },
+      `order ${done.number}: transfer received`,
+    );
+    return orderDetailFor(ctx, input.id);
   }),
   /** Gives money back: whole lines or an amount, never more than was paid, never twice. */
   refund: ownerProcedure
