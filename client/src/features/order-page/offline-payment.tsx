@@ -52,7 +52,9 @@ function CashOnDelivery({ order, id, token }: { order: CustomerOrderView; id: st
       {
         onSuccess: (answer) =>
           setSaid(
-            answer.already ? 'Your order was already confirmed.' : 'Thank you, your order is confirmed.',
+            answer.outcome === 'already_confirmed'
+              ? 'Your order was already confirmed.'
+              : 'Thank you, your order is confirmed.',
           ),
       },
     );
