@@ -1,13 +1,21 @@
 import { Link } from 'wouter';
 import { paths } from '../../lib/paths';
+import { useHydrated } from '../../lib/use-hydrated';
 import { useSiteSettings } from '../../lib/use-site-settings';
 
 const lastUpdatedFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+// What the server can say without the shopper's language and time zone (see useHydrated).
+const serverFormat = new Intl.DateTimeFormat('en-US', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
 
 export function SiteFooter() {
   const { data } = useSiteSettings();
   const version = data?.version;
   const updated = version ? new Date(version.updatedAt) : null;
+  const hydrated = useHydrated();
 
   return (
     <footer className="mt-16 border-t border-stone-line bg-sand/60">
@@ -47,7 +55,9 @@ export function SiteFooter() {
           {updated && !Number.isNaN(updated.getTime()) ? (
             <>
               {' · '}Last updated{' '}
-              <time dateTime={version?.updatedAt}>{lastUpdatedFormat.format(updated)}</time>
+              <time dateTime={version?.updatedAt}>
+                {hydrated ? lastUpdatedFormat.format(updated) : `${serverFormat.format(updated)} UTC`}
+              </time>
             </>
           ) : null}
         </p>

@@ -39,10 +39,8 @@ export function ConfirmOrderPage() {
         <div ref={result} tabIndex={-1} role="status" className="mt-6 rounded-xl bg-emerald-50 p-4">
           <p className="font-serif text-2xl text-emerald-900">Confirmed</p>
           <p className="mt-2 text-emerald-900">
-            {confirm.data.outcome === 'already_confirmed'
-              ? 'Your order was already confirmed'
-              : 'Your order is confirmed'}
-            ; the link in your first email shows its progress.
+            Order #{confirm.data.number} {confirm.data.outcome === 'already_confirmed' ? 'was already' : 'is'}{' '}
+            confirmed; the link in your first email shows its progress.
           </p>
         </div>
       ) : (

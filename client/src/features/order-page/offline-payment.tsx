@@ -3,7 +3,7 @@ import type { CustomerOrderView } from '@shared/orders';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { trpc } from '../../lib/trpc';
-import { DeadlineText } from './deadline-text';
+import { DeadlineText } from './local-time';
 
 /**
  * What happens next for an order paid in cash at the door or by bank transfer (decision 0038): the card's

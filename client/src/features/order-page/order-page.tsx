@@ -8,10 +8,8 @@ import { Button, buttonClass } from '../../components/ui/button';
 import { paths } from '../../lib/paths';
 import { trpc } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';
+import { DayText } from './local-time';
 import { OfflinePayment } from './offline-payment';
-
-const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
-const when = (iso: string) => day.format(new Date(iso));
 
 /**
  * By its code, not its class: a "not found" the server rendered the page with reaches the browser's cache as
@@ -132,7 +130,7 @@ function OrderDetails({ order, id, token }: { order: CustomerOrderView; id: stri
     <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 print:py-0">
       <h1 className="font-serif text-4xl">Order #{order.number}</h1>
       <p className="mt-2 text-muted">
-        Placed {when(order.createdAt)} ·{' '}
+        Placed <DayText iso={order.createdAt} /> ·{' '}
         <span data-testid="order-stage">{card ? order.stage : order.stepLabel}</span>
       </p>
 
@@ -141,7 +139,14 @@ function OrderDetails({ order, id, token }: { order: CustomerOrderView; id: stri
       {cancelled ? (
         <div className="mt-6 rounded-xl border border-red-200 bg-red-50 p-4 text-red-900">
           <p className="font-medium">
-            This order was cancelled{order.cancelledAt ? ` on ${when(order.cancelledAt)}` : ''}.
+            This order was cancelled
+            {order.cancelledAt ? (
+              <>
+                {' '}
+                on <DayText iso={order.cancelledAt} />
+              </>
+            ) : null}
+            .
           </p>
           <p className="mt-1 text-sm">
             {order.refundedMinor > 0
@@ -156,7 +161,9 @@ function OrderDetails({ order, id, token }: { order: CustomerOrderView; id: stri
           </h2>
           <Progress order={order} />
           {order.deliveredAt ? (
-            <p className="mt-3 text-sm text-muted">Delivered {when(order.deliveredAt)}.</p>
+            <p className="mt-3 text-sm text-muted">
+              Delivered <DayText iso={order.deliveredAt} />.
+            </p>
           ) : null}
         </section>
       )}
@@ -171,7 +178,9 @@ function OrderDetails({ order, id, token }: { order: CustomerOrderView; id: stri
           </h2>
           <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
             <dt className="text-muted">Shipped</dt>
-            <dd>{when(shipment.shippedAt)}</dd>
+            <dd>
+              <DayText iso={shipment.shippedAt} />
+            </dd>
             <dt className="text-muted">Carrier</dt>
             <dd>{shipment.carrier}</dd>
             <dt className="text-muted">Tracking number</dt>

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useHydrated } from '../../lib/use-hydrated';
 
 const utc = new Intl.DateTimeFormat('en-US', {
   dateStyle: 'medium',
@@ -14,7 +14,8 @@ const local = new Intl.DateTimeFormat('en-US', {
   timeZoneName: 'short',
 });
 
-const noChange = () => () => undefined;
+const utcDay = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+const localDay = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
 /**
  * A deadline in words ("Sunday, Nov 29, 6:33 PM GMT+5"), in the shopper's own time zone. The server renders
@@ -22,15 +23,20 @@ const noChange = () => () => undefined;
  * hydrate) says the time in UTC; the shopper's zone takes over right after.
  */
 export function DeadlineText({ iso }: { iso: string }) {
-  const hydrated = useSyncExternalStore(
-    noChange,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
   const date = new Date(iso);
   return (
     <time dateTime={iso} data-testid="order-deadline">
       {hydrated ? local.format(date) : `${utc.format(date)} UTC`}
     </time>
   );
+}
+
+/**
+ * A day ("Nov 28, 2026") in the shopper's time zone, as DeadlineText: the server's render and the hydration
+ * say the UTC day (late in the evening UTC it is already the next day in Lahore).
+ */
+export function DayText({ iso }: { iso: string }) {
+  const date = new Date(iso);
+  return <time dateTime={iso}>{useHydrated() ? localDay.format(date) : utcDay.format(date)}</time>;
 }
