@@ -2,13 +2,13 @@ import type { DbOrTx } from '../../db/database.js';
 import { formatMoneyExact } from '../../shared/money.js';
 import { orderStageLabel } from '../../shared/orders.js';
 import { PAYMENT_METHOD_LABEL, paymentStep, paymentStepLabel } from '../../shared/payment-methods.js';
-import { phoneRefusedForReturns } from '../checkout/cod-abuse.js';
 import { emailsOfOrder, type OutboxEntry } from '../email/outbox.repository.js';
 import { readPaymentMethods } from '../settings/payment-method-settings.js';
 import { orderPagePath } from './order-access.js';
 import { type OrderEvent, orderEvents } from './order-events.repository.js';
 import { refundLines } from './order-mail.js';
 import { loadOrderRecord } from './order-record.js';
+import { phoneRefusedForReturns } from './phone-refusal.js';
 
 export type TimelineEntry = { at: string; kind: string; label: string; actor: string; detail: string | null };
 

@@ -6,6 +6,7 @@ import { countryName } from '../../lib/country-name';
 import { trpc } from '../../lib/trpc';
 import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { useZodForm } from '../../lib/use-zod-form';
+import { AddressLines } from './address-lines';
 import { type OfflineOrderValues, offlineOrderCheck, type PhoneRule } from './offline-order-check';
 import type { CartRequest } from './use-payment-methods';
 
@@ -169,38 +170,12 @@ export function OfflineOrderForm({
       />
       <fieldset className="space-y-4">
         <legend className="font-serif text-lg">Delivery address</legend>
-        <TextField
-          label="Address line 1"
-          autoComplete="address-line1"
-          value={values.address.line1}
-          onChange={(e) => setAddress('line1', e.target.value)}
-          error={error('address.line1')}
-          required
+        <AddressLines
+          values={values.address}
+          onChange={setAddress}
+          error={error}
+          postalCodeRequired={false}
         />
-        <TextField
-          label="Address line 2 (optional)"
-          autoComplete="address-line2"
-          value={values.address.line2}
-          onChange={(e) => setAddress('line2', e.target.value)}
-          error={error('address.line2')}
-        />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="City"
-            autoComplete="address-level2"
-            value={values.address.city}
-            onChange={(e) => setAddress('city', e.target.value)}
-            error={error('address.city')}
-            required
-          />
-          <TextField
-            label="Postal code (optional)"
-            autoComplete="postal-code"
-            value={values.address.postalCode}
-            onChange={(e) => setAddress('postalCode', e.target.value)}
-            error={error('address.postalCode')}
-          />
-        </div>
         <p className="text-sm">
           Country: <span className="font-medium">{countryName(country)}</span>{' '}
           <span className="text-muted">(chosen above)</span>

@@ -9,6 +9,7 @@ import { trpc } from '../../lib/trpc';
 import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useZodForm } from '../../lib/use-zod-form';
+import { AddressLines } from './address-lines';
 import { DemoOrderSummary } from './demo-order-summary';
 import { type DemoPaymentValues, demoPaymentCheck } from './demo-payment-check';
 
@@ -121,39 +122,7 @@ function DemoPaymentForm({ sessionId }: { sessionId: string }) {
       />
       <fieldset className="space-y-4">
         <legend className="font-serif text-lg">Shipping address</legend>
-        <TextField
-          label="Address line 1"
-          autoComplete="address-line1"
-          value={values.address.line1}
-          onChange={(e) => setAddress('line1', e.target.value)}
-          error={error('address.line1')}
-          required
-        />
-        <TextField
-          label="Address line 2 (optional)"
-          autoComplete="address-line2"
-          value={values.address.line2}
-          onChange={(e) => setAddress('line2', e.target.value)}
-          error={error('address.line2')}
-        />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="City"
-            autoComplete="address-level2"
-            value={values.address.city}
-            onChange={(e) => setAddress('city', e.target.value)}
-            error={error('address.city')}
-            required
-          />
-          <TextField
-            label="Postal code"
-            autoComplete="postal-code"
-            value={values.address.postalCode}
-            onChange={(e) => setAddress('postalCode', e.target.value)}
-            error={error('address.postalCode')}
-            required
-          />
-        </div>
+        <AddressLines values={values.address} onChange={setAddress} error={error} postalCodeRequired />
         <div>
           <label htmlFor={countryId} className="block text-sm font-medium text-ink">
             Country

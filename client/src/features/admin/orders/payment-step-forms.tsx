@@ -27,6 +27,30 @@ function refusalText(result: Refusal): string | null {
   return result.message === 'Invalid input' ? null : result.message;
 }
 
+/**
+ * A step form's submit: its values checked and sent, then the panel closed with what was done, or the
+ * server's refusal said and the first wrong field focused.
+ */
+function useStepSubmit<V>(
+  save: (send: (values: V) => Promise<unknown>) => Promise<'invalid' | 'saved' | Refusal>,
+  send: (values: V) => Promise<unknown>,
+  onDone: FormProps['onDone'],
+  done: string,
+) {
+  const [failure, setFailure] = useState<string | null>(null);
+  const ref = useFocusOnOpen<HTMLFormElement>();
+  const focusFirstError = useFocusFirstInvalid(ref);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setFailure(null);
+    const result = await save(send);
+    if (result === 'saved') return onDone(done);
+    if (result !== 'invalid') setFailure(refusalText(result));
+    focusFirstError();
+  };
+  return { ref, failure, onSubmit: (e: FormEvent) => void submit(e) };
+}
+
 function Failure({ message, fieldsWrong }: { message: string | null; fieldsWrong: boolean }) {
   if (message)
     return (
@@ -118,25 +142,14 @@ export function CollectCashForm({ order, onCancel, onDone }: FormProps) {
   const total = order.totalMinor ?? 0;
   const form = useZodForm(collectFields, { amount: minorToMajorString(total, currency) });
   const collect = useRecordCashCollected();
-  const [failure, setFailure] = useState<string | null>(null);
-  const ref = useFocusOnOpen<HTMLFormElement>();
-  const focusFirstError = useFocusFirstInvalid(ref);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setFailure(null);
-    const result = await form.save((v) => collect.mutateAsync({ id: order.id, ...v }));
-    if (result === 'saved') return onDone('Cash collected recorded.');
-    if (result !== 'invalid') setFailure(refusalText(result));
-    focusFirstError();
-  };
+  const { ref, failure, onSubmit } = useStepSubmit(
+    form.save,
+    (v) => collect.mutateAsync({ id: order.id, ...v }),
+    onDone,
+    'Cash collected recorded.',
+  );
   return (
-    <form
-      ref={ref}
-      onSubmit={(e) => void submit(e)}
-      noValidate
-      aria-label="Record cash collected"
-      className="space-y-3"
-    >
+    <form ref={ref} onSubmit={onSubmit} noValidate aria-label="Record cash collected" className="space-y-3">
       <TextField
         label={`Amount collected (${currency.toUpperCase()})`}
         inputMode="decimal"
@@ -164,26 +177,15 @@ const returnedFields = returnedToOriginInput.omit({ id: true });
 export function ReturnedForm({ order, onCancel, onDone }: FormProps) {
   const form = useZodForm(returnedFields, { reason: '', restock: true });
   const returned = useReturnedToOrigin();
-  const [failure, setFailure] = useState<string | null>(null);
-  const ref = useFocusOnOpen<HTMLFormElement>();
-  const focusFirstError = useFocusFirstInvalid(ref);
+  const { ref, failure, onSubmit } = useStepSubmit(
+    form.save,
+    (v) => returned.mutateAsync({ id: order.id, ...v }),
+    onDone,
+    'Recorded as returned to origin.',
+  );
   const noteId = useId();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setFailure(null);
-    const result = await form.save((v) => returned.mutateAsync({ id: order.id, ...v }));
-    if (result === 'saved') return onDone('Recorded as returned to origin.');
-    if (result !== 'invalid') setFailure(refusalText(result));
-    focusFirstError();
-  };
   return (
-    <form
-      ref={ref}
-      onSubmit={(e) => void submit(e)}
-      noValidate
-      aria-label="Returned to origin"
-      className="space-y-3"
-    >
+    <form ref={ref} onSubmit={onSubmit} noValidate aria-label="Returned to origin" className="space-y-3">
       <p id={noteId} className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
         The order ends unpaid and cancelled; this cannot be undone. Returns count against the shopper’s phone.
       </p>
@@ -228,21 +230,16 @@ const transferFields = recordTransferInput.omit({ id: true });
 export function TransferForm({ order, onCancel, onDone }: FormProps) {
   const form = useZodForm(transferFields, { reference: '', receivedOn: today() });
   const record = useRecordTransfer();
-  const [failure, setFailure] = useState<string | null>(null);
-  const ref = useFocusOnOpen<HTMLFormElement>();
-  const focusFirstError = useFocusFirstInvalid(ref);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setFailure(null);
-    const result = await form.save((v) => record.mutateAsync({ id: order.id, ...v }));
-    if (result === 'saved') return onDone('Transfer recorded; the order is paid.');
-    if (result !== 'invalid') setFailure(refusalText(result));
-    focusFirstError();
-  };
+  const { ref, failure, onSubmit } = useStepSubmit(
+    form.save,
+    (v) => record.mutateAsync({ id: order.id, ...v }),
+    onDone,
+    'Transfer recorded; the order is paid.',
+  );
   return (
     <form
       ref={ref}
-      onSubmit={(e) => void submit(e)}
+      onSubmit={onSubmit}
       noValidate
       aria-label="Record transfer received"
       className="space-y-3"
