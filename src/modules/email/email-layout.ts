@@ -84,3 +84,12 @@ ${parts.footer}
 </html>
 `;
 }
+
+/** Amounts in emails always show their minor digits ("$89.00"), as a receipt does. */
+export const RECEIPT = { decimals: 'always' } as const;
+
+/** "Hello Ayesha," from the name the shopper gave, or "Hello," without one. */
+export function greeting(customerName: string | null): string {
+  const first = customerName ? oneLine(customerName, 100) : '';
+  return first ? `Hello ${first},` : 'Hello,';
+}

@@ -1,6 +1,6 @@
 import { variantLabel } from '../../shared/colours.js';
 import { formatMoney } from '../../shared/money.js';
-import { emailDocument, escapeHtml, isWebUrl, oneLine, style } from './email-layout.js';
+import { emailDocument, escapeHtml, greeting, isWebUrl, oneLine, RECEIPT, style } from './email-layout.js';
 import type { RenderedEmail, StoreIdentity } from './order-emails.js';
 
 /**
@@ -23,13 +23,6 @@ export type OfflineEmailData = {
     pageUrl: string;
   };
 };
-
-const RECEIPT = { decimals: 'always' } as const;
-
-function hello(name: string | null): string {
-  const first = name ? oneLine(name, 100) : '';
-  return first ? `Hello ${first},` : 'Hello,';
-}
 
 /** "Tuesday, 24 November 2026 at 10:00 UTC": a deadline nobody can misread across time zones. */
 export function deadlineText(at: Date): string {
@@ -57,7 +50,7 @@ function render(
     storeName: d.store.name,
     body: [
       `<h1 style="${style.h1}">${escapeHtml(heading)}</h1>`,
-      `<p style="${style.p}">${escapeHtml(hello(d.order.customerName))}</p>`,
+      `<p style="${style.p}">${escapeHtml(greeting(d.order.customerName))}</p>`,
       ...paragraphs.map((p) => `<p style="${style.p}">${escapeHtml(p).replace(/\n/g, '<br>')}</p>`),
       link
         ? `<p style="${style.p}"><a href="${escapeHtml(link.url)}" style="${style.button}">${escapeHtml(link.label)}</a></p>`
@@ -70,7 +63,7 @@ function render(
     footer: `<p style="${style.p}">${escapeHtml(d.store.name)} · order #${d.order.number}</p>`,
   });
   const text = [
-    hello(d.order.customerName),
+    greeting(d.order.customerName),
     '',
     ...paragraphs.flatMap((p) => [p, '']),
     ...(link ? [`${link.label}: ${link.url}`, ''] : []),

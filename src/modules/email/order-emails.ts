@@ -1,7 +1,7 @@
 import { variantLabel } from '../../shared/colours.js';
 import { formatMoney } from '../../shared/money.js';
 import { struckRegularPrice } from '../../shared/order-charges.js';
-import { emailDocument, escapeHtml, isWebUrl, oneLine, style } from './email-layout.js';
+import { emailDocument, escapeHtml, greeting, isWebUrl, oneLine, RECEIPT, style } from './email-layout.js';
 
 /**
  * The order emails, rendered from plain data: no I/O, so the caller reads the order and the settings in its
@@ -197,13 +197,7 @@ export function orderRefundEmail(d: OrderEmailData & { refund: RefundInfo }): Re
   return { subject, html, text };
 }
 
-function greeting(customerName: string | null): string {
-  const first = customerName ? oneLine(customerName, 100) : '';
-  return first ? `Hello ${first},` : 'Hello,';
-}
-
 /** Amounts as a receipt shows them: always the currency's full decimals ($89.00 beside $19.99). */
-const RECEIPT = { decimals: 'always' } as const;
 
 type ItemNames = { title: string; colour?: string | null; size: string | null };
 

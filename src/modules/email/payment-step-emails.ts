@@ -1,5 +1,5 @@
 import { formatMoney } from '../../shared/money.js';
-import { emailDocument, escapeHtml, isWebUrl, oneLine, style } from './email-layout.js';
+import { emailDocument, escapeHtml, greeting, isWebUrl, oneLine, RECEIPT, style } from './email-layout.js';
 import type { RenderedEmail } from './order-emails.js';
 
 /**
@@ -16,13 +16,6 @@ export type PaymentStepMail =
   | { step: 'collected'; amountMinor: number }
   | { step: 'returned' }
   | { step: 'transfer_received'; amountMinor: number; reference: string; receivedOn: string };
-
-const RECEIPT = { decimals: 'always' } as const;
-
-function greeting(customerName: string | null): string {
-  const first = customerName ? oneLine(customerName, 100) : '';
-  return first ? `Hello ${first},` : 'Hello,';
-}
 
 function wording(
   d: PaymentStepEmailData,
