@@ -12,7 +12,6 @@ import {
   type returnedToOriginInput,
 } from '../../shared/payment-methods.js';
 import { redeemCodeUse, releaseCodeUse } from '../discounts/redemptions.repository.js';
-import { readPaymentMethods } from '../settings/payment-method-settings.js';
 import { sellReservations } from '../stock/reservations.js';
 import { putBackOrderStock } from '../stock/returned-stock.js';
 import { recordOrderEvent } from './order-events.repository.js';
@@ -156,13 +155,12 @@ export async function recordCashCollected(
       detail: { amountMinor: amount, currency: moved.currency, totalMinor, differenceMinor },
       at: now,
     });
-    if ((await readPaymentMethods(trx)).emails.collected)
-      await queuePaymentStepEmail(trx, {
-        orderId: input.id,
-        mail: { step: 'collected', amountMinor: amount },
-        publicUrl: deps.publicUrl,
-        now,
-      });
+    await queuePaymentStepEmail(trx, {
+      orderId: input.id,
+      mail: { step: 'collected', amountMinor: amount },
+      publicUrl: deps.publicUrl,
+      now,
+    });
     return { number: moved.number, collectedMinor: amount, differenceMinor };
   });
 }
@@ -211,13 +209,12 @@ export async function returnedToOrigin(
       detail: { reason: input.reason, restocked: input.restock, units: restockedUnits },
       at: now,
     });
-    if ((await readPaymentMethods(trx)).emails.returned)
-      await queuePaymentStepEmail(trx, {
-        orderId: input.id,
-        mail: { step: 'returned' },
-        publicUrl: deps.publicUrl,
-        now,
-      });
+    await queuePaymentStepEmail(trx, {
+      orderId: input.id,
+      mail: { step: 'returned' },
+      publicUrl: deps.publicUrl,
+      now,
+    });
     return { number: moved.number, restockedUnits };
   });
 }
@@ -279,18 +276,17 @@ export async function recordTransfer(
       },
       at: now,
     });
-    if ((await readPaymentMethods(trx)).emails.transferReceived)
-      await queuePaymentStepEmail(trx, {
-        orderId: input.id,
-        mail: {
-          step: 'transfer_received',
-          amountMinor,
-          reference: input.reference,
-          receivedOn: input.receivedOn,
-        },
-        publicUrl: deps.publicUrl,
-        now,
-      });
+    await queuePaymentStepEmail(trx, {
+      orderId: input.id,
+      mail: {
+        step: 'transfer_received',
+        amountMinor,
+        reference: input.reference,
+        receivedOn: input.receivedOn,
+      },
+      publicUrl: deps.publicUrl,
+      now,
+    });
     return { number: moved.number };
   });
 }
