@@ -52,7 +52,7 @@ export const orderListInput = z.object({
 export const orderIdInput = z.object({ id: z.string().trim().min(1).max(100) });
 
 /** A two-letter country code, as Stripe's shipping countries are kept. */
-const countryCode = z
+export const countryCode = z
   .string()
   .trim()
   .regex(/^[A-Za-z]{2}$/, 'Choose a country')
@@ -66,19 +66,25 @@ export const addressText = (label: string, max: number) =>
     .min(1, `${label} is required`)
     .max(max, `${label} is too long (at most ${max} characters)`);
 
+/** The shopper's email address, where the order's emails go. */
+export const shopperEmail = z.string().trim().max(254).email('Enter a valid email address');
+
+/** An address's optional second line; empty is none. */
+export const addressLine2 = z
+  .string()
+  .trim()
+  .max(200, 'Address line 2 is too long (at most 200 characters)')
+  .optional()
+  .transform((v) => v || null);
+
 /** Demo payment mode's stand-in for what Stripe's page collects: who pays, and where the parcel goes. */
 export const testPaymentInput = z.object({
   sessionId: z.string().trim().min(1).max(300),
-  email: z.string().trim().max(254).email('Enter a valid email address'),
+  email: shopperEmail,
   name: addressText('Name', 120),
   address: z.object({
     line1: addressText('Address', 200),
-    line2: z
-      .string()
-      .trim()
-      .max(200, 'Address line 2 is too long (at most 200 characters)')
-      .optional()
-      .transform((v) => v || null),
+    line2: addressLine2,
     city: addressText('City', 100),
     postalCode: addressText('Postal code', 20),
     country: countryCode,

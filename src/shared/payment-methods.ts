@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { addressText, cartInput, orderIdInput } from './checkout-input.js';
+import {
+  addressLine2,
+  addressText,
+  cartInput,
+  countryCode,
+  orderIdInput,
+  shopperEmail,
+} from './checkout-input.js';
 import { STORE_CURRENCY } from './listing.js';
 import { isKnownCurrency, parseMajorToMinor } from './money.js';
 import { type FulfilmentName, type OrderStatusName, orderStageLabel } from './orders.js';
@@ -211,18 +218,13 @@ export function paymentStepLabel(
 
 /** The details the store collects itself for cash on delivery and bank transfer. */
 export const offlineCustomerInput = z.object({
-  email: z.string().trim().max(254).email('Enter a valid email address'),
+  email: shopperEmail,
   name: addressText('Name', 120),
   /** As typed; the server checks it is a valid number for the shipping country and keeps it in E.164. */
   phone: addressText('Phone number', 30),
   address: z.object({
     line1: addressText('Address', 200),
-    line2: z
-      .string()
-      .trim()
-      .max(200, 'Address line 2 is too long (at most 200 characters)')
-      .optional()
-      .transform((v) => v || null),
+    line2: addressLine2,
     city: addressText('City', 100),
     postalCode: z
       .string()
@@ -230,22 +232,12 @@ export const offlineCustomerInput = z.object({
       .max(20, 'Postal code is too long (at most 20 characters)')
       .optional()
       .transform((v) => v || null),
-    country: z
-      .string()
-      .trim()
-      .regex(/^[A-Za-z]{2}$/, 'Choose a country')
-      .transform((c) => c.toUpperCase()),
+    country: countryCode,
   }),
 });
 
 /** checkout.paymentMethods: which methods this cart may use when shipped to `country`, and what each costs. */
-export const paymentMethodsQueryInput = cartInput.extend({
-  country: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z]{2}$/, 'Choose a country')
-    .transform((c) => c.toUpperCase()),
-});
+export const paymentMethodsQueryInput = cartInput.extend({ country: countryCode });
 
 /** One method as checkout offers it: refused ones say why (the shopper sees the reason). */
 export type OfferedPaymentMethod = {
