@@ -51,7 +51,7 @@ export async function offerPaymentMethods(
   const methods = PAYMENT_METHOD_PORTS.filter((m) => m.enabled(settings)).map((m): OfferedPaymentMethod => {
     const base = quote.totalMinor + (m.chargesShipping ? shippingMinor : 0);
     const offer = m.offer(settings, { currency, amountMinor: base }, country);
-    const feeMinor = m.id === 'cash_on_delivery' ? offer.feeMinor : 0;
+    const { feeMinor } = offer;
     return {
       id: m.id,
       label: PAYMENT_METHOD_LABEL[m.id],
