@@ -147,8 +147,16 @@ export function covers(
 }
 
 function tagKey(tag: string): string {
-  return foldForSearch(tag).replace(/^ +| +$/g, '');
+  let key = tagKeys.get(tag);
+  if (key === undefined) {
+    // Remembered per tag: each card read brings its tags as new arrays, but a catalogue has few tags.
+    if (tagKeys.size >= 10_000) tagKeys.clear();
+    key = foldForSearch(tag).replace(/^ +| +$/g, '');
+    tagKeys.set(tag, key);
+  }
+  return key;
 }
+const tagKeys = new Map<string, string>();
 
 /**
  * A list of tags folded, kept per list: a sale's tags and a card's are the same arrays for every item a

@@ -5,12 +5,12 @@ import type { DbOrTx } from '../../db/database.js';
 import { engineOf } from '../../db/engine-sql.js';
 import { parseJsonArray } from '../../db/json-columns.js';
 import type { CardColour, ImageRef, ProductCard } from '../../shared/catalogue.js';
-import { colourKey } from '../../shared/colours.js';
 import { parseVariants, responsiveFields } from '../../shared/responsive-image.js';
 import type { SoldOutStock } from '../stock/sold-out.js';
 import { markCard } from '../stock/stock.repository.js';
 import { runningSalesOf, withSalePrices } from './card-sale.js';
 import { type CardRow, cardColumns, toCard } from './catalogue.repository.js';
+import { colourKeyOf } from './colour-key-memo.js';
 import { type FacetSnapshot, idOfSlot } from './snapshot/facet-snapshot.js';
 
 /**
@@ -77,34 +77,54 @@ async function readKeptCards(
     const card = toCard(row);
     return running ? withSalePrices(card, parseJsonArray(row.tags), running) : card;
   });
-  const photos = await colourPhotos(db, cards);
+  // A colour's photo is read with the card only when its swatch is that photo (a colour without a swatch
+  // colour); the others only show on a colour filter's cards, which read them then (withColourPhotos).
+  const wanted = colourPhotoWants(cards);
+  const now: PhotoWants = new Map();
+  for (const card of cards) {
+    const list = wanted.get(card.id);
+    if (list && card.colours?.some((c) => c.image !== undefined && c.hex === undefined))
+      now.set(card.id, list);
+  }
+  const photos = now.size > 0 ? await colourPhotos(db, now, cards) : null;
   for (const card of cards) {
     const own = photos?.get(card.id);
     const base = swatchesAsShown(own ? withSwatchPhotos(card, own) : card);
     const kept = keepJson(markCardStock(base, soldOut?.get(card.id)));
     if (own) colourPhotosOf.set(kept, own);
+    else {
+      const later = wanted.get(card.id);
+      if (later) photosToRead.set(kept, later);
+    }
     read.set(card.id, kept);
   }
   return read;
 }
 
-/**
- * The first photo of each colour of the cards that have colours with photos, as a card shows it (with its
- * web variants when it is an uploaded one): product id -> colour key -> photo. One read for the page's cards,
- * and none at all when no card has a colour with photos.
- */
-async function colourPhotos(
-  db: DbOrTx,
-  cards: ProductCard[],
-): Promise<Map<string, Map<string, ColourPhoto>> | null> {
-  const wanted = new Map<string, Array<{ key: string; name: string; url: string }>>();
+/** The first photo of each colour of a card that names one, by product id: what colourPhotos reads. */
+type PhotoWants = Map<string, ColourPhotoWant[]>;
+type ColourPhotoWant = { key: string; name: string; url: string };
+
+function colourPhotoWants(cards: readonly ProductCard[]): PhotoWants {
+  const wanted: PhotoWants = new Map();
   for (const card of cards) {
     const list = (card.colours ?? []).flatMap((c) =>
-      c.image ? [{ key: colourKey(c.name), name: c.name, url: c.image }] : [],
+      c.image ? [{ key: colourKeyOf(c.name), name: c.name, url: c.image }] : [],
     );
     if (list.length > 0) wanted.set(card.id, list);
   }
-  if (wanted.size === 0) return null;
+  return wanted;
+}
+
+/**
+ * The photos `wanted` names, as a card shows them (with their web variants when uploaded ones): product id
+ * -> colour key -> photo. One read for all of them.
+ */
+async function colourPhotos(
+  db: DbOrTx,
+  wanted: PhotoWants,
+  cards: readonly ProductCard[],
+): Promise<Map<string, Map<string, ColourPhoto>>> {
   const media = await db
     .selectFrom('media')
     .select(['product_id', 'url', 'alt_text', 'width', 'height', 'variants'])
@@ -135,6 +155,35 @@ async function colourPhotos(
   return out;
 }
 
+/**
+ * Reads the colour photos of the kept `cards` a colour filter of `keys` shows (colourCard's colourImage)
+ * that were not read with them: one read for a page, none when every card's are read or none is of those
+ * colours. A listing calls it before colourCard.
+ */
+export async function withColourPhotos(
+  db: DbOrTx,
+  cards: readonly ProductCard[],
+  keys: readonly string[],
+): Promise<void> {
+  const wanted: PhotoWants = new Map();
+  const owners: ProductCard[] = [];
+  for (const card of cards) {
+    const list = photosToRead.get(card);
+    if (!list?.some((w) => keys.includes(w.key))) continue;
+    wanted.set(card.id, list);
+    owners.push(card);
+  }
+  if (owners.length === 0) return;
+  const photos = await colourPhotos(db, wanted, owners);
+  for (const card of owners) {
+    colourPhotosOf.set(card, photos.get(card.id) ?? new Map());
+    photosToRead.delete(card);
+  }
+}
+
+/** The colour photos of a kept card not read yet (its colours' swatches are their hex): withColourPhotos. */
+const photosToRead = new WeakMap<ProductCard, ColourPhotoWant[]>();
+
 /** A colour's first photo: as a card found through the colour shows it, and as its swatch. */
 type ColourPhoto = { image: ImageRef; swatch: string };
 
@@ -160,7 +209,7 @@ function swatchesAsShown(card: ProductCard): ProductCard {
 
 function withSwatchPhotos(card: ProductCard, photos: Map<string, ColourPhoto>): ProductCard {
   const colours = card.colours?.map((c) => {
-    const photo = photos.get(colourKey(c.name));
+    const photo = photos.get(colourKeyOf(c.name));
     return photo ? { ...c, image: photo.swatch } : c;
   });
   return colours ? { ...card, colours } : card;
@@ -175,7 +224,7 @@ export function markCardStock(card: ProductCard, stock: SoldOutStock | undefined
   if (!card.colours || !stock || stock.byColour.size === 0) return marked;
   let changed = false;
   const colours = card.colours.map((c): CardColour => {
-    const gone = stock.byColour.get(colourKey(c.name));
+    const gone = stock.byColour.get(colourKeyOf(c.name));
     const soldOutSizes = gone ? card.sizes.filter((s) => gone.has(s)) : [];
     if (soldOutSizes.length === 0) return c;
     changed = true;
@@ -224,7 +273,7 @@ function makeColourCard(
   let first: CardColour | undefined;
   search: for (const key of keys) {
     for (const c of colours) {
-      if (keyOf(c.name) !== key) continue;
+      if (colourKeyOf(c.name) !== key) continue;
       first ??= c;
       if (card.sizes.length === 0 || (c.soldOutSizes?.length ?? 0) < card.sizes.length) {
         colour = c;
@@ -234,7 +283,7 @@ function makeColourCard(
   }
   colour ??= first;
   if (!colour) return card;
-  const colourImage = colourPhotosOf.get(photosOf)?.get(keyOf(colour.name))?.image;
+  const colourImage = colourPhotosOf.get(photosOf)?.get(colourKeyOf(colour.name))?.image;
   // Every field by name: a literal is what V8 makes fastest (a spread of the card cost a third of a colour
   // filter's listing in the bench), and `satisfies` keeps the list whole as cards gain fields.
   const version = {
@@ -260,21 +309,6 @@ function makeColourCard(
   const extra = JSON.stringify(colourImage ? { colour: colour.name, colourImage } : { colour: colour.name });
   return card.colour === undefined ? keepJsonWith(version, card, extra) : version;
 }
-
-/**
- * A colour name's key, remembered: a listing's cards name the same few colours over and over, and folding
- * each (Unicode normalisation) for every card of every colour filter is work for nothing.
- */
-function keyOf(name: string): string {
-  let key = colourKeys.get(name);
-  if (key === undefined) {
-    if (colourKeys.size >= 10_000) colourKeys.clear();
-    key = colourKey(name);
-    colourKeys.set(name, key);
-  }
-  return key;
-}
-const colourKeys = new Map<string, string>();
 
 /** The colour versions made of each kept card, by their filter's keys, with their JSON. */
 const colourVersions = new WeakMap<ProductCard, Map<string, ProductCard>>();

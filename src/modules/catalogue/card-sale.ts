@@ -1,6 +1,5 @@
 import type { DbOrTx } from '../../db/database.js';
 import type { CardColour, ProductCard, SalePrice } from '../../shared/catalogue.js';
-import { colourKey } from '../../shared/colours.js';
 import { bestSale, type Discount, isRunning } from '../../shared/discounts.js';
 import {
   isOfTimeline,
@@ -10,6 +9,7 @@ import {
   storedPart,
   storefrontClock,
 } from '../discounts/sale-timeline.js';
+import { colourKeyOf } from './colour-key-memo.js';
 
 /** The sales running at one instant: what a read of cards prices them with (chosen once per read). */
 export type RunningSales = { sales: readonly Discount[]; now: Date };
@@ -76,11 +76,15 @@ export function withSalePrices(
   let colours = card.colours;
   if (colours) {
     let changed = false;
+    const named = coloursNamed(running);
     const priced = colours.map((c): CardColour => {
       const ownPrice = c.priceMinor !== undefined;
+      // A colour at the product's price that no running sale names sells at the card's sale: the same
+      // answer without pricing it (most colours of most cards; pricing each was most of a card read).
+      if (!ownPrice && (named.size === 0 || !named.has(colourKeyOf(c.name)))) return c;
       const sale = salePriceOf(running, {
         ...item,
-        colourKey: colourKey(c.name),
+        colourKey: colourKeyOf(c.name),
         unitPriceMinor: c.priceMinor ?? card.priceMinor,
       });
       // A colour at the product's price sells at the card's sale unless a sale of chosen colours beats it.
@@ -94,3 +98,14 @@ export function withSalePrices(
   if (!own && colours === card.colours) return card;
   return { ...card, ...(own ?? {}), ...(colours ? { colours } : {}) };
 }
+
+/** The colour keys the running sales are limited to (sales of chosen colours), kept per running sales. */
+function coloursNamed(running: RunningSales): ReadonlySet<string> {
+  let named = namedColours.get(running);
+  if (!named) {
+    named = new Set(running.sales.flatMap((s) => s.scope.colours ?? []));
+    namedColours.set(running, named);
+  }
+  return named;
+}
+const namedColours = new WeakMap<RunningSales, ReadonlySet<string>>();

@@ -25,7 +25,7 @@ import type { CatalogueFilter } from '../../shared/storefront-input.js';
 import { storefrontRevision } from '../discounts/sale-timeline.js';
 import { sizeSoldOut } from '../stock/sold-out.js';
 import { soldOutStockOf } from '../stock/stock.repository.js';
-import { cardsOf, cardsOfSlots, colourCard, markCardStock } from './card-cache.js';
+import { cardsOf, cardsOfSlots, colourCard, markCardStock, withColourPhotos } from './card-cache.js';
 import { runningSalesOf } from './card-sale.js';
 import { type FullText, fullText } from './full-text.js';
 import { cardPriceExpression, onSaleCondition, reachOf, type SaleReach } from './on-sale.js';
@@ -283,12 +283,16 @@ export async function searchProducts(
     });
     // Kept with their sold-out sizes (card-cache.ts): nothing to mark here.
     rows = await cardsOfSlots(db, revision, snap, page.slots);
-    if (colours.length > 0) rows = rows.map((card) => colourCard(card, colours));
+    if (colours.length > 0) {
+      await withColourPhotos(db, rows, colours);
+      rows = rows.map((card) => colourCard(card, colours));
+    }
     listed = page.slots.length;
     count = page.count;
   } else {
     const page = await searchBySql(db, f, { ...opts, sort, rankWindow: window, reaches });
     const cards = await cardsOf(db, revision, page.ids);
+    if (colours.length > 0) await withColourPhotos(db, cards, colours);
     const stock = await soldOutStockOf(
       db,
       cards.map((c) => c.id),
