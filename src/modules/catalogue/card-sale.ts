@@ -96,7 +96,26 @@ export function withSalePrices(
     if (changed) colours = priced;
   }
   if (!own && colours === card.colours) return card;
-  return { ...card, ...(own ?? {}), ...(colours ? { colours } : {}) };
+  // Every field by name, as card-cache.ts makes a colour's card: a spread of the card was a tenth of a card
+  // read. Fields left undefined are not in its JSON.
+  return {
+    id: card.id,
+    title: card.title,
+    description: card.description,
+    manufacturer: card.manufacturer,
+    priceMinor: card.priceMinor,
+    currency: card.currency,
+    salePriceMinor: own ? own.salePriceMinor : card.salePriceMinor,
+    salePercent: own ? own.salePercent : card.salePercent,
+    sizes: card.sizes,
+    image: card.image,
+    hasPaymentLink: card.hasPaymentLink,
+    soldOut: card.soldOut,
+    soldOutSizes: card.soldOutSizes,
+    colours,
+    colour: card.colour,
+    colourImage: card.colourImage,
+  } satisfies Record<keyof ProductCard, unknown>;
 }
 
 /** The colour keys the running sales are limited to (sales of chosen colours), kept per running sales. */

@@ -136,19 +136,30 @@ export function toCard(row: CardRow): ProductCard {
 function cardColours(text: string): { colours?: CardColour[] } {
   // Most products of a catalogue may have none: no parse for them.
   if (text === '[]' || text === '') return {};
-  const options = colourOptionsOf(text);
-  if (options.length === 0) return {};
-  return {
-    colours: options.map((c) => {
-      const image = c.images[0];
-      return {
-        name: c.name,
-        ...(c.hex !== null ? { hex: c.hex } : {}),
-        ...(image !== undefined ? { image } : {}),
-        ...(c.priceMinor !== null ? { priceMinor: c.priceMinor } : {}),
-      };
-    }),
-  };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  if (!Array.isArray(value)) return {};
+  // What colourOptionsOf keeps of a colour, read for the four fields a card shows in one loop: a card read
+  // made the whole ColourOption of each (its photos and measurements) only to drop most of it.
+  const colours: CardColour[] = [];
+  for (const raw of value as unknown[]) {
+    if (!raw || typeof raw !== 'object') continue;
+    const c = raw as Record<string, unknown>;
+    if (typeof c.name !== 'string') continue;
+    const colour: CardColour = { name: c.name };
+    if (typeof c.hex === 'string') colour.hex = c.hex;
+    const image = Array.isArray(c.images)
+      ? (c.images as unknown[]).find((i) => typeof i === 'string')
+      : undefined;
+    if (typeof image === 'string') colour.image = image;
+    if (Number.isSafeInteger(c.priceMinor)) colour.priceMinor = c.priceMinor as number;
+    colours.push(colour);
+  }
+  return colours.length > 0 ? { colours } : {};
 }
 
 function responsiveImageOf(media: ProductMedia) {
