@@ -129,6 +129,24 @@ function eventEntry(e: OrderEvent): TimelineEntry {
         label: 'Refund failed',
         detail: [money(d), text(d.failure)].filter(Boolean).join(' · '),
       };
+    case 'return_approved':
+      return { ...base, label: 'Return approved', detail: null };
+    case 'return_declined':
+      return { ...base, label: 'Return declined', detail: text(d.reason) };
+    case 'return_received':
+      return {
+        ...base,
+        label: d.refundRefused ? 'Return back to received: the refund was refused' : 'Return received',
+        detail: text(d.condition),
+      };
+    case 'return_closed':
+      return d.resolution === 'refund'
+        ? { ...base, label: 'Return closed with a refund', detail: money(d) || null }
+        : {
+            ...base,
+            label: 'Exchange shipped',
+            detail: [text(d.carrier), text(d.trackingNumber)].filter(Boolean).join(' · ') || null,
+          };
   }
 }
 

@@ -17,7 +17,12 @@ export type OrderEventKind =
   // The owner's steps on cash-on-delivery and bank-transfer orders (decision 0038).
   | 'cash_collected'
   | 'returned_to_origin'
-  | 'transfer_received';
+  | 'transfer_received'
+  // The owner's steps on a return (issue 43): the detail names the return.
+  | 'return_approved'
+  | 'return_declined'
+  | 'return_received'
+  | 'return_closed';
 
 export type OrderEvent = {
   id: number;
