@@ -108,6 +108,14 @@ describe('the owner’s steps of a return', () => {
       'return_closed',
     ]);
     expect((await mails(order)).filter((m) => m.kind === 'return_step')).toHaveLength(3);
+    const timeline = (await asStaff().admin.orders.byId({ id: order })).timeline;
+    expect(timeline.map((t) => [t.label, t.detail])).toEqual(
+      expect.arrayContaining([
+        ['Return approved', null],
+        ['Return received', 'Unworn, tags on'],
+        ['Exchange shipped', 'TCS · TCS123'],
+      ]),
+    );
     expect(await audit()).toEqual(
       expect.arrayContaining([
         { action: 'admin.returns.approve', target: id },
