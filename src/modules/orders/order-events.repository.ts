@@ -18,11 +18,13 @@ export type OrderEventKind =
   | 'cash_collected'
   | 'returned_to_origin'
   | 'transfer_received'
-  // The owner's steps on a return (issue 43): the detail names the return.
+  // Each step of a return or exchange (decision 0039); detail.returnId names it.
+  | 'return_requested'
   | 'return_approved'
   | 'return_declined'
   | 'return_received'
-  | 'return_closed';
+  | 'return_closed'
+  | 'return_cancelled';
 
 export type OrderEvent = {
   id: number;
