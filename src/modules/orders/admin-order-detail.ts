@@ -17,6 +17,7 @@ const EMAIL_NAME: Record<string, string> = {
   order_shipped: 'shipping email',
   order_refund: 'refund email',
   order_payment_step: 'payment step email',
+  return_step: 'return email',
 };
 
 function money(detail: Record<string, unknown>): string {
@@ -128,6 +129,31 @@ function eventEntry(e: OrderEvent): TimelineEntry {
         label: 'Refund failed',
         detail: [money(d), text(d.failure)].filter(Boolean).join(' · '),
       };
+    case 'return_requested':
+      return {
+        ...base,
+        label: d.resolution === 'exchange' ? 'Exchange requested' : 'Return requested',
+        detail: [text(d.reason), text(d.summary)].filter(Boolean).join(' · ') || null,
+      };
+    case 'return_approved':
+      return { ...base, label: 'Return approved', detail: null };
+    case 'return_declined':
+      return { ...base, label: 'Return declined', detail: text(d.reason) };
+    case 'return_received':
+      // Also where a return's refund was refused and the return went back to waiting for its refund.
+      return {
+        ...base,
+        label: d.refundRefused ? 'Refund refused: the return is received again' : 'Return received',
+        detail: text(d.condition),
+      };
+    case 'return_closed':
+      return {
+        ...base,
+        label: d.resolution === 'exchange' ? 'Exchange shipped' : 'Return refunded',
+        detail: [money(d), text(d.carrier), text(d.trackingNumber)].filter(Boolean).join(' · ') || null,
+      };
+    case 'return_cancelled':
+      return { ...base, label: 'Return cancelled', detail: null };
   }
 }
 
