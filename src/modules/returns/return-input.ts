@@ -18,8 +18,8 @@ const returnLineInput = z.object({
     .max(RETURN_LIMITS.maxQuantity, 'That is more than this order has.'),
   exchange: z
     .object({
-      size: z.string().trim().min(1, 'Choose a size.').max(50),
-      colour: z.string().trim().max(100).nullish(),
+      size: z.string().trim().min(1, 'Choose a size.').max(50, 'Choose one of the sizes offered.'),
+      colour: z.string().trim().max(100, 'Choose one of the colours offered.').nullish(),
     })
     .optional(),
 });
