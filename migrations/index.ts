@@ -30,6 +30,7 @@ import * as discounts from './2026-11-28T0028-discounts.js';
 import * as discountsRevision from './2026-11-28T0029-discounts-revision.js';
 import * as paymentMethods from './2026-11-28T0030-payment-methods.js';
 import * as paymentStepEmails from './2026-11-28T0031-payment-step-emails.js';
+import * as returns from './2026-11-28T0032-returns.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0029-discounts-revision': discountsRevision,
   '2026-11-28T0030-payment-methods': paymentMethods,
   '2026-11-28T0031-payment-step-emails': paymentStepEmails,
+  '2026-11-28T0032-returns': returns,
 };

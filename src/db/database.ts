@@ -83,6 +83,8 @@ export interface SettingsTable {
   stripe_promotion_codes: Generated<number>;
   /** JSON object: the payment method settings (shared/payment-methods.ts); '{}' until the owner sets them. */
   payment_methods: Generated<string>;
+  /** JSON object: the return settings (modules/returns/return-settings.ts); '{}' until the owner sets them. */
+  returns: Generated<string>;
   updated_at: string;
 }
 
@@ -507,6 +509,47 @@ export interface RateCountersTable {
   announced_window: Generated<number>;
 }
 
+export type ReturnStatus = 'requested' | 'approved' | 'declined' | 'received' | 'closed' | 'cancelled';
+export type ReturnReason = 'too_small' | 'too_big' | 'not_as_pictured' | 'damaged' | 'changed_mind' | 'other';
+
+/** A shopper's return or exchange of some of an order's lines (decision 0039). */
+export interface ReturnsTable {
+  id: string;
+  order_id: string;
+  status: ReturnStatus;
+  reason: ReturnReason;
+  /** The shopper's words; required for 'other'. */
+  reason_text: string | null;
+  resolution: 'exchange' | 'refund';
+  decline_reason: string | null;
+  /** What the owner noted of the parcel's condition when it came back. */
+  condition_note: string | null;
+  exchange_carrier: string | null;
+  exchange_tracking: string | null;
+  /** What the return's refund paid back, once closed with one. */
+  refunded_minor: number | null;
+  currency: string;
+  created_at: string;
+  updated_at: string;
+  approved_at: string | null;
+  received_at: string | null;
+  closed_at: string | null;
+}
+
+export interface ReturnLinesTable {
+  return_id: string;
+  order_line_id: number;
+  quantity: number;
+  /** colourKey of the replacement ('' for a product without colours); null for a refund. */
+  exchange_colour: string | null;
+  /** The replacement's size; null for a refund. */
+  exchange_size: string | null;
+  /** Replacement units currently held on size_stock.reserved (0 for an untracked size). */
+  held: Generated<number>;
+  /** Units put back on the shelf when the parcel was received. */
+  restocked: Generated<number>;
+}
+
 export type EmailKind =
   | 'order_confirmation'
   | 'order_shipped'
@@ -514,7 +557,9 @@ export type EmailKind =
   | 'back_in_stock'
   | 'admin_invite'
   /** The owner's steps on cash-on-delivery and transfer orders (decision 0038). */
-  | 'order_payment_step';
+  | 'order_payment_step'
+  /** Each step of a return or exchange (decision 0039). */
+  | 'return_step';
 export type EmailStatus = 'queued' | 'sending' | 'sent' | 'failed';
 
 /** Emails waiting to go out, and the record of those sent or given up (migration 0018, modules/email). */
@@ -574,6 +619,8 @@ export interface Database {
   rate_counters: RateCountersTable;
   email_outbox: EmailOutboxTable;
   cod_phone_trust: CodPhoneTrustTable;
+  returns: ReturnsTable;
+  return_lines: ReturnLinesTable;
 }
 
 export type Db = Kysely<Database>;

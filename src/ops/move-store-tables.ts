@@ -27,6 +27,9 @@ export const COPIED_TABLES = [
   // The phones the owner trusts again after returns to origin (decision 0038).
   'cod_phone_trust',
   'order_events',
+  // Returns and exchanges (decision 0039), after the orders and lines they name.
+  'returns',
+  'return_lines',
   'size_stock',
   'stock_reservations',
   'stock_alerts',

@@ -283,6 +283,45 @@ async function makeSourceStore(dir: string): Promise<void> {
         at: NOW,
       })
       .execute();
+    // A return asked for by the shopper, its line holding an L for the exchange (decision 0039).
+    await db
+      .insertInto('returns')
+      .values({
+        id: 'ret_1',
+        order_id: 'o1',
+        status: 'requested',
+        reason: 'too_small',
+        reason_text: null,
+        resolution: 'exchange',
+        decline_reason: null,
+        condition_note: null,
+        exchange_carrier: null,
+        exchange_tracking: null,
+        refunded_minor: null,
+        currency: 'usd',
+        created_at: NOW,
+        updated_at: NOW,
+        approved_at: null,
+        received_at: null,
+        closed_at: null,
+      })
+      .execute();
+    const line = await db
+      .selectFrom('order_lines')
+      .select('id')
+      .where('order_id', '=', 'o1')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('return_lines')
+      .values({
+        return_id: 'ret_1',
+        order_line_id: line.id,
+        quantity: 1,
+        exchange_colour: '',
+        exchange_size: 'L',
+        held: 1,
+      })
+      .execute();
     await db
       .insertInto('email_outbox')
       .values({

@@ -18,6 +18,7 @@ export const EMAIL_KINDS = [
   'back_in_stock',
   'admin_invite',
   'order_payment_step',
+  'return_step',
 ] as const satisfies readonly EmailKind[];
 
 export type OutgoingEmail = {

@@ -17,6 +17,7 @@ const EMAIL_NAME: Record<string, string> = {
   order_shipped: 'shipping email',
   order_refund: 'refund email',
   order_payment_step: 'payment step email',
+  return_step: 'return email',
 };
 
 function money(detail: Record<string, unknown>): string {

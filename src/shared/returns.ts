@@ -1,0 +1,103 @@
+/**
+ * Returns and exchanges (decision 0039): the names the server and, later, the client share. No Zod here: the
+ * server's inputs are checked in modules/returns.
+ */
+export const RETURN_STATUSES = [
+  'requested',
+  'approved',
+  'declined',
+  'received',
+  'closed',
+  'cancelled',
+] as const;
+export type ReturnStatusName = (typeof RETURN_STATUSES)[number];
+/** The contract's name for the status type. */
+export type returnStatus = ReturnStatusName;
+
+export const RETURN_STATUS_LABEL: Record<ReturnStatusName, string> = {
+  requested: 'Requested',
+  approved: 'Approved',
+  declined: 'Declined',
+  received: 'Received',
+  closed: 'Closed',
+  cancelled: 'Cancelled',
+};
+
+/** A return in one of these still counts against its lines' quantities and may still change. */
+export const OPEN_RETURN_STATUSES = [
+  'requested',
+  'approved',
+  'received',
+] as const satisfies readonly ReturnStatusName[];
+
+/** A declined or cancelled return gives its lines' quantities back; every other status keeps them. */
+export const RETURN_STATUSES_COUNTED = [
+  'requested',
+  'approved',
+  'received',
+  'closed',
+] as const satisfies readonly ReturnStatusName[];
+
+export const RETURN_REASONS = [
+  'too_small',
+  'too_big',
+  'not_as_pictured',
+  'damaged',
+  'changed_mind',
+  'other',
+] as const;
+export type ReturnReasonName = (typeof RETURN_REASONS)[number];
+
+export const RETURN_REASON_LABEL: Record<ReturnReasonName, string> = {
+  too_small: 'Too small',
+  too_big: 'Too big',
+  not_as_pictured: 'Not as pictured',
+  damaged: 'Damaged',
+  changed_mind: 'Changed my mind',
+  other: 'Other',
+};
+
+export const RETURN_RESOLUTIONS = ['exchange', 'refund'] as const;
+export type ReturnResolutionName = (typeof RETURN_RESOLUTIONS)[number];
+
+/** The steps that email the shopper; 'exchange_shipped' and 'refunded' both close a return. */
+export const RETURN_STEPS = [
+  'requested',
+  'approved',
+  'declined',
+  'received',
+  'exchange_shipped',
+  'refunded',
+  'cancelled',
+] as const;
+export type ReturnStep = (typeof RETURN_STEPS)[number];
+
+export type ReturnPostagePayer = 'shopper' | 'shop';
+
+/** The owner's return settings as stored (settings.returns) and read with defaults. */
+export type ReturnSettings = {
+  /** Days after delivery (or shipping, when delivery is not recorded) a return may be asked for; 0: none. */
+  windowDays: number;
+  /** The reasons that may end in a refund; the others offer an exchange only. */
+  refundReasons: ReturnReasonName[];
+  postagePaidBy: ReturnPostagePayer;
+  /** Shown to the shopper: the return address, how to send the parcel. */
+  instructions: string;
+  /** A product with one of these tags cannot be returned online. */
+  finalSaleTags: string[];
+};
+
+export const RETURN_SETTING_LIMITS = {
+  maxWindowDays: 365,
+  maxInstructions: 2000,
+  maxFinalSaleTags: 50,
+  maxTagLength: 100,
+} as const;
+
+export const DEFAULT_RETURN_SETTINGS: ReturnSettings = {
+  windowDays: 14,
+  refundReasons: [...RETURN_REASONS],
+  postagePaidBy: 'shopper',
+  instructions: '',
+  finalSaleTags: [],
+};
