@@ -113,10 +113,17 @@ describe('the return form', () => {
   });
 
   it('needs a replacement in stock for an exchange', () => {
-    const none: ReturnableLine = { ...kurta, nextSizes: { too_small: XL, too_big: null }, alternatives: [XL] };
+    const none: ReturnableLine = {
+      ...kurta,
+      nextSizes: { too_small: XL, too_big: null },
+      alternatives: [XL],
+    };
     const opts = { ...options(['damaged']), lines: [none] };
     const v = withReason(initialReturnForm(opts), 'too_small', opts);
-    const picked = { ...v, lines: { 7: { selected: true, quantity: '1', exchange: v.lines[7]?.exchange ?? '' } } };
+    const picked = {
+      ...v,
+      lines: { 7: { selected: true, quantity: '1', exchange: v.lines[7]?.exchange ?? '' } },
+    };
     expect(checkReturnForm(picked, opts).errors['lines.7.exchange']).toMatch(/contact the shop/);
     const refundable = { ...opts, settings: { ...opts.settings, refundReasons: ['too_small' as const] } };
     expect(checkReturnForm(picked, refundable).errors['lines.7.exchange']).toMatch(/refund instead/);

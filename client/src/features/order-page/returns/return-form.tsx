@@ -322,7 +322,9 @@ function ExchangeChoice({
         {offers.map((o, i) => (
           <option key={optionKey(o)} value={optionKey(o)}>
             {optionName(o)} — {availabilityText(o)}
-            {i === 0 && isFitReason(reason) ? ` (the next size ${reason === 'too_small' ? 'up' : 'down'})` : ''}
+            {i === 0 && isFitReason(reason)
+              ? ` (the next size ${reason === 'too_small' ? 'up' : 'down'})`
+              : ''}
           </option>
         ))}
       </select>

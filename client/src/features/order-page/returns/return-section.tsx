@@ -198,7 +198,11 @@ function ReturnProgress({
       ) : null}
       <ul className="mt-2 space-y-4">
         {returns.map((r) => (
-          <li key={r.id} className="rounded-xl border border-stone-line p-4 text-sm" data-testid="return-item">
+          <li
+            key={r.id}
+            className="rounded-xl border border-stone-line p-4 text-sm"
+            data-testid="return-item"
+          >
             <p className="font-medium" data-testid="return-status">
               {returnStatusText(r.status, r.resolution)}
             </p>
