@@ -1,4 +1,5 @@
 import type { PaymentMethodName, PaymentStep } from './payment-methods.js';
+import type { CustomerReturnView } from './returns.js';
 
 export const ORDER_STATUSES = ['pending', 'processing', 'paid', 'payment_failed', 'expired'] as const;
 export type OrderStatusName = (typeof ORDER_STATUSES)[number];
@@ -107,4 +108,6 @@ export type CustomerOrderView = {
   /** Bank transfer only: the owner's account details and the reference to quote ("Order 1042"). */
   bankDetails: string | null;
   paymentReference: string | null;
+  /** The order's returns and exchanges, oldest first (decision 0039). */
+  returns: CustomerReturnView[];
 };

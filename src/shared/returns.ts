@@ -101,3 +101,61 @@ export const DEFAULT_RETURN_SETTINGS: ReturnSettings = {
   instructions: '',
   finalSaleTags: [],
 };
+
+/** The most lines one return may name, and the largest quantity of one line (far above any real order). */
+export const RETURN_LIMITS = {
+  maxLines: 50,
+  maxQuantity: 1000,
+  maxReasonText: 500,
+  /** Return requests one order may have in all, cancelled ones included: asking is not free for the shop. */
+  maxRequestsPerOrder: 5,
+} as const;
+
+/** A replacement the shopper may choose: a size (and colour) of the same product, in stock or untracked. */
+export type ReturnOption = {
+  size: string;
+  /** The colour's key (what requestReturn takes); null for a product without colours. */
+  colour: string | null;
+  colourName: string | null;
+  /** Units that can still be had; null when the size is not tracked (always available). */
+  available: number | null;
+};
+
+export type ReturnOptionsView = {
+  eligible: boolean;
+  /** Why nothing can be returned online, and what to do instead; null when eligible. */
+  reasonIfNot: string | null;
+  windowEndsAt: string | null;
+  settings: { postagePaidBy: ReturnPostagePayer; instructions: string; refundReasons: ReturnReasonName[] };
+  lines: Array<{
+    lineId: number;
+    title: string;
+    colour: string | null;
+    size: string | null;
+    /** Units that may still be asked for (0 for a final-sale line). */
+    returnable: number;
+    finalSale: boolean;
+    nextSizes: { too_small: ReturnOption | null; too_big: ReturnOption | null };
+    alternatives: ReturnOption[];
+  }>;
+};
+
+/** A return as the shopper's order page shows it. */
+export type CustomerReturnView = {
+  id: string;
+  status: ReturnStatusName;
+  reason: ReturnReasonName;
+  resolution: ReturnResolutionName;
+  createdAt: string;
+  lines: Array<{
+    lineId: number;
+    title: string;
+    quantity: number;
+    exchangeSize: string | null;
+    /** The replacement colour's name; null for a refund or a product without colours. */
+    exchangeColour: string | null;
+  }>;
+  exchangeTracking: { carrier: string; number: string } | null;
+  refundedMinor: number | null;
+  declineReason: string | null;
+};

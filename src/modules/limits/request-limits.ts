@@ -12,7 +12,12 @@ export type RequestLimits = {
   stockAlerts: FixedWindowLimiter;
   /** Wrong discount codes per address (decision 0037): codes are not to be found by trying many. */
   wrongCodes: FixedWindowLimiter;
+  /** Return requests per address (decision 0039): each holds stock and emails the shop's customer. */
+  returnRequests: FixedWindowLimiter;
 };
+
+export const RETURN_REQUESTS_PER_WINDOW = 10;
+export const RETURN_REQUEST_WINDOW_MS = 60 * 60_000;
 
 /** Wrong discount codes an address may try in WRONG_CODE_WINDOW_MS. */
 export const WRONG_CODES_PER_WINDOW = 10;
@@ -64,6 +69,11 @@ export function createRequestLimits(
       limit: WRONG_CODES_PER_WINDOW,
       windowMs: WRONG_CODE_WINDOW_MS,
       shared: opts.counters && { store: opts.counters, name: 'wrong-code', onError: opts.onStoreError },
+    }),
+    returnRequests: new FixedWindowLimiter({
+      limit: opts.unlimited ? none : RETURN_REQUESTS_PER_WINDOW,
+      windowMs: RETURN_REQUEST_WINDOW_MS,
+      shared: opts.counters && { store: opts.counters, name: 'return-request', onError: opts.onStoreError },
     }),
   };
 }

@@ -129,6 +129,26 @@ function eventEntry(e: OrderEvent): TimelineEntry {
         label: 'Refund failed',
         detail: [money(d), text(d.failure)].filter(Boolean).join(' · '),
       };
+    case 'return_requested':
+      return {
+        ...base,
+        label: d.resolution === 'exchange' ? 'Exchange requested' : 'Return requested',
+        detail: [text(d.reason), text(d.summary)].filter(Boolean).join(' · ') || null,
+      };
+    case 'return_approved':
+      return { ...base, label: 'Return approved', detail: null };
+    case 'return_declined':
+      return { ...base, label: 'Return declined', detail: text(d.reason) };
+    case 'return_received':
+      return { ...base, label: 'Return received', detail: text(d.condition) };
+    case 'return_closed':
+      return {
+        ...base,
+        label: d.resolution === 'exchange' ? 'Exchange shipped' : 'Return refunded',
+        detail: [money(d), text(d.carrier), text(d.trackingNumber)].filter(Boolean).join(' · ') || null,
+      };
+    case 'return_cancelled':
+      return { ...base, label: 'Return cancelled', detail: null };
   }
 }
 

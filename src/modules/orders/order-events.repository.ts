@@ -17,7 +17,14 @@ export type OrderEventKind =
   // The owner's steps on cash-on-delivery and bank-transfer orders (decision 0038).
   | 'cash_collected'
   | 'returned_to_origin'
-  | 'transfer_received';
+  | 'transfer_received'
+  // Each step of a return or exchange (decision 0039); detail.returnId names it.
+  | 'return_requested'
+  | 'return_approved'
+  | 'return_declined'
+  | 'return_received'
+  | 'return_closed'
+  | 'return_cancelled';
 
 export type OrderEvent = {
   id: number;

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
-import { colourOptionsOf } from '../../db/json-columns.js';
-import { ALL_COLOURS, colourKey } from '../../shared/colours.js';
+import { ALL_COLOURS } from '../../shared/colours.js';
 import { StockShortage } from '../stock/reservations.js';
+import { colourNameOf } from './return-colours.js';
 
 /**
  * An exchange's replacement units, held for the shopper while their parcel comes back (decision 0039). A
@@ -58,16 +58,6 @@ async function poolFor(trx: DbOrTx, productId: string, colour: string, size: str
   return rows.length > 0 ? ALL_COLOURS : null;
 }
 
-async function colourName(trx: DbOrTx, productId: string, key: string): Promise<string> {
-  const product = await trx
-    .selectFrom('products')
-    .select('colour_options')
-    .where('id', '=', productId)
-    .executeTakeFirst();
-  const colours = colourOptionsOf(product?.colour_options ?? '[]');
-  return colours.find((c) => colourKey(c.name) === key)?.name ?? key;
-}
-
 /**
  * Holds every replacement unit of the return. Each hold is one conditional UPDATE that only succeeds while
  * enough is left, so concurrent exchanges for the last unit give one hold on both engines. A line already
@@ -104,7 +94,7 @@ export async function holdExchangeUnits(trx: DbOrTx, returnId: string): Promise<
           colour:
             colour === ALL_COLOURS
               ? null
-              : { key: colour, name: await colourName(trx, line.product_id, colour) },
+              : { key: colour, name: await colourNameOf(trx, line.product_id, colour) },
           size: line.exchange_size,
           quantity: line.quantity,
         },

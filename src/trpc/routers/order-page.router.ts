@@ -1,8 +1,20 @@
 import { TRPCError } from '@trpc/server';
+import { RetryLater } from '../../core/failures.js';
 import { confirmCashOnDelivery } from '../../modules/orders/cod-confirmation.js';
 import { paymentReferenceOf } from '../../modules/orders/offline-order-mail.js';
 import { tokenMatches } from '../../modules/orders/order-access.js';
 import { loadOrderRecord } from '../../modules/orders/order-record.js';
+import {
+  cancelReturnInput,
+  requestReturnInput,
+  returnOptionsInput,
+} from '../../modules/returns/return-input.js';
+import {
+  cancelReturn,
+  customerReturns,
+  requestReturn,
+  returnOptions,
+} from '../../modules/returns/shopper-returns.service.js';
 import { readPaymentMethods } from '../../modules/settings/payment-method-settings.js';
 import { readStoreContacts } from '../../modules/settings/settings.repository.js';
 import { orderPageInput } from '../../shared/checkout-input.js';
@@ -54,7 +66,46 @@ export const orderPageRouter = router({
       confirmBy: method !== 'card' && order.status === 'pending' ? order.confirm_by : null,
       bankDetails: bank ? (await readPaymentMethods(ctx.db)).bankTransfer.accountDetails : null,
       paymentReference: bank ? paymentReferenceOf(order.number) : null,
+      returns: await customerReturns(ctx.db, order.id),
     };
+  }),
+
+  /** What may be returned or exchanged, and for what (decision 0039); the same guard as view. */
+  returnOptions: publicProcedure
+    .input(returnOptionsInput)
+    .query(({ ctx, input }) =>
+      returnOptions({ db: ctx.db, clock: ctx.clock, publicUrl: ctx.config.publicUrl }, input),
+    ),
+
+  /** The shopper asks to return or exchange some of the order; limited per address and per order. */
+  requestReturn: publicProcedure.input(requestReturnInput).mutation(async ({ ctx, input }) => {
+    const admission = await ctx.limits.returnRequests.admit(ctx.ip);
+    if (!admission.taken) {
+      ctx.log.warn({ event: 'security.return_rate_limited', ip: ctx.ip }, 'too many return requests');
+      throw new TRPCError({
+        code: 'TOO_MANY_REQUESTS',
+        message: 'Too many return requests from your address. Please try again later.',
+        cause: new RetryLater(admission.retryAfterSeconds),
+      });
+    }
+    const result = await requestReturn(
+      { db: ctx.db, clock: ctx.clock, publicUrl: ctx.config.publicUrl },
+      input,
+    );
+    ctx.mail.nudge();
+    ctx.log.info({ event: 'returns.requested', return: result.returnId, by: 'shopper' }, 'return requested');
+    return result;
+  }),
+
+  /** The shopper withdraws a return the shop has not received yet. */
+  cancelReturn: publicProcedure.input(cancelReturnInput).mutation(async ({ ctx, input }) => {
+    const result = await cancelReturn(
+      { db: ctx.db, clock: ctx.clock, publicUrl: ctx.config.publicUrl },
+      input,
+    );
+    ctx.mail.nudge();
+    ctx.log.info({ event: 'returns.cancelled', return: input.returnId, by: 'shopper' }, 'return cancelled');
+    return result;
   }),
 
   /**

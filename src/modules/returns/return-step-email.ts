@@ -1,0 +1,148 @@
+import { formatMoney } from '../../shared/money.js';
+import { RETURN_REASON_LABEL, type ReturnReasonName, type ReturnStep } from '../../shared/returns.js';
+import {
+  emailDocument,
+  escapeHtml,
+  greeting,
+  isWebUrl,
+  oneLine,
+  RECEIPT,
+  style,
+} from '../email/email-layout.js';
+import type { RenderedEmail } from '../email/order-emails.js';
+
+/**
+ * The shopper's email of each step of a return or exchange (decision 0039). Plain data in, no I/O, as
+ * payment-step-emails.ts: the queueing reads the rows (return-mail.ts).
+ */
+export type ReturnStepEmailData = {
+  store: { name: string; publicUrl: string };
+  order: { number: number; currency: string; customerName: string | null; pageUrl: string };
+  ret: {
+    reason: ReturnReasonName;
+    resolution: 'exchange' | 'refund';
+    /** "Kurta (M) × 1 → L" */
+    lines: string[];
+    declineReason: string | null;
+    instructions: string;
+    postagePaidBy: 'shopper' | 'shop';
+    exchangeCarrier: string | null;
+    exchangeTracking: string | null;
+    refundedMinor: number | null;
+  };
+};
+
+function wording(
+  d: ReturnStepEmailData,
+  step: ReturnStep,
+): { subject: string; heading: string; body: string[] } {
+  const n = d.order.number;
+  const r = d.ret;
+  const what = r.resolution === 'exchange' ? 'exchange' : 'return';
+  switch (step) {
+    case 'requested':
+      return {
+        subject: `Order #${n}: we received your ${what} request`,
+        heading: `We received your ${what} request`,
+        body: [
+          `You asked to ${r.resolution === 'exchange' ? 'exchange' : 'return'} items of order #${n} (${RETURN_REASON_LABEL[r.reason].toLowerCase()}).`,
+          r.resolution === 'exchange'
+            ? 'The replacement is held for you until your return is closed. We will email you when we have looked at your request.'
+            : 'We will email you when we have looked at your request.',
+        ],
+      };
+    case 'approved':
+      return {
+        subject: `Order #${n}: your ${what} is approved`,
+        heading: `Your ${what} is approved`,
+        body: [
+          'Please send the items back to us.',
+          ...(r.instructions ? [oneLine(r.instructions, 2000)] : []),
+          r.postagePaidBy === 'shop' ? 'We pay the return postage.' : 'The return postage is yours to pay.',
+        ],
+      };
+    case 'declined':
+      return {
+        subject: `Order #${n}: your ${what} request was declined`,
+        heading: `Your ${what} request was declined`,
+        body: [
+          `We cannot accept this ${what} of order #${n}.`,
+          ...(r.declineReason ? [`Reason: ${oneLine(r.declineReason, 500)}`] : []),
+          'Reply to this email if you have any questions.',
+        ],
+      };
+    case 'received':
+      return {
+        subject: `Order #${n}: we received your parcel`,
+        heading: 'We received your parcel',
+        body: [
+          r.resolution === 'exchange'
+            ? 'Your returned items arrived. We will send the replacement shortly.'
+            : 'Your returned items arrived. We will send your refund shortly.',
+        ],
+      };
+    case 'exchange_shipped':
+      return {
+        subject: `Order #${n}: your exchange is on its way`,
+        heading: 'Your exchange is on its way',
+        body: [
+          'We sent your replacement.',
+          ...(r.exchangeTracking
+            ? [
+                `Tracking: ${oneLine(r.exchangeCarrier ?? '', 100)} ${oneLine(r.exchangeTracking, 100)}`
+                  .replace(/\s+/g, ' ')
+                  .trim(),
+              ]
+            : []),
+        ],
+      };
+    case 'refunded':
+      return {
+        subject: `Order #${n}: your refund`,
+        heading: 'Your refund is on its way',
+        body: [
+          r.refundedMinor !== null
+            ? `We refunded ${formatMoney(r.refundedMinor, d.order.currency, RECEIPT)} for the returned items of order #${n}.`
+            : `We refunded the returned items of order #${n}.`,
+        ],
+      };
+    case 'cancelled':
+      return {
+        subject: `Order #${n}: your ${what} request is cancelled`,
+        heading: `Your ${what} request is cancelled`,
+        body: [`You cancelled your ${what} request for order #${n}; nothing more is needed.`],
+      };
+  }
+}
+
+export function returnStepEmail(d: ReturnStepEmailData, step: ReturnStep): RenderedEmail {
+  const w = wording(d, step);
+  const subject = oneLine(`${w.subject} — ${d.store.name}`, 300);
+  const hello = greeting(d.order.customerName);
+  const lines = d.ret.lines.map((l) => oneLine(l, 300));
+  const link = isWebUrl(d.order.pageUrl)
+    ? `<p style="${style.p}"><a href="${escapeHtml(d.order.pageUrl)}" style="${style.button}">View your order</a></p>`
+    : '';
+  const html = emailDocument({
+    title: subject,
+    storeName: d.store.name,
+    body: [
+      `<h1 style="${style.h1}">${escapeHtml(w.heading)}</h1>`,
+      `<p style="${style.p}">${escapeHtml(hello)}</p>`,
+      ...w.body.map((p) => `<p style="${style.p}">${escapeHtml(p)}</p>`),
+      lines.length > 0 ? `<ul>${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>` : '',
+      link,
+    ].join('\n'),
+    footer: `<p style="${style.muted}">You receive this email because you placed order #${d.order.number} at ${escapeHtml(d.store.name)}.</p>`,
+  });
+  const text = [
+    hello,
+    '',
+    ...w.body.flatMap((p) => [p, '']),
+    ...lines.map((l) => `- ${l}`),
+    ...(lines.length > 0 ? [''] : []),
+    ...(isWebUrl(d.order.pageUrl) ? [`View your order: ${d.order.pageUrl}`, ''] : []),
+    `You receive this email because you placed order #${d.order.number} at ${oneLine(d.store.name)}.`,
+  ].join('\n');
+  return { subject, html, text };
+}
