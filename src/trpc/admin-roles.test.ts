@@ -52,6 +52,15 @@ const STAFF_MAY = new Set([
   'admin.orders.reconcile',
   // Cash on delivery confirmed after a call (decision 0038): any admin.
   'admin.orders.confirmCashOnDelivery',
+  // Returns (issue 43): moving a parcel along is any admin's, as shipping is; the refund is the owner's.
+  'admin.returns.list',
+  'admin.returns.get',
+  'admin.returns.approve',
+  'admin.returns.decline',
+  'admin.returns.receive',
+  'admin.returns.closeExchange',
+  'admin.returns.reasonsByProduct',
+  'admin.settings.returns.get',
   'admin.emails.list',
   'admin.emails.resend',
   'admin.settings.get',

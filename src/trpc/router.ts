@@ -6,6 +6,7 @@ import { adminEmailsRouter } from './routers/admin-emails.router.js';
 import { adminLogsRouter } from './routers/admin-logs.router.js';
 import { adminOrdersRouter } from './routers/admin-orders.router.js';
 import { adminProductsRouter } from './routers/admin-products.router.js';
+import { adminReturnsRouter } from './routers/admin-returns.router.js';
 import { adminSettingsRouter } from './routers/admin-settings.router.js';
 import { adminTeamRouter } from './routers/admin-team.router.js';
 import { authRouter } from './routers/auth.router.js';
@@ -36,6 +37,7 @@ export const appRouter = router({
     orders: adminOrdersRouter,
     performance: adminPerformanceRouter,
     products: adminProductsRouter,
+    returns: adminReturnsRouter,
     settings: adminSettingsRouter,
     team: adminTeamRouter,
   }),

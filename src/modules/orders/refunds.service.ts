@@ -33,7 +33,7 @@ function newRefundId(): string {
   return `rf_${randomBytes(12).toString('base64url')}`;
 }
 
-type Reserved = {
+export type Reserved = {
   refundId: string;
   request: RefundRequest;
   number: number;
@@ -66,202 +66,213 @@ async function reserveRefund(
   admin: string,
   input: z.output<typeof refundOrderInput>,
 ): Promise<Reserved> {
+  return deps.db.transaction().execute((trx) => reserveRefundIn(trx, deps, admin, input));
+}
+
+/**
+ * The reservation above in the caller's transaction, for a step that must close together with the refund it
+ * promises (a return closed with a refund): the caller then hands the result to sendReservedRefund.
+ */
+export async function reserveRefundIn(
+  trx: DbOrTx,
+  deps: Pick<RefundDeps, 'clock' | 'publicUrl'>,
+  admin: string,
+  input: z.output<typeof refundOrderInput>,
+): Promise<Reserved> {
   const now = deps.clock.now();
   const iso = now.toISOString();
-  return deps.db.transaction().execute(async (trx) => {
-    const order = await trx
-      .selectFrom('orders')
-      .select([
-        'id',
-        'number',
-        'status',
-        'currency',
-        'payment_mode',
-        'payment_intent_id',
-        'stripe_session_id',
-        'refunded_minor',
-        'total_minor',
-        'subtotal_minor',
-        'discount_minor',
-        'payment_method',
-      ])
-      .where('id', '=', input.id)
-      .executeTakeFirst();
-    if (!order) throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });
-    const manual = order.payment_method !== 'card';
-    if (manual && !input.paidVia)
-      throw new TRPCError({
-        code: 'BAD_REQUEST',
-        message: `Order #${order.number} was paid ${order.payment_method === 'bank_transfer' ? 'by bank transfer' : 'in cash'}: say how the money went back.`,
-      });
-    if (order.status !== 'paid')
-      throw new TRPCError({
-        code: 'CONFLICT',
-        message: `Order #${order.number} is not paid: there is nothing to refund.`,
-      });
-    const wanted = input.lines ?? [];
-    // A line's next units' shares depend on how many were refunded before: take the order's row first, so
-    // two refunds of one line read its refunded quantity one after the other, never both the same.
-    if (wanted.length)
-      await trx.updateTable('orders').set({ updated_at: iso }).where('id', '=', order.id).execute();
-    // Every line of the order: a discount only the order carries is shared over all of them.
-    const all = wanted.length
-      ? await trx
-          .selectFrom('order_lines')
-          .select([
-            'id',
-            'title',
-            'colour',
-            'size',
-            'quantity',
-            'refunded_quantity',
-            'line_total_minor',
-            'discount_minor',
-          ])
-          .where('order_id', '=', order.id)
-          .orderBy('id')
-          .execute()
-      : [];
-    const charged = chargedLineTotals(
-      order.discount_minor,
-      all.map((l) => ({ lineTotalMinor: l.line_total_minor, discountMinor: l.discount_minor })),
-    );
-    const sold = all
-      .map((l, i) => ({ ...l, charged: charged[i] ?? l.line_total_minor }))
-      .filter((l) => wanted.some((w) => w.lineId === l.id));
-    if (sold.length !== wanted.length)
-      throw new TRPCError({ code: 'BAD_REQUEST', message: 'A line to refund is not part of this order.' });
-    const tooMany = (w: { lineId: number; quantity: number }) => {
-      const line = sold.find((l) => l.id === w.lineId);
-      return new TRPCError({
-        code: 'CONFLICT',
-        message: `${line?.title ?? 'A line'}${line && (line.colour || line.size) ? ` (${variantLabel(line.colour, line.size)})` : ''}: fewer are left to refund than that.`,
-      });
-    };
-    // Told before the amount, which follows from the lines; the UPDATE below still decides under the lock.
-    for (const w of wanted) {
-      const line = sold.find((l) => l.id === w.lineId);
-      if (line && line.refunded_quantity + w.quantity > line.quantity) throw tooMany(w);
-    }
-    // A line gives back what it was charged, never more (decision 0037): its charged total (after a sale
-    // and its share of the discount) shared per unit by largest remainder, for the units not refunded yet; so
-    // refunding every unit of every line gives back exactly the lines' charged totals.
-    const amount =
-      input.amountMinor ??
-      wanted.reduce((sum, w) => {
-        const line = sold.find((l) => l.id === w.lineId);
-        if (!line) return sum;
-        return (
-          sum +
-          refundableForUnits(
-            {
-              quantity: line.quantity,
-              lineTotalMinor: line.charged,
-              refundedQuantity: line.refunded_quantity,
-            },
-            w.quantity,
-          )
-        );
-      }, 0);
-    if (amount <= 0)
-      throw new TRPCError({
-        code: 'BAD_REQUEST',
-        message: 'These lines were free: there is nothing to refund.',
-      });
-    // The order's row first, so that refunds of one order queue up behind each other here.
-    const reserved = await trx
-      .updateTable('orders')
-      .set((eb) => ({ refunded_minor: eb('refunded_minor', '+', amount), updated_at: iso }))
-      .where('id', '=', order.id)
-      .where('status', '=', 'paid')
-      .where((eb) => eb(eb('refunded_minor', '+', amount), '<=', paidBackCap(eb)))
-      .returning('refunded_minor')
-      .executeTakeFirst();
-    if (!reserved) {
-      const now = await trx
-        .selectFrom('orders')
-        .select((eb) => ['refunded_minor', paidBackCap(eb).as('cap')])
-        .where('id', '=', order.id)
-        .executeTakeFirstOrThrow();
-      const left = Number(now.cap) - now.refunded_minor;
-      throw new TRPCError({
-        code: 'CONFLICT',
-        message:
-          left <= 0
-            ? `Order #${order.number} has already been refunded in full.`
-            : `Only ${formatMoney(left, order.currency)} is left to refund on order #${order.number}.`,
-      });
-    }
-    for (const w of wanted) {
-      const moved = await trx
-        .updateTable('order_lines')
-        .set((eb) => ({ refunded_quantity: eb('refunded_quantity', '+', w.quantity) }))
-        .where('id', '=', w.lineId)
-        .where('order_id', '=', order.id)
-        .where((eb) => eb(eb('refunded_quantity', '+', w.quantity), '<=', eb.ref('quantity')))
-        .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) === 0) throw tooMany(w);
-    }
-    const refundId = newRefundId();
-    await trx
-      .insertInto('refunds')
-      .values({
-        id: refundId,
-        order_id: order.id,
-        amount_minor: amount,
-        currency: order.currency,
-        reason: input.reason,
-        lines: JSON.stringify(wanted),
-        // A manual refund was paid back before it is recorded: it is done at once.
-        status: manual ? 'succeeded' : 'pending',
-        provider: order.payment_mode,
-        provider_refund_id: null,
-        failure: null,
-        admin_email: admin,
-        created_at: iso,
-        updated_at: iso,
-        method: manual ? 'manual' : 'provider',
-        paid_via: manual ? (input.paidVia ?? null) : null,
-        note: input.note ?? null,
-      })
-      .execute();
-    await recordOrderEvent(trx, {
-      orderId: order.id,
-      kind: manual ? 'refund_succeeded' : 'refund_requested',
-      actor: admin,
-      detail: {
-        refundId,
-        amountMinor: amount,
-        currency: order.currency,
-        reason: input.reason,
-        lines: wanted,
-        ...(manual ? { manual: true, paidVia: input.paidVia, note: input.note ?? null } : {}),
-      },
-      at: now,
+  const order = await trx
+    .selectFrom('orders')
+    .select([
+      'id',
+      'number',
+      'status',
+      'currency',
+      'payment_mode',
+      'payment_intent_id',
+      'stripe_session_id',
+      'refunded_minor',
+      'total_minor',
+      'subtotal_minor',
+      'discount_minor',
+      'payment_method',
+    ])
+    .where('id', '=', input.id)
+    .executeTakeFirst();
+  if (!order) throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });
+  const manual = order.payment_method !== 'card';
+  if (manual && !input.paidVia)
+    throw new TRPCError({
+      code: 'BAD_REQUEST',
+      message: `Order #${order.number} was paid ${order.payment_method === 'bank_transfer' ? 'by bank transfer' : 'in cash'}: say how the money went back.`,
     });
-    if (manual)
-      await queueOrderEmail(trx, {
-        kind: 'order_refund',
-        orderId: order.id,
-        refundId,
-        publicUrl: deps.publicUrl,
-        now,
-      });
-    return {
-      refundId,
-      manual,
-      number: order.number,
+  if (order.status !== 'paid')
+    throw new TRPCError({
+      code: 'CONFLICT',
+      message: `Order #${order.number} is not paid: there is nothing to refund.`,
+    });
+  const wanted = input.lines ?? [];
+  // A line's next units' shares depend on how many were refunded before: take the order's row first, so
+  // two refunds of one line read its refunded quantity one after the other, never both the same.
+  if (wanted.length)
+    await trx.updateTable('orders').set({ updated_at: iso }).where('id', '=', order.id).execute();
+  // Every line of the order: a discount only the order carries is shared over all of them.
+  const all = wanted.length
+    ? await trx
+        .selectFrom('order_lines')
+        .select([
+          'id',
+          'title',
+          'colour',
+          'size',
+          'quantity',
+          'refunded_quantity',
+          'line_total_minor',
+          'discount_minor',
+        ])
+        .where('order_id', '=', order.id)
+        .orderBy('id')
+        .execute()
+    : [];
+  const charged = chargedLineTotals(
+    order.discount_minor,
+    all.map((l) => ({ lineTotalMinor: l.line_total_minor, discountMinor: l.discount_minor })),
+  );
+  const sold = all
+    .map((l, i) => ({ ...l, charged: charged[i] ?? l.line_total_minor }))
+    .filter((l) => wanted.some((w) => w.lineId === l.id));
+  if (sold.length !== wanted.length)
+    throw new TRPCError({ code: 'BAD_REQUEST', message: 'A line to refund is not part of this order.' });
+  const tooMany = (w: { lineId: number; quantity: number }) => {
+    const line = sold.find((l) => l.id === w.lineId);
+    return new TRPCError({
+      code: 'CONFLICT',
+      message: `${line?.title ?? 'A line'}${line && (line.colour || line.size) ? ` (${variantLabel(line.colour, line.size)})` : ''}: fewer are left to refund than that.`,
+    });
+  };
+  // Told before the amount, which follows from the lines; the UPDATE below still decides under the lock.
+  for (const w of wanted) {
+    const line = sold.find((l) => l.id === w.lineId);
+    if (line && line.refunded_quantity + w.quantity > line.quantity) throw tooMany(w);
+  }
+  // A line gives back what it was charged, never more (decision 0037): its charged total (after a sale
+  // and its share of the discount) shared per unit by largest remainder, for the units not refunded yet; so
+  // refunding every unit of every line gives back exactly the lines' charged totals.
+  const amount =
+    input.amountMinor ??
+    wanted.reduce((sum, w) => {
+      const line = sold.find((l) => l.id === w.lineId);
+      if (!line) return sum;
+      return (
+        sum +
+        refundableForUnits(
+          {
+            quantity: line.quantity,
+            lineTotalMinor: line.charged,
+            refundedQuantity: line.refunded_quantity,
+          },
+          w.quantity,
+        )
+      );
+    }, 0);
+  if (amount <= 0)
+    throw new TRPCError({
+      code: 'BAD_REQUEST',
+      message: 'These lines were free: there is nothing to refund.',
+    });
+  // The order's row first, so that refunds of one order queue up behind each other here.
+  const reserved = await trx
+    .updateTable('orders')
+    .set((eb) => ({ refunded_minor: eb('refunded_minor', '+', amount), updated_at: iso }))
+    .where('id', '=', order.id)
+    .where('status', '=', 'paid')
+    .where((eb) => eb(eb('refunded_minor', '+', amount), '<=', paidBackCap(eb)))
+    .returning('refunded_minor')
+    .executeTakeFirst();
+  if (!reserved) {
+    const now = await trx
+      .selectFrom('orders')
+      .select((eb) => ['refunded_minor', paidBackCap(eb).as('cap')])
+      .where('id', '=', order.id)
+      .executeTakeFirstOrThrow();
+    const left = Number(now.cap) - now.refunded_minor;
+    throw new TRPCError({
+      code: 'CONFLICT',
+      message:
+        left <= 0
+          ? `Order #${order.number} has already been refunded in full.`
+          : `Only ${formatMoney(left, order.currency)} is left to refund on order #${order.number}.`,
+    });
+  }
+  for (const w of wanted) {
+    const moved = await trx
+      .updateTable('order_lines')
+      .set((eb) => ({ refunded_quantity: eb('refunded_quantity', '+', w.quantity) }))
+      .where('id', '=', w.lineId)
+      .where('order_id', '=', order.id)
+      .where((eb) => eb(eb('refunded_quantity', '+', w.quantity), '<=', eb.ref('quantity')))
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 0) throw tooMany(w);
+  }
+  const refundId = newRefundId();
+  await trx
+    .insertInto('refunds')
+    .values({
+      id: refundId,
+      order_id: order.id,
+      amount_minor: amount,
+      currency: order.currency,
+      reason: input.reason,
+      lines: JSON.stringify(wanted),
+      // A manual refund was paid back before it is recorded: it is done at once.
+      status: manual ? 'succeeded' : 'pending',
       provider: order.payment_mode,
-      request: {
-        refundId,
-        orderId: order.id,
-        paymentIntentId: order.payment_intent_id,
-        sessionId: order.stripe_session_id,
-        amountMinor: amount,
-        currency: order.currency,
-      },
-    };
+      provider_refund_id: null,
+      failure: null,
+      admin_email: admin,
+      created_at: iso,
+      updated_at: iso,
+      method: manual ? 'manual' : 'provider',
+      paid_via: manual ? (input.paidVia ?? null) : null,
+      note: input.note ?? null,
+    })
+    .execute();
+  await recordOrderEvent(trx, {
+    orderId: order.id,
+    kind: manual ? 'refund_succeeded' : 'refund_requested',
+    actor: admin,
+    detail: {
+      refundId,
+      amountMinor: amount,
+      currency: order.currency,
+      reason: input.reason,
+      lines: wanted,
+      ...(manual ? { manual: true, paidVia: input.paidVia, note: input.note ?? null } : {}),
+    },
+    at: now,
   });
+  if (manual)
+    await queueOrderEmail(trx, {
+      kind: 'order_refund',
+      orderId: order.id,
+      refundId,
+      publicUrl: deps.publicUrl,
+      now,
+    });
+  return {
+    refundId,
+    manual,
+    number: order.number,
+    provider: order.payment_mode,
+    request: {
+      refundId,
+      orderId: order.id,
+      paymentIntentId: order.payment_intent_id,
+      sessionId: order.stripe_session_id,
+      amountMinor: amount,
+      currency: order.currency,
+    },
+  };
 }
 
 /**
@@ -352,7 +363,11 @@ export async function settleRefund(
  * stays pending: Stripe's webhook or the background retry settles it, never a second refund.
  */
 export async function refundOrder(deps: RefundDeps, admin: string, input: z.output<typeof refundOrderInput>) {
-  const reserved = await reserveRefund(deps, admin, input);
+  return sendReservedRefund(deps, admin, await reserveRefund(deps, admin, input));
+}
+
+/** Asks the provider for a refund already reserved (a manual one is done already) and records its answer. */
+export async function sendReservedRefund(deps: RefundDeps, admin: string, reserved: Reserved) {
   const { refundId, request } = reserved;
   if (reserved.manual) {
     deps.log.info(

@@ -1,3 +1,8 @@
+import {
+  loadReturnSettings,
+  returnSettingsSchema,
+  saveReturnSettings,
+} from '../../modules/returns/return-settings.js';
 import { readPaymentMethods, writePaymentMethods } from '../../modules/settings/payment-method-settings.js';
 import { readStoredSettings, updateSettings } from '../../modules/settings/settings.repository.js';
 import { minorToMajorString } from '../../shared/money.js';
@@ -58,6 +63,21 @@ export const adminSettingsRouter = router({
       'payment methods updated',
     );
     return { ok: true as const };
+  }),
+
+  /** The return policy (issue 43): any admin may read it, as staff answer shoppers; the owner sets it. */
+  returns: router({
+    get: adminProcedure.query(async ({ ctx }) => loadReturnSettings(ctx.db)),
+    update: ownerProcedure.input(returnSettingsSchema).mutation(async ({ ctx, input }) => {
+      const before = await loadReturnSettings(ctx.db);
+      await saveReturnSettings(ctx.db, input, ctx.clock.now());
+      ctx.audit.changes = changedFields(before, input);
+      ctx.log.info(
+        { event: 'settings.returns_updated', account: ctx.admin.email },
+        'return settings updated',
+      );
+      return loadReturnSettings(ctx.db);
+    }),
   }),
 });
 

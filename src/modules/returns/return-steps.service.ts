@@ -1,0 +1,378 @@
+import { TRPCError } from '@trpc/server';
+import type { z } from 'zod';
+import type { DbOrTx, ReturnStatus } from '../../db/database.js';
+import { colourOptionsOf } from '../../db/json-columns.js';
+import { ALL_COLOURS, colourKey, variantLabel } from '../../shared/colours.js';
+import { formatMoney } from '../../shared/money.js';
+import type {
+  closeExchangeInput,
+  closeRefundInput,
+  declineReturnInput,
+  receiveReturnInput,
+} from '../../shared/return-admin-input.js';
+import { recordOrderEvent } from '../orders/order-events.repository.js';
+import { type RefundDeps, reserveRefundIn, sendReservedRefund } from '../orders/refunds.service.js';
+import { releaseExchangeHolds, sellExchangeHolds } from './exchange-holds.js';
+import { queueReturnStepEmail } from './return-mail.js';
+
+export type ReturnStepDeps = Pick<RefundDeps, 'db' | 'clock' | 'publicUrl'>;
+
+const STATUS_WORDS: Record<ReturnStatus, string> = {
+  requested: 'waiting for approval',
+  approved: 'approved',
+  declined: 'declined',
+  received: 'received',
+  closed: 'closed',
+  cancelled: 'cancelled by the shopper',
+};
+
+/** The return and its order's number, for the refusals below; NOT_FOUND when there is none. */
+async function returnOf(trx: DbOrTx, id: string) {
+  const row = await trx
+    .selectFrom('returns as r')
+    .innerJoin('orders as o', 'o.id', 'r.order_id')
+    .select(['r.id', 'r.order_id', 'r.status', 'r.resolution', 'r.currency', 'o.number'])
+    .where('r.id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: 'Return not found' });
+  return row;
+}
+
+/** Said when the conditional UPDATE found the return elsewhere: another admin moved it first. */
+async function notAt(trx: DbOrTx, id: string, wanted: string): Promise<TRPCError> {
+  const now = await returnOf(trx, id);
+  return new TRPCError({
+    code: 'CONFLICT',
+    message: `This return of order #${now.number} is ${STATUS_WORDS[now.status]}: it cannot be ${wanted} now.`,
+  });
+}
+
+/** One step's record in the order's story, and the shopper's email of it. */
+async function told(
+  trx: DbOrTx,
+  deps: ReturnStepDeps,
+  admin: string,
+  step: {
+    orderId: string;
+    returnId: string;
+    kind: 'return_approved' | 'return_declined' | 'return_received' | 'return_closed';
+    mail: 'approved' | 'declined' | 'received' | 'exchange_shipped' | 'refunded';
+    detail?: Record<string, unknown>;
+    now: Date;
+  },
+): Promise<void> {
+  await recordOrderEvent(trx, {
+    orderId: step.orderId,
+    kind: step.kind,
+    actor: admin,
+    detail: { returnId: step.returnId, ...step.detail },
+    at: step.now,
+  });
+  await queueReturnStepEmail(trx, { publicUrl: deps.publicUrl, now: step.now }, step.returnId, step.mail);
+}
+
+export async function approveReturn(deps: ReturnStepDeps, admin: string, id: string) {
+  const now = deps.clock.now();
+  const iso = now.toISOString();
+  return deps.db.transaction().execute(async (trx) => {
+    const moved = await trx
+      .updateTable('returns')
+      .set({ status: 'approved', approved_at: iso, updated_at: iso })
+      .where('id', '=', id)
+      .where('status', '=', 'requested')
+      .returning(['order_id'])
+      .executeTakeFirst();
+    if (!moved) throw await notAt(trx, id, 'approved');
+    await told(trx, deps, admin, {
+      orderId: moved.order_id,
+      returnId: id,
+      kind: 'return_approved',
+      mail: 'approved',
+      now,
+    });
+    return { id, status: 'approved' as const };
+  });
+}
+
+/** Declined while requested or approved (a parcel that never came): the held replacement goes back. */
+export async function declineReturn(
+  deps: ReturnStepDeps,
+  admin: string,
+  input: z.output<typeof declineReturnInput>,
+) {
+  const now = deps.clock.now();
+  const iso = now.toISOString();
+  return deps.db.transaction().execute(async (trx) => {
+    const moved = await trx
+      .updateTable('returns')
+      .set({ status: 'declined', decline_reason: input.reason, closed_at: iso, updated_at: iso })
+      .where('id', '=', input.id)
+      .where('status', 'in', ['requested', 'approved'])
+      .returning(['order_id'])
+      .executeTakeFirst();
+    if (!moved) throw await notAt(trx, input.id, 'declined');
+    await releaseExchangeHolds(trx, input.id);
+    await told(trx, deps, admin, {
+      orderId: moved.order_id,
+      returnId: input.id,
+      kind: 'return_declined',
+      mail: 'declined',
+      detail: { reason: input.reason },
+      now,
+    });
+    return { id: input.id, status: 'declined' as const };
+  });
+}
+
+/**
+ * The parcel came back: its condition is kept and the units the owner names go back on the shelf of the
+ * colour and size they were sold from. The step moves once, so its units are put back once; a line never
+ * gives back more units than it returns.
+ */
+export async function receiveReturn(
+  deps: ReturnStepDeps,
+  admin: string,
+  input: z.output<typeof receiveReturnInput>,
+) {
+  const now = deps.clock.now();
+  const iso = now.toISOString();
+  return deps.db.transaction().execute(async (trx) => {
+    const moved = await trx
+      .updateTable('returns')
+      .set({ status: 'received', condition_note: input.condition || null, received_at: iso, updated_at: iso })
+      .where('id', '=', input.id)
+      .where('status', '=', 'approved')
+      .returning(['order_id'])
+      .executeTakeFirst();
+    if (!moved) throw await notAt(trx, input.id, 'marked received');
+    const lines = await trx
+      .selectFrom('return_lines as rl')
+      .innerJoin('order_lines as ol', 'ol.id', 'rl.order_line_id')
+      .select(['rl.order_line_id', 'rl.quantity', 'ol.product_id', 'ol.colour', 'ol.size', 'ol.title'])
+      .where('rl.return_id', '=', input.id)
+      .execute();
+    let restocked = 0;
+    for (const want of input.restock) {
+      if (want.quantity === 0) continue;
+      const line = lines.find((l) => l.order_line_id === want.lineId);
+      if (!line)
+        throw new TRPCError({
+          code: 'BAD_REQUEST',
+          message: 'A line to restock is not part of this return.',
+        });
+      const put = await trx
+        .updateTable('return_lines')
+        .set((eb) => ({ restocked: eb('restocked', '+', want.quantity) }))
+        .where('return_id', '=', input.id)
+        .where('order_line_id', '=', want.lineId)
+        .where((eb) => eb(eb('restocked', '+', want.quantity), '<=', eb.ref('quantity')))
+        .executeTakeFirst();
+      if (Number(put.numUpdatedRows) === 0)
+        throw new TRPCError({
+          code: 'BAD_REQUEST',
+          message: `${line.title} (${variantLabel(line.colour, line.size)}): only ${line.quantity} came back.`,
+        });
+      if (line.size !== null) await putBackUnits(trx, line.product_id, line.colour, line.size, want.quantity);
+      restocked += want.quantity;
+    }
+    await told(trx, deps, admin, {
+      orderId: moved.order_id,
+      returnId: input.id,
+      kind: 'return_received',
+      mail: 'received',
+      detail: { condition: input.condition || null, restock: input.restock.filter((r) => r.quantity > 0) },
+      now,
+    });
+    return { id: input.id, status: 'received' as const, restockedUnits: restocked };
+  });
+}
+
+/** On hand up on the colour's own count, else every colour's, as a sale takes them; an untracked size has none. */
+async function putBackUnits(
+  trx: DbOrTx,
+  productId: string,
+  colour: string | null,
+  size: string,
+  units: number,
+): Promise<void> {
+  const key = colour ? colourKey(colour) : ALL_COLOURS;
+  for (const pool of [...new Set([key, ALL_COLOURS])]) {
+    const put = await trx
+      .updateTable('size_stock')
+      .set((eb) => ({ on_hand: eb('on_hand', '+', units) }))
+      .where('product_id', '=', productId)
+      .where('colour', '=', pool)
+      .where('size', '=', size)
+      .executeTakeFirst();
+    if (Number(put.numUpdatedRows) > 0) return;
+  }
+}
+
+/**
+ * The replacement leaves with its tracking: the held units are sold, no new payment. A replacement priced
+ * differently (another colour at its own price) would need a charge or a refund of the difference, which
+ * this step does not make: it is refused, saying so.
+ */
+export async function closeExchange(
+  deps: ReturnStepDeps,
+  admin: string,
+  input: z.output<typeof closeExchangeInput>,
+) {
+  const now = deps.clock.now();
+  const iso = now.toISOString();
+  return deps.db.transaction().execute(async (trx) => {
+    const ret = await returnOf(trx, input.id);
+    if (ret.resolution !== 'exchange')
+      throw new TRPCError({
+        code: 'BAD_REQUEST',
+        message: 'This return asks for a refund, not an exchange: close it with the refund.',
+      });
+    await refuseOtherPrices(trx, input.id);
+    const moved = await trx
+      .updateTable('returns')
+      .set({
+        status: 'closed',
+        exchange_carrier: input.carrier,
+        exchange_tracking: input.trackingNumber,
+        closed_at: iso,
+        updated_at: iso,
+      })
+      .where('id', '=', input.id)
+      .where('status', '=', 'received')
+      .where('resolution', '=', 'exchange')
+      .returning(['order_id'])
+      .executeTakeFirst();
+    if (!moved) throw await notAt(trx, input.id, 'closed with a shipment');
+    await sellExchangeHolds(trx, input.id);
+    await told(trx, deps, admin, {
+      orderId: moved.order_id,
+      returnId: input.id,
+      kind: 'return_closed',
+      mail: 'exchange_shipped',
+      detail: { resolution: 'exchange', carrier: input.carrier, trackingNumber: input.trackingNumber },
+      now,
+    });
+    return { id: input.id, status: 'closed' as const };
+  });
+}
+
+async function refuseOtherPrices(trx: DbOrTx, returnId: string): Promise<void> {
+  const lines = await trx
+    .selectFrom('return_lines as rl')
+    .innerJoin('order_lines as ol', 'ol.id', 'rl.order_line_id')
+    .innerJoin('products as p', 'p.id', 'ol.product_id')
+    .select([
+      'rl.exchange_colour',
+      'rl.exchange_size',
+      'ol.title',
+      'ol.unit_price_minor',
+      'ol.regular_unit_price_minor',
+      'p.price_minor',
+      'p.colour_options',
+      'p.currency',
+    ])
+    .where('rl.return_id', '=', returnId)
+    .execute();
+  for (const line of lines) {
+    if (line.exchange_size === null) continue;
+    const colour = line.exchange_colour
+      ? colourOptionsOf(line.colour_options).find((c) => colourKey(c.name) === line.exchange_colour)
+      : undefined;
+    const price = colour?.priceMinor ?? line.price_minor;
+    const paidFor = line.regular_unit_price_minor ?? line.unit_price_minor;
+    if (price !== paidFor)
+      throw new TRPCError({
+        code: 'CONFLICT',
+        message: `${line.title}: the replacement now costs ${formatMoney(price, line.currency)}, the one bought ${formatMoney(paidFor, line.currency)}. An exchange at another price cannot be shipped from here yet: refund this return, or make a new order for the replacement.`,
+      });
+  }
+}
+
+/**
+ * The money back for the returned lines, through the order's refund (a card's through its provider, cash
+ * on delivery's or a transfer's recorded as paid back by hand): the units' charged prices after sales and
+ * codes, never more than is left to refund. The return closes in the same transaction as the refund is
+ * promised, so two admins closing it at once refund once. A provider that refuses gives the return back to
+ * 'received' so the owner can try again.
+ */
+export async function closeRefund(deps: RefundDeps, admin: string, input: z.output<typeof closeRefundInput>) {
+  const now = deps.clock.now();
+  const iso = now.toISOString();
+  const reserved = await deps.db.transaction().execute(async (trx) => {
+    const ret = await returnOf(trx, input.id);
+    if (ret.resolution !== 'refund')
+      throw new TRPCError({
+        code: 'BAD_REQUEST',
+        message: 'This return asks for an exchange, not a refund: close it with the shipment.',
+      });
+    const moved = await trx
+      .updateTable('returns')
+      .set({ status: 'closed', closed_at: iso, updated_at: iso })
+      .where('id', '=', input.id)
+      .where('status', '=', 'received')
+      .where('resolution', '=', 'refund')
+      .returning(['order_id'])
+      .executeTakeFirst();
+    if (!moved) throw await notAt(trx, input.id, 'refunded');
+    const lines = await trx
+      .selectFrom('return_lines')
+      .select(['order_line_id', 'quantity'])
+      .where('return_id', '=', input.id)
+      .orderBy('order_line_id')
+      .execute();
+    const reserved = await reserveRefundIn(trx, deps, admin, {
+      id: moved.order_id,
+      reason: `Return of order #${ret.number}`,
+      lines: lines.map((l) => ({ lineId: l.order_line_id, quantity: l.quantity })),
+      paidVia: input.paidVia,
+      note: input.note,
+    });
+    await trx
+      .updateTable('returns')
+      .set({ refunded_minor: reserved.request.amountMinor })
+      .where('id', '=', input.id)
+      .execute();
+    await told(trx, deps, admin, {
+      orderId: moved.order_id,
+      returnId: input.id,
+      kind: 'return_closed',
+      mail: 'refunded',
+      detail: {
+        resolution: 'refund',
+        refundId: reserved.refundId,
+        amountMinor: reserved.request.amountMinor,
+        currency: reserved.request.currency,
+      },
+      now,
+    });
+    return reserved;
+  });
+  try {
+    const refund = await sendReservedRefund(deps, admin, reserved);
+    return { id: input.id, status: 'closed' as const, refund };
+  } catch (error) {
+    await deps.db.transaction().execute(async (trx) => {
+      const back = await trx
+        .updateTable('returns')
+        .set({
+          status: 'received',
+          closed_at: null,
+          refunded_minor: null,
+          updated_at: deps.clock.now().toISOString(),
+        })
+        .where('id', '=', input.id)
+        .where('status', '=', 'closed')
+        .returning(['order_id'])
+        .executeTakeFirst();
+      if (back)
+        await recordOrderEvent(trx, {
+          orderId: back.order_id,
+          kind: 'return_received',
+          actor: admin,
+          detail: { returnId: input.id, refundRefused: reserved.refundId },
+          at: deps.clock.now(),
+        });
+    });
+    throw error;
+  }
+}

@@ -1,0 +1,134 @@
+import { TRPCError } from '@trpc/server';
+import type { Clock } from '../../core/clock.js';
+import type { Db } from '../../db/database.js';
+import { listReturns, returnDetail } from '../../modules/returns/return-admin-view.js';
+import { reasonsByProduct } from '../../modules/returns/return-reports.js';
+import {
+  approveReturn,
+  closeExchange,
+  closeRefund,
+  declineReturn,
+  receiveReturn,
+} from '../../modules/returns/return-steps.service.js';
+import {
+  closeExchangeInput,
+  closeRefundInput,
+  declineReturnInput,
+  reasonsByProductInput,
+  receiveReturnInput,
+  returnIdInput,
+  returnListInput,
+} from '../../shared/return-admin-input.js';
+import { adminProcedure, ownerProcedure, router } from '../init.js';
+
+function stepDeps(ctx: { db: Db; clock: Clock; config: { publicUrl: string } }) {
+  return { db: ctx.db, clock: ctx.clock, publicUrl: ctx.config.publicUrl };
+}
+
+/**
+ * admin.returns.*: the owner's side of returns and exchanges (issue 43). Moving a parcel along is any
+ * admin's, as shipping is; the refund that closes a return is money, so the owner's (decision 0030).
+ */
+export const adminReturnsRouter = router({
+  list: adminProcedure
+    .input(returnListInput)
+    .query(async ({ ctx, input }) => listReturns(ctx.db, input, ctx.admin)),
+
+  get: adminProcedure.input(returnIdInput).query(async ({ ctx, input }) => {
+    const found = await returnDetail(ctx.db, input.id, ctx.admin);
+    if (!found) throw new TRPCError({ code: 'NOT_FOUND', message: 'Return not found' });
+    return found;
+  }),
+
+  approve: adminProcedure.input(returnIdInput).mutation(async ({ ctx, input }) => {
+    const done = await approveReturn(stepDeps(ctx), ctx.admin.email, input.id);
+    ctx.audit.changes = [{ field: 'status', from: 'requested', to: 'approved' }];
+    ctx.mail.nudge();
+    ctx.log.info(
+      { event: 'returns.approved', return: input.id, account: ctx.admin.email },
+      'return approved',
+    );
+    return done;
+  }),
+
+  decline: adminProcedure.input(declineReturnInput).mutation(async ({ ctx, input }) => {
+    const done = await declineReturn(stepDeps(ctx), ctx.admin.email, input);
+    ctx.audit.changes = [{ field: 'status', from: null, to: 'declined' }];
+    ctx.mail.nudge();
+    // A held replacement went back on the shelf.
+    ctx.backInStock.nudge();
+    ctx.log.info(
+      { event: 'returns.declined', return: input.id, account: ctx.admin.email },
+      'return declined',
+    );
+    return done;
+  }),
+
+  receive: adminProcedure.input(receiveReturnInput).mutation(async ({ ctx, input }) => {
+    const done = await receiveReturn(stepDeps(ctx), ctx.admin.email, input);
+    ctx.audit.changes = [
+      { field: 'status', from: 'approved', to: 'received' },
+      { field: 'restockedUnits', from: 0, to: done.restockedUnits },
+    ];
+    ctx.mail.nudge();
+    if (done.restockedUnits > 0) ctx.backInStock.nudge();
+    ctx.log.info(
+      {
+        event: 'returns.received',
+        return: input.id,
+        restocked: done.restockedUnits,
+        account: ctx.admin.email,
+      },
+      'return received',
+    );
+    return done;
+  }),
+
+  closeExchange: adminProcedure.input(closeExchangeInput).mutation(async ({ ctx, input }) => {
+    const done = await closeExchange(stepDeps(ctx), ctx.admin.email, input);
+    ctx.audit.changes = [
+      { field: 'status', from: 'received', to: 'closed' },
+      { field: 'exchangeTracking', from: null, to: `${input.carrier} ${input.trackingNumber}` },
+    ];
+    ctx.mail.nudge();
+    ctx.log.info(
+      {
+        event: 'returns.exchange_shipped',
+        return: input.id,
+        carrier: input.carrier,
+        account: ctx.admin.email,
+      },
+      'exchange shipped',
+    );
+    return done;
+  }),
+
+  /** Gives the money back for the returned lines, as admin.orders.refund does, with the same fresh proof. */
+  closeRefund: ownerProcedure
+    .meta({ freshCode: true })
+    .input(closeRefundInput)
+    .mutation(async ({ ctx, input }) => {
+      const done = await closeRefund(
+        {
+          db: ctx.db,
+          clock: ctx.clock,
+          payments: ctx.payments,
+          publicUrl: ctx.config.publicUrl,
+          log: ctx.log,
+        },
+        ctx.admin.email,
+        input,
+      );
+      ctx.audit.changes = [
+        { field: 'status', from: 'received', to: 'closed' },
+        { field: 'refundedMinor', from: null, to: done.refund.amountMinor },
+      ];
+      ctx.mail.nudge();
+      return done;
+    }),
+
+  /** The return rate and reasons of one product by size, for its admin page. */
+  reasonsByProduct: adminProcedure
+    .input(reasonsByProductInput)
+    .query(async ({ ctx, input }) => reasonsByProduct(ctx.db, input.productId)),
+});
