@@ -1,8 +1,11 @@
 import {
+  RETURN_LIMITS,
   RETURN_REASON_LABEL,
   RETURN_REASONS,
-  type ReturnPostagePayer,
+  type ReturnOption,
+  type ReturnOptionsView,
   type ReturnReasonName,
+  type ReturnResolutionName,
   type ReturnStatusName,
 } from '@shared/returns';
 
@@ -11,37 +14,15 @@ import {
  * and the form's validation are tested on their own. The server checks it all again.
  */
 
-/** A replacement the shop offers: a size (and colour) of the same product; available null = not counted. */
-export type ExchangeOption = {
-  size: string;
-  colour: string | null;
-  colourName: string | null;
-  available: number | null;
-};
-
+/** A replacement the shop offers (orderPage.returnOptions): a size (and colour) of the same product. */
+export type ExchangeOption = ReturnOption;
+export type { ReturnOptionsView };
 /** One order line as orderPage.returnOptions answers it. */
-export type ReturnableLine = {
-  lineId: number;
-  title: string;
-  colour: string | null;
-  size: string | null;
-  returnable: number;
-  finalSale: boolean;
-  nextSizes: { too_small: ExchangeOption | null; too_big: ExchangeOption | null };
-  alternatives: ExchangeOption[];
-};
+export type ReturnableLine = ReturnOptionsView['lines'][number];
 
-export type ReturnOptionsView = {
-  eligible: boolean;
-  reasonIfNot: string | null;
-  windowEndsAt: string | null;
-  settings: { postagePaidBy: ReturnPostagePayer; instructions: string; refundReasons: ReturnReasonName[] };
-  lines: ReturnableLine[];
-};
+export type Resolution = ReturnResolutionName;
 
-export type Resolution = 'exchange' | 'refund';
-
-export const MAX_REASON_TEXT = 500;
+export const MAX_REASON_TEXT = RETURN_LIMITS.maxReasonText;
 
 /** What the shopper has chosen so far; quantities are kept as typed, options by key (optionKey). */
 export type ReturnFormValues = {

@@ -1,5 +1,5 @@
 import type { ReturnReasonName } from '@shared/returns';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';
 import {
@@ -47,6 +47,12 @@ export function ReturnForm({
   const { reason } = values;
   const refundOk = refundAllowed(reason, options.settings.refundReasons);
   const chosen = options.lines.filter((l) => lineReturnable(l) && values.lines[l.lineId]?.selected);
+  const firstReturnable = options.lines.find(lineReturnable);
+  const refusalRef = useRef<HTMLParagraphElement>(null);
+  // A refusal from the shop (the last unit went, the window closed meanwhile) is where focus goes.
+  useEffect(() => {
+    if (refusal) refusalRef.current?.focus();
+  }, [refusal]);
 
   const setLine = (lineId: number, change: Partial<ReturnFormValues['lines'][number]>) =>
     setValues((v) => {
@@ -74,7 +80,7 @@ export function ReturnForm({
       <fieldset aria-describedby={errors.lines ? `${id}-lines-error` : undefined}>
         <legend className="font-medium">Which items?</legend>
         <ul className="mt-2 space-y-3">
-          {options.lines.map((line, i) => (
+          {options.lines.map((line) => (
             <LineChoice
               key={line.lineId}
               line={line}
@@ -82,7 +88,7 @@ export function ReturnForm({
               onChange={(change) => setLine(line.lineId, change)}
               quantityError={errors[`lines.${line.lineId}.quantity`]}
               // The list's own error marks its first box, so focus has somewhere to land.
-              listInvalid={i === 0 && Boolean(errors.lines)}
+              listInvalid={line.lineId === firstReturnable?.lineId && Boolean(errors.lines)}
             />
           ))}
         </ul>
@@ -210,7 +216,13 @@ export function ReturnForm({
         </p>
       ) : null}
       {refusal ? (
-        <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
+        <p
+          ref={refusalRef}
+          role="alert"
+          tabIndex={-1}
+          className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800"
+          data-testid="return-refusal"
+        >
           {refusal}
         </p>
       ) : null}

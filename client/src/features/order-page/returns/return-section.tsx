@@ -1,36 +1,14 @@
 import { formatMoney } from '@shared/money';
-import { RETURN_REASON_LABEL, type ReturnReasonName, type ReturnStatusName } from '@shared/returns';
+import { type CustomerReturnView, RETURN_REASON_LABEL } from '@shared/returns';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { trpc } from '../../../lib/trpc';
 import { DayText } from '../local-time';
-import {
-  cancellable,
-  type Resolution,
-  type ReturnOptionsView,
-  type ReturnRequest,
-  returnStatusText,
-} from './return-choices';
+import { cancellable, type ReturnOptionsView, type ReturnRequest, returnStatusText } from './return-choices';
 import { ReturnForm } from './return-form';
 
 /** A return as orderPage.view lists it (its `returns`). */
-export type ShopperReturn = {
-  id: string;
-  status: ReturnStatusName;
-  reason: ReturnReasonName;
-  resolution: Resolution;
-  createdAt: string;
-  lines: Array<{
-    lineId: number;
-    title: string;
-    quantity: number;
-    exchangeSize: string | null;
-    exchangeColour: string | null;
-  }>;
-  exchangeTracking: { carrier: string; number: string } | null;
-  refundedMinor: number | null;
-  declineReason: string | null;
-};
+export type ShopperReturn = CustomerReturnView;
 
 const panel = 'mt-8 rounded-2xl border border-stone-line bg-white/70 p-6';
 
