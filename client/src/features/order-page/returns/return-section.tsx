@@ -3,6 +3,7 @@ import { type CustomerReturnView, RETURN_REASON_LABEL } from '@shared/returns';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { trpc } from '../../../lib/trpc';
+import { serverFieldErrors } from '../../../lib/use-zod-form';
 import { DayText } from '../local-time';
 import { cancellable, type ReturnOptionsView, type ReturnRequest, returnStatusText } from './return-choices';
 import { ReturnForm } from './return-form';
@@ -17,7 +18,9 @@ function refusalOf(error: { message: string; data?: { code?: string } | null } |
   if (!error) return null;
   if (error.data?.code === 'NOT_FOUND') return 'This return can no longer be changed from this page.';
   if (error.data?.code === 'TOO_MANY_REQUESTS') return 'Too many return requests: please contact the shop.';
-  return error.message;
+  // A choice the server's own check refused: its words for the first one, not "Invalid input".
+  const fieldMessage = Object.values(serverFieldErrors(error.data))[0];
+  return fieldMessage ?? error.message;
 }
 
 /**
@@ -218,6 +221,10 @@ function ReturnProgress({
                 onClick={() => onCancel(r.id)}
               >
                 {cancelling === r.id ? 'Cancelling…' : 'Cancel this return'}
+                <span className="sr-only">
+                  {' '}
+                  asked <DayText iso={r.createdAt} />
+                </span>
               </Button>
             ) : null}
           </li>
