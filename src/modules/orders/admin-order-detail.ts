@@ -140,19 +140,18 @@ function eventEntry(e: OrderEvent): TimelineEntry {
     case 'return_declined':
       return { ...base, label: 'Return declined', detail: text(d.reason) };
     case 'return_received':
+      // Also where a return's refund was refused and the return went back to waiting for its refund.
       return {
         ...base,
-        label: d.refundRefused ? 'Return back to received: the refund was refused' : 'Return received',
+        label: d.refundRefused ? 'Refund refused: the return is received again' : 'Return received',
         detail: text(d.condition),
       };
     case 'return_closed':
-      return d.resolution === 'refund'
-        ? { ...base, label: 'Return closed with a refund', detail: money(d) || null }
-        : {
-            ...base,
-            label: 'Exchange shipped',
-            detail: [text(d.carrier), text(d.trackingNumber)].filter(Boolean).join(' · ') || null,
-          };
+      return {
+        ...base,
+        label: d.resolution === 'exchange' ? 'Exchange shipped' : 'Return refunded',
+        detail: [money(d), text(d.carrier), text(d.trackingNumber)].filter(Boolean).join(' · ') || null,
+      };
     case 'return_cancelled':
       return { ...base, label: 'Return cancelled', detail: null };
   }

@@ -162,6 +162,29 @@ describe('closing a return with a refund', () => {
     expect(await orderMoney(orderId)).toMatchObject({ refunded_minor: 9999 });
   });
 
+  it('a refund the provider refuses leaves the return received, unrefunded, and the shopper untold', async () => {
+    const { orderId, id } = await received(
+      'refused',
+      [{ productId: 'k1', size: 'M', quantity: 1, unitPriceMinor: 5000 }],
+      (l) => [{ lineId: l[0] ?? 0, quantity: 1 }],
+    );
+    // Paid through Stripe, which this store no longer has: the refund fails, as a refusal would.
+    await db().updateTable('orders').set({ payment_mode: 'stripe' }).where('id', '=', orderId).execute();
+    await expect(asOwner().admin.returns.closeRefund({ id })).rejects.toMatchObject({ code: 'BAD_GATEWAY' });
+    expect(await asOwner().admin.returns.get({ id })).toMatchObject({
+      status: 'received',
+      refundedMinor: null,
+      closedAt: null,
+    });
+    expect(await orderMoney(orderId)).toMatchObject({ refunded_minor: 0 });
+    const kinds = await db()
+      .selectFrom('email_outbox')
+      .select('kind')
+      .where('order_id', '=', orderId)
+      .execute();
+    expect(kinds).toEqual([]);
+  });
+
   it('a cash-on-delivery order’s refund is paid back by hand: the owner says how', async () => {
     const { orderId, id } = await received(
       'cod',
@@ -184,5 +207,11 @@ describe('closing a return with a refund', () => {
         status: 'succeeded',
       }),
     ]);
+    const kinds = await db()
+      .selectFrom('email_outbox')
+      .select('kind')
+      .where('order_id', '=', orderId)
+      .execute();
+    expect(kinds.map((k) => k.kind).sort()).toEqual(['order_refund', 'return_step']);
   });
 });

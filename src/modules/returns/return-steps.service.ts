@@ -56,7 +56,7 @@ async function told(
     orderId: string;
     returnId: string;
     kind: 'return_approved' | 'return_declined' | 'return_received' | 'return_closed';
-    mail: 'approved' | 'declined' | 'received' | 'exchange_shipped' | 'refunded';
+    mail: 'approved' | 'declined' | 'received' | 'exchange_shipped';
     detail?: Record<string, unknown>;
     now: Date;
   },
@@ -288,6 +288,10 @@ async function refuseOtherPrices(trx: DbOrTx, returnId: string): Promise<void> {
   }
 }
 
+function queueRefundedEmail(trx: DbOrTx, deps: ReturnStepDeps, returnId: string, now: Date) {
+  return queueReturnStepEmail(trx, { publicUrl: deps.publicUrl, now }, returnId, 'refunded');
+}
+
 /**
  * The money back for the returned lines, through the order's refund (a card's through its provider, cash
  * on delivery's or a transfer's recorded as paid back by hand): the units' charged prices after sales and
@@ -332,23 +336,27 @@ export async function closeRefund(deps: RefundDeps, admin: string, input: z.outp
       .set({ refunded_minor: reserved.request.amountMinor })
       .where('id', '=', input.id)
       .execute();
-    await told(trx, deps, admin, {
+    await recordOrderEvent(trx, {
       orderId: moved.order_id,
-      returnId: input.id,
       kind: 'return_closed',
-      mail: 'refunded',
+      actor: admin,
       detail: {
+        returnId: input.id,
         resolution: 'refund',
         refundId: reserved.refundId,
         amountMinor: reserved.request.amountMinor,
         currency: reserved.request.currency,
       },
-      now,
+      at: now,
     });
+    // Money paid back by hand is back already; a provider's refund is told once the provider took it.
+    if (reserved.manual) await queueRefundedEmail(trx, deps, input.id, now);
     return reserved;
   });
   try {
     const refund = await sendReservedRefund(deps, admin, reserved);
+    if (!reserved.manual)
+      await deps.db.transaction().execute((trx) => queueRefundedEmail(trx, deps, input.id, deps.clock.now()));
     return { id: input.id, status: 'closed' as const, refund };
   } catch (error) {
     await deps.db.transaction().execute(async (trx) => {

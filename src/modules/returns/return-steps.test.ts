@@ -167,6 +167,42 @@ describe('the owner’s steps of a return', () => {
     expect(await stockOf(db(), product, 'M')).toEqual({ on_hand: 1, reserved: 0 });
   });
 
+  it('puts a colour’s units back on that colour’s own count', async () => {
+    const product = 'k_colour';
+    await insertStockedProduct(db(), product, { M: 4 });
+    await db()
+      .insertInto('size_stock')
+      .values({ product_id: product, colour: 'sea green', size: 'M', on_hand: 1 })
+      .execute();
+    const [line] = await insertDeliveredOrder(db(), {
+      id: 'ord_colour',
+      number: n++,
+      lines: [{ productId: product, size: 'M', quantity: 1, unitPriceMinor: 5000, colour: 'Sea Green' }],
+    });
+    await insertReturn(db(), {
+      id: 'ret_colour',
+      orderId: 'ord_colour',
+      status: 'approved',
+      resolution: 'refund',
+      reason: 'not_as_pictured',
+      lines: [{ lineId: line ?? 0, quantity: 1 }],
+    });
+    await asOwner().admin.returns.receive({
+      id: 'ret_colour',
+      restock: [{ lineId: line ?? 0, quantity: 1 }],
+    });
+    const counts = await db()
+      .selectFrom('size_stock')
+      .select(['colour', 'on_hand'])
+      .where('product_id', '=', product)
+      .orderBy('colour')
+      .execute();
+    expect(counts).toEqual([
+      { colour: '', on_hand: 4 },
+      { colour: 'sea green', on_hand: 2 },
+    ]);
+  });
+
   it('declining gives the held replacement back, and only a waiting return can be declined', async () => {
     const { product, id, order } = await exchangeOfMForL('decline');
     expect(await stockOf(db(), product, 'L')).toEqual({ on_hand: 3, reserved: 1 });
