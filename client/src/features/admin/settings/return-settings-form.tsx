@@ -6,7 +6,6 @@ import {
   type ReturnSettings,
 } from '@shared/returns';
 import { type FormEvent, useEffect, useId, useRef } from 'react';
-import { z } from 'zod';
 import { ChipsInput } from '../../../components/admin/chips-input';
 import { TextAreaField } from '../../../components/admin/text-area-field';
 import { Button } from '../../../components/ui/button';
@@ -15,23 +14,9 @@ import { trpc } from '../../../lib/trpc';
 import { useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';
 import { useZodForm } from '../../../lib/use-zod-form';
 import { WholeNumberField } from './payment-method-fields';
+import { returnSettingsCheck } from './return-settings-check';
 
-const { maxWindowDays, maxInstructions, maxFinalSaleTags, maxTagLength } = RETURN_SETTING_LIMITS;
-
-/** The server's bounds (src/modules/returns/return-settings.ts), in words for the owner. */
-const returnSettingsCheck = z.object({
-  windowDays: z
-    .number()
-    .int(`Enter a whole number from 0 to ${maxWindowDays}`)
-    .min(0, `Enter a whole number from 0 to ${maxWindowDays}`)
-    .max(maxWindowDays, `Enter a whole number from 0 to ${maxWindowDays}`),
-  refundReasons: z.array(z.enum(RETURN_REASONS)),
-  postagePaidBy: z.enum(['shopper', 'shop']),
-  instructions: z.string().max(maxInstructions, `At most ${maxInstructions} characters`),
-  finalSaleTags: z
-    .array(z.string().trim().min(1).max(maxTagLength, `A tag has at most ${maxTagLength} characters`))
-    .max(maxFinalSaleTags, `At most ${maxFinalSaleTags} tags`),
-});
+const { maxWindowDays, maxInstructions } = RETURN_SETTING_LIMITS;
 
 function useReturnSettings() {
   return trpc.admin.settings.returns.get.useQuery(undefined, { gcTime: 0 });
