@@ -444,6 +444,97 @@ describe('shopper returns and exchanges', () => {
     await ask('198.51.100.2');
   });
 
+  it('offers and holds the next size in the bought colour, from its own count, or another colour', async () => {
+    const db = store.handle.db;
+    const colour = (name: string) => ({
+      name,
+      hex: null,
+      skuSuffix: null,
+      priceMinor: null,
+      images: [],
+      sizeDetail: null,
+    });
+    await insertProducts(db, [
+      {
+        id: 'tunic',
+        title: 'Cotton Tunic',
+        price_minor: 5000,
+        sizes: '["S","M","L"]',
+        colors: '["Teal","Mint"]',
+        colour_options: JSON.stringify([colour('Teal'), colour('Mint')]),
+      },
+    ]);
+    // Teal L has its own count (none left); every other colour's L draws on the all-colours count.
+    await db
+      .insertInto('size_stock')
+      .values([
+        { product_id: 'tunic', colour: 'teal', size: 'L', on_hand: 0 },
+        { product_id: 'tunic', colour: '', size: 'L', on_hand: 2 },
+      ])
+      .execute();
+    const o = await order();
+    const line = await db
+      .insertInto('order_lines')
+      .values({
+        order_id: o.orderId,
+        product_id: 'tunic',
+        title: 'Cotton Tunic',
+        colour: 'Teal',
+        size: 'M',
+        quantity: 1,
+        unit_price_minor: 5000,
+        line_total_minor: 5000,
+        image_url: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const options = await shop().orderPage.returnOptions(o);
+    const tunic = options.lines.find((l) => l.lineId === line.id);
+    expect(tunic?.nextSizes.too_small).toBeNull();
+    expect(tunic?.nextSizes.too_big).toEqual({
+      size: 'S',
+      colour: 'teal',
+      colourName: 'Teal',
+      available: null,
+    });
+    expect(tunic?.alternatives).toContainEqual({
+      size: 'L',
+      colour: 'mint',
+      colourName: 'Mint',
+      available: 2,
+    });
+    const soldOut = await failure(
+      shop().orderPage.requestReturn({
+        ...o,
+        reason: 'too_small',
+        lines: [{ lineId: line.id, quantity: 1, exchange: { size: 'L' } }],
+      }),
+    );
+    expect(soldOut.message).toMatch(/Cotton Tunic \(Teal \/ L\): this size is sold out/);
+    const { returnId } = await shop().orderPage.requestReturn({
+      ...o,
+      reason: 'too_small',
+      lines: [{ lineId: line.id, quantity: 1, exchange: { size: 'L', colour: 'MINT' } }],
+    });
+    const all = await db
+      .selectFrom('size_stock')
+      .select('reserved')
+      .where('product_id', '=', 'tunic')
+      .where('colour', '=', '')
+      .executeTakeFirstOrThrow();
+    expect(all.reserved).toBe(1);
+    const view = await shop().orderPage.view({ id: o.orderId, token: o.token });
+    expect(view.returns[0]?.lines[0]).toMatchObject({ exchangeSize: 'L', exchangeColour: 'Mint' });
+    await shop().orderPage.cancelReturn({ ...o, returnId });
+    const after = await db
+      .selectFrom('size_stock')
+      .select('reserved')
+      .where('product_id', '=', 'tunic')
+      .where('colour', '=', '')
+      .executeTakeFirstOrThrow();
+    expect(after.reserved).toBe(0);
+  });
+
   it('refuses hostile inputs with clear errors', async () => {
     const o = await order();
     const ask = (input: Record<string, unknown>) =>
