@@ -11,6 +11,7 @@ import { PerformancePanel } from './logs/performance-panel';
 import { OrdersPanel } from './orders/orders-panel';
 import { LowStock } from './products/low-stock';
 import { ProductsPanel } from './products/products-panel';
+import { ReturnsPanel } from './returns/returns-panel';
 import { SettingsPanel } from './settings/settings-panel';
 import { TeamPanel } from './team/team-panel';
 
@@ -18,13 +19,14 @@ import { TeamPanel } from './team/team-panel';
 const DiscountsPanel = lazy(() => import('./discounts/discounts-panel'));
 
 /**
- * The dashboard's sections: the catalogue work first, then Orders, Discounts (staff see them read-only), Settings, Logs, the Audit and the Team. Staff see theirs only
+ * The dashboard's sections: the catalogue work first, then Orders, Returns, Discounts (staff see them read-only), Settings, Logs, the Audit and the Team. Staff see theirs only
  * (the server refuses them the rest whatever this shows: decision 0030).
  */
 const ALL_TABS = [
   { id: 'products', label: 'Products', staff: true },
   { id: 'catalog', label: 'Catalog Management', staff: false },
   { id: 'orders', label: 'Orders', staff: true },
+  { id: 'returns', label: 'Returns', staff: true },
   { id: 'discounts', label: 'Discounts', staff: true },
   { id: 'settings', label: 'Settings', staff: false },
   { id: 'logs', label: 'Logs', staff: false },
@@ -82,6 +84,8 @@ function TabContent({ id }: { id: (typeof ALL_TABS)[number]['id'] }) {
       return <CatalogManagement />;
     case 'orders':
       return <OrdersPanel />;
+    case 'returns':
+      return <ReturnsPanel />;
     case 'discounts':
       return (
         <Suspense fallback={<div className="skeleton h-64 rounded" aria-hidden="true" />}>

@@ -10,6 +10,7 @@ import { trpc } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';
 import { DayText } from './local-time';
 import { OfflinePayment } from './offline-payment';
+import { ReturnSection } from './returns/return-section';
 
 /**
  * By its code, not its class: a "not found" the server rendered the page with reaches the browser's cache as
@@ -245,6 +246,18 @@ function OrderDetails({ order, id, token }: { order: CustomerOrderView; id: stri
           ) : null}
         </dl>
       </section>
+
+      {/* Returns are for goods that reached the shopper; a return already asked for stays in view. */}
+      {order.returns.length > 0 ||
+      (!cancelled && (order.fulfilment === 'shipped' || order.fulfilment === 'delivered')) ? (
+        <ReturnSection
+          id={id}
+          token={token}
+          currency={currency}
+          returns={order.returns}
+          contact={`Please contact ${store.name} (see “Questions about your order?” below), quoting order #${order.number}.`}
+        />
+      ) : null}
 
       {order.shippingAddress ? (
         <section aria-labelledby="order-address-heading" className="mt-8">

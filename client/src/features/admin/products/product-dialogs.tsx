@@ -5,6 +5,7 @@ import { useMediaList } from '../media/use-media';
 import type { ProductPhoto } from './colours-editor';
 import { emptyForm, type FormValues, ProductForm } from './product-form';
 import { colourDrafts } from './product-form-state';
+import { ProductReturns } from './product-returns';
 import {
   useCreateProduct,
   useNewProductId,
@@ -77,6 +78,7 @@ export function EditProductDialog({ id, onClose }: { id: string; onClose: () => 
           <section aria-label="Media" className="border-t border-stone-line pt-6">
             <MediaManager productId={p.id} />
           </section>
+          <ProductReturns productId={p.id} />
         </div>
       ) : product.isError ? (
         <p role="alert">{product.error.message}</p>

@@ -8,6 +8,7 @@ import { TextField } from '../../../components/ui/text-field';
 import { useZodForm } from '../../../lib/use-zod-form';
 import { BannerUpload } from './banner-upload';
 import { PaymentMethodsPanel } from './payment-methods-form';
+import { ReturnSettingsPanel } from './return-settings-form';
 import { Credits, ShippingOptions } from './settings-lists';
 import { useSaveSettings, useStoredSettings } from './use-settings';
 
@@ -25,9 +26,10 @@ function timeZones(): string[] {
 const SECTIONS = [
   { id: 'store', label: 'Store' },
   { id: 'payment-methods', label: 'Payment methods' },
+  { id: 'returns', label: 'Returns' },
 ] as const;
 
-/** The store's settings and its payment methods (decision 0038), each saved on its own. */
+/** The store's settings, its payment methods (decision 0038) and its returns (issue 43), each saved on its own. */
 export function SettingsPanel() {
   const [active, setActive] = useState<(typeof SECTIONS)[number]['id']>('store');
   return (
@@ -37,7 +39,15 @@ export function SettingsPanel() {
       active={active}
       onSelect={setActive}
       panelClassName="pt-6"
-      panel={(id) => (id === 'store' ? <StoreSettings /> : <PaymentMethodsPanel />)}
+      panel={(id) =>
+        id === 'store' ? (
+          <StoreSettings />
+        ) : id === 'returns' ? (
+          <ReturnSettingsPanel />
+        ) : (
+          <PaymentMethodsPanel />
+        )
+      }
     />
   );
 }
