@@ -6,7 +6,8 @@ import { sizeKey, sortSizes } from '../../shared/sizes.js';
 import type { OrderPageOrder } from './order-page-access.js';
 
 const DAY_MS = 86_400_000;
-const CONTACT = 'Please contact the shop.';
+/** Said after a refusal the shopper meets as an error (the order page adds the shop's own contact to its reasons). */
+export const CONTACT = 'Please contact the shop.';
 
 /**
  * Whether the order may be returned online at all, and until when (decision 0039): paid, sent, and within
@@ -18,19 +19,16 @@ export function orderWindow(
   now: Date,
 ): { eligible: boolean; reasonIfNot: string | null; windowEndsAt: string | null } {
   const refuse = (reason: string) => ({ eligible: false, reasonIfNot: reason, windowEndsAt: null });
-  if (settings.windowDays === 0) return refuse(`This shop does not take returns online. ${CONTACT}`);
+  if (settings.windowDays === 0) return refuse('This shop does not take returns online.');
   if (order.status !== 'paid' || order.fulfilment === 'cancelled')
-    return refuse(`This order cannot be returned online. ${CONTACT}`);
+    return refuse('This order cannot be returned online.');
   const from = order.delivered_at ?? (order.fulfilment !== 'unfulfilled' ? order.shipped_at : null);
-  if (from === null)
-    return refuse(
-      `This order has not been sent yet, so there is nothing to return. To change it, contact the shop.`,
-    );
+  if (from === null) return refuse('This order has not been sent yet, so there is nothing to return.');
   const ends = new Date(Date.parse(from) + settings.windowDays * DAY_MS);
   if (now.getTime() > ends.getTime())
     return {
       eligible: false,
-      reasonIfNot: `The ${settings.windowDays}-day return window of this order ended on ${ends.toISOString().slice(0, 10)}. ${CONTACT}`,
+      reasonIfNot: `The ${settings.windowDays}-day return window of this order ended on ${ends.toISOString().slice(0, 10)}.`,
       windowEndsAt: ends.toISOString(),
     };
   return { eligible: true, reasonIfNot: null, windowEndsAt: ends.toISOString() };

@@ -16,7 +16,7 @@ import { StockShortage } from '../stock/reservations.js';
 import { holdExchangeUnits, releaseExchangeHolds } from './exchange-holds.js';
 import { openOrderPage } from './order-page-access.js';
 import { colourNameOf } from './return-colours.js';
-import { orderWindow, replacementOptions, returnableLines } from './return-eligibility.js';
+import { CONTACT, orderWindow, replacementOptions, returnableLines } from './return-eligibility.js';
 import type { RequestReturnInput } from './return-input.js';
 import { queueReturnStepEmail } from './return-mail.js';
 import { loadReturnSettings } from './return-settings.js';
@@ -44,7 +44,7 @@ export async function returnOptions(
     reasonIfNot: window.eligible
       ? open
         ? null
-        : 'Nothing on this order can be returned online: final-sale items, or everything is already in a return. Please contact the shop.'
+        : 'Nothing on this order can be returned online: final-sale items, or everything is already in a return.'
       : window.reasonIfNot,
     windowEndsAt: window.windowEndsAt,
     settings: {
@@ -98,7 +98,8 @@ export async function requestReturn(
         .execute();
       const settings = await loadReturnSettings(trx);
       const window = orderWindow(order, settings, now);
-      if (!window.eligible) throw bad(window.reasonIfNot ?? 'This order cannot be returned online.');
+      if (!window.eligible)
+        throw bad(`${window.reasonIfNot ?? 'This order cannot be returned online.'} ${CONTACT}`);
       if (resolution === 'refund' && !settings.refundReasons.includes(input.reason))
         throw bad(
           `For “${RETURN_REASON_LABEL[input.reason]}” this shop offers an exchange: choose a replacement size or colour.`,
