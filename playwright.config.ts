@@ -41,7 +41,12 @@ export default defineConfig({
     // that counts the whole catalogue they change what it sees mid-test (a listing of 46, then 47).
     {
       name: 'catalogue-edits',
-      testIgnore: [/catalog-versions\.spec\.ts/, /eid-sale-journey\.spec\.ts/, PAYMENT_METHOD_SPECS, RETURNS_SPEC],
+      testIgnore: [
+        /catalog-versions\.spec\.ts/,
+        /eid-sale-journey\.spec\.ts/,
+        PAYMENT_METHOD_SPECS,
+        RETURNS_SPEC,
+      ],
       grep: /@edits-catalogue/,
       dependencies: ['journeys'],
     },
