@@ -10,7 +10,7 @@ import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
 import { useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';
 import { type Refusal, useZodForm } from '../../../lib/use-zod-form';
-import { failureMessage, useFocusOnOpen } from './action-panel';
+import { Failure, FormButtons, failureMessage, useFocusOnOpen } from './action-panel';
 import type { OrderDetail } from './use-orders';
 import {
   useConfirmCashOnDelivery,
@@ -49,45 +49,6 @@ function useStepSubmit<V>(
     focusFirstError();
   };
   return { ref, failure, onSubmit: (e: FormEvent) => void submit(e) };
-}
-
-function Failure({ message, fieldsWrong }: { message: string | null; fieldsWrong: boolean }) {
-  if (message)
-    return (
-      <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
-        {message}
-      </p>
-    );
-  return fieldsWrong ? (
-    <p role="alert" className="text-sm text-red-700">
-      Please correct the highlighted fields.
-    </p>
-  ) : null;
-}
-
-function FormButtons({
-  onCancel,
-  pending,
-  label,
-  pendingLabel,
-  describedBy,
-}: {
-  onCancel: () => void;
-  pending: boolean;
-  label: string;
-  pendingLabel: string;
-  describedBy?: string;
-}) {
-  return (
-    <div className="flex justify-end gap-2">
-      <Button variant="ghost" onClick={onCancel}>
-        Close
-      </Button>
-      <Button type="submit" disabled={pending} aria-describedby={describedBy}>
-        {pending ? pendingLabel : label}
-      </Button>
-    </div>
-  );
 }
 
 /** The owner called the shopper, who said the order is theirs: confirmed by hand (decision 0038). */

@@ -5,7 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
 import { useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';
 import { serverFieldErrors, useZodForm } from '../../../lib/use-zod-form';
-import { failureMessage, useFocusOnOpen } from '../orders/action-panel';
+import { Failure, FormButtons, failureMessage, useFocusOnOpen } from '../orders/action-panel';
 import { checkReceive, MAX_CONDITION } from './receive-check';
 import {
   type ReturnDetail,
@@ -16,43 +16,6 @@ import {
 } from './use-returns';
 
 export type StepFormProps = { detail: ReturnDetail; onCancel: () => void; onDone: (message: string) => void };
-
-function Failure({ message, fieldsWrong }: { message: string | null; fieldsWrong: boolean }) {
-  if (message)
-    return (
-      <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
-        {message}
-      </p>
-    );
-  return fieldsWrong ? (
-    <p role="alert" className="text-sm text-red-700">
-      Please correct the highlighted fields.
-    </p>
-  ) : null;
-}
-
-function FormButtons({
-  onCancel,
-  pending,
-  label,
-  pendingLabel,
-}: {
-  onCancel: () => void;
-  pending: boolean;
-  label: string;
-  pendingLabel: string;
-}) {
-  return (
-    <div className="flex justify-end gap-2">
-      <Button variant="ghost" onClick={onCancel}>
-        Close
-      </Button>
-      <Button type="submit" disabled={pending}>
-        {pending ? pendingLabel : label}
-      </Button>
-    </div>
-  );
-}
 
 /** The server's words, or nothing when its field errors already sit by their fields. */
 const refusalText = (message: string) => (message === 'Invalid input' ? null : message);
