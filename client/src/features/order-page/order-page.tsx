@@ -254,6 +254,7 @@ function OrderDetails({ order, id, token }: { order: CustomerOrderView; id: stri
           id={id}
           token={token}
           currency={currency}
+          paymentMethod={order.paymentMethod}
           returns={order.returns}
           contact={`Please contact ${store.name} (see “Questions about your order?” below), quoting order #${order.number}.`}
         />
