@@ -279,7 +279,7 @@ function OrderBody({
 /** The order's returns and exchanges, each a link that opens it in the Returns tab. */
 function OrderReturns({ returns }: { returns: OrderDetail['returns'] }) {
   return (
-    <ul className="space-y-1" data-testid="order-returns">
+    <ul className="space-y-1" data-testid="order-dialog-returns">
       {returns.map((r) => (
         <li key={r.id} className="flex flex-wrap items-center gap-2">
           <Link href={paths.adminReturn(r.id)} className="font-medium text-maroon underline">

@@ -1,7 +1,6 @@
 import type { PaymentMethodName } from '@shared/payment-names';
 import type { CustomerReturnView } from '@shared/returns';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useSearch } from 'wouter';
 import { trpc } from '../../../lib/trpc';
 import { serverFieldErrors } from '../../../lib/use-zod-form';
 import { DayText } from '../local-time';
@@ -65,8 +64,6 @@ export function ReturnSection({
     onSuccess: ({ url }) => window.location.assign(url),
     onError: () => void refresh(),
   });
-  const differencePaid = new URLSearchParams(useSearch()).get('difference') === 'paid';
-  useConfirmPayment(differencePaid, returns, () => void utils.orderPage.view.invalidate({ id, token }));
 
   // The form closes (or empties) after a request: focus goes to what the page said about it.
   useEffect(() => {
@@ -104,16 +101,6 @@ export function ReturnSection({
       <h2 id={headingId} className="font-serif text-xl">
         Return or exchange
       </h2>
-      {differencePaid ? (
-        <p
-          role="status"
-          className="mt-2 rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900"
-          data-testid="difference-paid-notice"
-        >
-          Thank you: your payment of the price difference went through. It shows as paid below once it is
-          confirmed.
-        </p>
-      ) : null}
       {options.isError ? (
         <p className="mt-2 text-sm">We could not load the return options: {options.error.message}</p>
       ) : data && !data.eligible ? (
@@ -183,25 +170,4 @@ function Policy({ options }: { options: ReturnOptionsView }) {
       ) : null}
     </div>
   );
-}
-
-/**
- * Back from paying a difference (?difference=paid): the payment is recorded when the provider tells the
- * server, which may be a few seconds later. The order is asked again every few seconds, a minute at most,
- * while a return still shows its difference as to pay.
- */
-function useConfirmPayment(paid: boolean, returns: ShopperReturn[], reload: () => void) {
-  const waiting = paid && returns.some((r) => r.difference?.status === 'due' && r.difference.canPay);
-  const reloadRef = useRef(reload);
-  reloadRef.current = reload;
-  useEffect(() => {
-    if (!waiting) return;
-    let tries = 0;
-    const timer = window.setInterval(() => {
-      tries += 1;
-      reloadRef.current();
-      if (tries >= 20) window.clearInterval(timer);
-    }, 3000);
-    return () => window.clearInterval(timer);
-  }, [waiting]);
 }
