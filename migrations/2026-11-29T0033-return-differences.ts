@@ -25,6 +25,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   );
   await sql`ALTER TABLE returns ADD COLUMN difference_paid_at TEXT`.execute(db);
   await sql`ALTER TABLE returns ADD COLUMN difference_refund_id TEXT`.execute(db);
+  // The return a refund belongs to (a return's refund, an exchange's difference): its email is the return's,
+  // so the order's own refund email is not sent as well. No foreign key: refunds move before returns.
+  await sql`ALTER TABLE refunds ADD COLUMN return_id TEXT`.execute(db);
   await sql`CREATE UNIQUE INDEX returns_difference_session ON returns (difference_session_id) WHERE difference_session_id IS NOT NULL`.execute(
     db,
   );
@@ -32,6 +35,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`DROP INDEX returns_difference_session`.execute(db);
+  await sql`ALTER TABLE refunds DROP COLUMN return_id`.execute(db);
   for (const column of [
     'difference_refund_id',
     'difference_paid_at',

@@ -314,6 +314,8 @@ export interface RefundsTable {
   /** For a manual refund: how the money went back (cash, bank transfer, …). */
   paid_via: string | null;
   note: string | null;
+  /** The return whose email tells the shopper of this refund (a return's refund, an exchange's difference). */
+  return_id: Generated<string | null>;
 }
 
 export interface OrderEventsTable {
