@@ -55,6 +55,8 @@ const STAFF_MAY = new Set([
   // Returns (issue 43): moving a parcel along is any admin's, as shipping is; the refund is the owner's.
   'admin.returns.list',
   'admin.returns.get',
+  // The exchange's packing slip: the only money on it is what the courier collects at the door.
+  'admin.returns.packingSlip',
   'admin.returns.approve',
   'admin.returns.decline',
   'admin.returns.receive',

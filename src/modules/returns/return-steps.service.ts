@@ -113,13 +113,22 @@ export async function declineReturn(
   const now = deps.clock.now();
   const iso = now.toISOString();
   return deps.db.transaction().execute(async (trx) => {
-    const moved = await trx
-      .updateTable('returns')
-      .set({ status: 'declined', decline_reason: input.reason, closed_at: iso, updated_at: iso })
-      .where('id', '=', input.id)
-      .where('status', 'in', ['requested', 'approved'])
-      .returning(['order_id'])
-      .executeTakeFirst();
+    // One conditional UPDATE per status it may leave, so the audit's `from` is the status it really left,
+    // even when another admin approved it a moment before.
+    let moved: { order_id: string; from: 'requested' | 'approved' } | undefined;
+    for (const from of ['requested', 'approved'] as const) {
+      const row = await trx
+        .updateTable('returns')
+        .set({ status: 'declined', decline_reason: input.reason, closed_at: iso, updated_at: iso })
+        .where('id', '=', input.id)
+        .where('status', '=', from)
+        .returning(['order_id'])
+        .executeTakeFirst();
+      if (row) {
+        moved = { order_id: row.order_id, from };
+        break;
+      }
+    }
     if (!moved) throw await notAt(trx, input.id, 'declined');
     await releaseExchangeHolds(trx, input.id);
     await told(trx, deps, admin, {
@@ -130,7 +139,7 @@ export async function declineReturn(
       detail: { reason: input.reason },
       now,
     });
-    return { id: input.id, status: 'declined' as const };
+    return { id: input.id, status: 'declined' as const, from: moved.from };
   });
 }
 

@@ -5,6 +5,7 @@ import { isFreshlyConfirmed } from '../../modules/auth/fresh-proof.js';
 import type { RefundDeps } from '../../modules/orders/refunds.service.js';
 import { listReturns, returnDetail } from '../../modules/returns/return-admin-view.js';
 import { recordDifferencePaid, refundDifference } from '../../modules/returns/return-difference-steps.js';
+import { returnPackingSlip } from '../../modules/returns/return-packing-slip.js';
 import { reasonsByProduct } from '../../modules/returns/return-reports.js';
 import {
   approveReturn,
@@ -49,6 +50,14 @@ export const adminReturnsRouter = router({
     return found;
   }),
 
+  /**
+   * What goes in an exchange's parcel, to print: the replacement, the address, the tracking once shipped.
+   * Any admin packs parcels; the only money on it is what the courier collects (return-packing-slip.ts).
+   */
+  packingSlip: adminProcedure
+    .input(returnIdInput)
+    .query(async ({ ctx, input }) => returnPackingSlip(ctx.db, input.id)),
+
   approve: adminProcedure.input(returnIdInput).mutation(async ({ ctx, input }) => {
     const done = await approveReturn(stepDeps(ctx), ctx.admin.email, input.id);
     ctx.audit.changes = [{ field: 'status', from: 'requested', to: 'approved' }];
@@ -62,7 +71,7 @@ export const adminReturnsRouter = router({
 
   decline: adminProcedure.input(declineReturnInput).mutation(async ({ ctx, input }) => {
     const done = await declineReturn(stepDeps(ctx), ctx.admin.email, input);
-    ctx.audit.changes = [{ field: 'status', from: null, to: 'declined' }];
+    ctx.audit.changes = [{ field: 'status', from: done.from, to: 'declined' }];
     ctx.mail.nudge();
     // A held replacement went back on the shelf.
     ctx.backInStock.nudge();
