@@ -32,7 +32,7 @@ export function RecordDifferencePaidForm({ detail, onCancel, onDone }: StepFormP
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setFailure(null);
-    const checked = checkDifferencePayment({ paidVia, note }, true);
+    const checked = checkDifferencePayment({ paidVia, note }, true, 'payment');
     setErrors(checked.errors);
     if (!checked.input) return focusFirstError();
     record.mutate(
