@@ -16,6 +16,7 @@ import { StockShortage } from '../stock/reservations.js';
 import { holdExchangeUnits, releaseExchangeHolds } from './exchange-holds.js';
 import { openOrderPage } from './order-page-access.js';
 import { colourNameOf } from './return-colours.js';
+import { canPayDifference } from './return-differences.js';
 import {
   CONTACT,
   orderWindow,
@@ -24,7 +25,6 @@ import {
   unitDifference,
 } from './return-eligibility.js';
 import type { RequestReturnInput } from './return-input.js';
-import { canPayDifference } from './return-differences.js';
 import { queueReturnStepEmail } from './return-mail.js';
 import { loadReturnSettings } from './return-settings.js';
 
