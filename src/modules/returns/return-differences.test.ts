@@ -323,6 +323,8 @@ describe('an exchange’s price difference (demo payments)', () => {
       difference_status: 'to_refund',
     });
     await received(id);
+    expect((await asStaff().admin.returns.get({ id })).can.closeExchange).toBe(false);
+    expect((await asOwner().admin.returns.get({ id })).can.closeExchange).toBe(true);
     const forbidden = await failure(asStaff().admin.returns.closeExchange({ id, ...ship }));
     expect(forbidden.code).toBe('FORBIDDEN');
     expect(forbidden.message).toMatch(/the owner must close it/);
