@@ -668,4 +668,67 @@ describe('an exchange’s price difference paid through Stripe Checkout', () => 
     const recorded = await env.store.handle.db.selectFrom('stripe_events').select('outcome').execute();
     expect(recorded).toEqual([{ outcome: 'unknown-session' }]);
   });
+
+  it('a cheaper colour on a Stripe order: refused by Stripe at close, refunded by Stripe on the retry, one email', async () => {
+    const key = await tunicOrder(env.store, 4, { mode: 'stripe' });
+    const { returnId } = await shop().orderPage.requestReturn({
+      orderId: key.orderId,
+      token: key.token,
+      reason: 'not_as_pictured',
+      lines: [{ lineId: key.lineId, quantity: 1, exchange: { size: 'L', colour: 'Rose' } }],
+    });
+    await asOwner().admin.returns.approve({ id: returnId });
+    await asOwner().admin.returns.receive({ id: returnId, restock: [] });
+    // Stripe does not know this order's payment: it refuses the refund.
+    await env.store.handle.db
+      .updateTable('orders')
+      .set({ payment_intent_id: 'pi_order_4' })
+      .where('id', '=', key.orderId)
+      .execute();
+    const closed = await asOwner().admin.returns.closeExchange({
+      id: returnId,
+      carrier: 'TCS',
+      trackingNumber: 'T4',
+    });
+    expect(closed).toMatchObject({ status: 'closed', differenceStatus: 'to_refund', refund: null });
+    expect(closed.refundRefused).toMatch(/refused/);
+    expect(await returnRow(env.store, returnId)).toMatchObject({
+      status: 'closed',
+      difference_status: 'to_refund',
+      difference_refund_id: null,
+    });
+    // The payment Stripe has, as checkout would have left it.
+    fake.sessions.set(`cs_order_4`, {
+      id: 'cs_order_4',
+      object: 'checkout.session',
+      status: 'complete',
+      payment_status: 'paid',
+      payment_intent: 'pi_order_4',
+      amount_total: 5000,
+      currency: 'usd',
+      metadata: {},
+    });
+    const retried = await asOwner().admin.returns.refundDifference({ id: returnId });
+    expect(retried.refund).toMatchObject({ amountMinor: 800, status: 'succeeded' });
+    const sent = fake.refundCreates.at(-1)?.body;
+    expect(sent).toMatchObject({ payment_intent: 'pi_order_4', amount: '800' });
+    const row = await returnRow(env.store, returnId);
+    expect(row).toMatchObject({ difference_status: 'refunded' });
+    expect((sent?.metadata as { refund_id?: string } | undefined)?.refund_id).toBe(row.difference_refund_id);
+    // Stripe's own word of the refund later settles nothing new and mails nothing more.
+    const refund = [...fake.refunds.values()].at(-1);
+    await deliverStripeEvent(env.app, env.stripe, secret, { type: 'refund.updated', object: refund });
+    const mails = await emails(env.store, key.orderId);
+    expect(mails.map((m) => m.kind)).not.toContain('order_refund');
+    expect(mails.filter((m) => m.subject.includes('your refund'))).toHaveLength(1);
+    expect(
+      (
+        await env.store.handle.db
+          .selectFrom('orders')
+          .select('refunded_minor')
+          .where('id', '=', key.orderId)
+          .executeTakeFirstOrThrow()
+      ).refunded_minor,
+    ).toBe(800);
+  });
 });
