@@ -167,7 +167,11 @@ export async function returnDetail(db: DbOrTx, id: string, viewer: Viewer) {
       approve: r.status === 'requested',
       decline: r.status === 'requested' || r.status === 'approved',
       receive: r.status === 'approved',
-      closeExchange: r.status === 'received' && r.resolution === 'exchange',
+      // A difference to give back makes the shipment the owner's (decision 0039).
+      closeExchange:
+        r.status === 'received' &&
+        r.resolution === 'exchange' &&
+        (owner || r.difference_status !== 'to_refund'),
       closeRefund: owner && r.status === 'received' && r.resolution === 'refund',
       recordDifferencePaid:
         r.status !== 'declined' &&

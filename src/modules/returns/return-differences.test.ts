@@ -323,6 +323,8 @@ describe('an exchange’s price difference (demo payments)', () => {
       difference_status: 'to_refund',
     });
     await received(id);
+    expect((await asStaff().admin.returns.get({ id })).can.closeExchange).toBe(false);
+    expect((await asOwner().admin.returns.get({ id })).can.closeExchange).toBe(true);
     const forbidden = await failure(asStaff().admin.returns.closeExchange({ id, ...ship }));
     expect(forbidden.code).toBe('FORBIDDEN');
     expect(forbidden.message).toMatch(/the owner must close it/);
@@ -493,6 +495,26 @@ describe('an exchange’s price difference (demo payments)', () => {
       difference_status: 'due',
       difference_session_id: null,
     });
+
+    // Priced in another currency now: no exchange is offered, and one asked for is refused saying why.
+    const third = await tunicOrder(store, ++n);
+    await store.handle.db
+      .updateTable('products')
+      .set({ currency: 'eur' })
+      .where('id', '=', 'tunic')
+      .execute();
+    try {
+      expect((await shop().orderPage.returnOptions(third)).lines[0]?.alternatives).toEqual([]);
+      const otherCurrency = await failure(exchangeFor(third, 'Teal'));
+      expect(otherCurrency).toMatchObject({ code: 'BAD_REQUEST' });
+      expect(otherCurrency.message).toMatch(/another currency/);
+    } finally {
+      await store.handle.db
+        .updateTable('products')
+        .set({ currency: 'usd' })
+        .where('id', '=', 'tunic')
+        .execute();
+    }
   });
 });
 
@@ -563,36 +585,35 @@ describe('an exchange’s price difference paid through Stripe Checkout', () => 
       .where('id', '=', key.orderId)
       .executeTakeFirstOrThrow();
 
+    // Both tabs paid, and the first payment's event delivered twice, all at once: one payment counts.
     fake.update(id1 ?? '', { status: 'complete', payment_status: 'paid' });
-    const res = await completed(id1 ?? '', 'evt_diff_1');
-    expect(res.statusCode).toBe(200);
-    expect((await completed(id1 ?? '', 'evt_diff_1')).json()).toMatchObject({ duplicate: true });
-    expect(await returnRow(env.store, returnId)).toMatchObject({
-      difference_status: 'paid',
-      difference_paid_via: 'card',
-      difference_session_id: id1,
-      difference_payment_intent_id: fake.sessions.get(id1 ?? '')?.payment_intent,
-    });
-    // Another event of the session that paid is nothing new; the second tab's payment is flagged to refund.
-    await deliverStripeEvent(env.app, env.stripe, secret, {
-      type: 'checkout.session.async_payment_succeeded',
-      object: fake.sessions.get(id1 ?? ''),
-    });
     fake.update(id2 ?? '', { status: 'complete', payment_status: 'paid' });
-    await completed(id2 ?? '');
+    const answers = await Promise.all([
+      completed(id1 ?? '', 'evt_diff_1'),
+      completed(id1 ?? '', 'evt_diff_1'),
+      completed(id2 ?? '', 'evt_diff_2'),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    expect(answers.filter((a) => a.json<{ duplicate: boolean }>().duplicate)).toHaveLength(1);
+    const paid = await returnRow(env.store, returnId);
+    expect(paid).toMatchObject({ difference_status: 'paid', difference_paid_via: 'card' });
+    const winner = paid.difference_session_id ?? '';
+    expect([id1, id2]).toContain(winner);
+    expect(paid.difference_payment_intent_id).toBe(fake.sessions.get(winner)?.payment_intent);
     const kinds = await eventKinds(env.store, key.orderId);
     expect(kinds.filter((k) => k === 'return_difference_paid')).toHaveLength(1);
     expect(kinds.filter((k) => k === 'return_difference_paid_again')).toHaveLength(1);
     expect(kinds).not.toContain('paid');
-    const outcomes = await env.store.handle.db
-      .selectFrom('stripe_events')
-      .select(['outcome', 'order_id'])
-      .orderBy('received_at')
-      .execute();
-    expect(outcomes.map((o) => o.outcome)).toEqual([
+    // Another event of the session that paid is nothing new.
+    await deliverStripeEvent(env.app, env.stripe, secret, {
+      type: 'checkout.session.async_payment_succeeded',
+      object: fake.sessions.get(winner),
+    });
+    const outcomes = await env.store.handle.db.selectFrom('stripe_events').select('outcome').execute();
+    expect(outcomes.map((o) => o.outcome).sort()).toEqual([
       'difference due->paid',
-      'difference unchanged (paid)',
       'difference paid again (paid): refund it',
+      'difference unchanged (paid)',
     ]);
     expect(
       await env.store.handle.db
@@ -604,6 +625,11 @@ describe('an exchange’s price difference paid through Stripe Checkout', () => 
     const mails = await emails(env.store, key.orderId);
     expect(mails.filter((m) => m.subject.includes('price difference received'))).toHaveLength(1);
     expect(mails.map((m) => m.kind)).not.toContain('order_confirmation');
+    // The demo page's procedures are not for a store that takes real payments.
+    expect((await failure(shop().checkout.demoDifference({ sessionId: winner }))).code).toBe('NOT_FOUND');
+    expect((await failure(shop().checkout.completeDemoDifference({ sessionId: winner }))).code).toBe(
+      'FORBIDDEN',
+    );
   });
 
   it('a difference session naming another order’s return is nobody’s, and pays nothing', async () => {
@@ -641,5 +667,68 @@ describe('an exchange’s price difference paid through Stripe Checkout', () => 
     ]);
     const recorded = await env.store.handle.db.selectFrom('stripe_events').select('outcome').execute();
     expect(recorded).toEqual([{ outcome: 'unknown-session' }]);
+  });
+
+  it('a cheaper colour on a Stripe order: refused by Stripe at close, refunded by Stripe on the retry, one email', async () => {
+    const key = await tunicOrder(env.store, 4, { mode: 'stripe' });
+    const { returnId } = await shop().orderPage.requestReturn({
+      orderId: key.orderId,
+      token: key.token,
+      reason: 'not_as_pictured',
+      lines: [{ lineId: key.lineId, quantity: 1, exchange: { size: 'L', colour: 'Rose' } }],
+    });
+    await asOwner().admin.returns.approve({ id: returnId });
+    await asOwner().admin.returns.receive({ id: returnId, restock: [] });
+    // Stripe does not know this order's payment: it refuses the refund.
+    await env.store.handle.db
+      .updateTable('orders')
+      .set({ payment_intent_id: 'pi_order_4' })
+      .where('id', '=', key.orderId)
+      .execute();
+    const closed = await asOwner().admin.returns.closeExchange({
+      id: returnId,
+      carrier: 'TCS',
+      trackingNumber: 'T4',
+    });
+    expect(closed).toMatchObject({ status: 'closed', differenceStatus: 'to_refund', refund: null });
+    expect(closed.refundRefused).toMatch(/refused/);
+    expect(await returnRow(env.store, returnId)).toMatchObject({
+      status: 'closed',
+      difference_status: 'to_refund',
+      difference_refund_id: null,
+    });
+    // The payment Stripe has, as checkout would have left it.
+    fake.sessions.set(`cs_order_4`, {
+      id: 'cs_order_4',
+      object: 'checkout.session',
+      status: 'complete',
+      payment_status: 'paid',
+      payment_intent: 'pi_order_4',
+      amount_total: 5000,
+      currency: 'usd',
+      metadata: {},
+    });
+    const retried = await asOwner().admin.returns.refundDifference({ id: returnId });
+    expect(retried.refund).toMatchObject({ amountMinor: 800, status: 'succeeded' });
+    const sent = fake.refundCreates.at(-1)?.body;
+    expect(sent).toMatchObject({ payment_intent: 'pi_order_4', amount: '800' });
+    const row = await returnRow(env.store, returnId);
+    expect(row).toMatchObject({ difference_status: 'refunded' });
+    expect((sent?.metadata as { refund_id?: string } | undefined)?.refund_id).toBe(row.difference_refund_id);
+    // Stripe's own word of the refund later settles nothing new and mails nothing more.
+    const refund = [...fake.refunds.values()].at(-1);
+    await deliverStripeEvent(env.app, env.stripe, secret, { type: 'refund.updated', object: refund });
+    const mails = await emails(env.store, key.orderId);
+    expect(mails.map((m) => m.kind)).not.toContain('order_refund');
+    expect(mails.filter((m) => m.subject.includes('your refund'))).toHaveLength(1);
+    expect(
+      (
+        await env.store.handle.db
+          .selectFrom('orders')
+          .select('refunded_minor')
+          .where('id', '=', key.orderId)
+          .executeTakeFirstOrThrow()
+      ).refunded_minor,
+    ).toBe(800);
   });
 });

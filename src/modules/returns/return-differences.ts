@@ -95,6 +95,14 @@ export async function applyDifferenceOutcome(
   now: Date,
   publicUrl: string,
 ): Promise<{ orderId: string | null; outcome: string }> {
+  // Take the return's row first (a no-op UPDATE, as requestReturn takes the order's): two events of one
+  // return at once read it one after the other on PostgreSQL too, each seeing what the other did.
+  if (outcome.returnId)
+    await trx
+      .updateTable('returns')
+      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+      .where('id', '=', outcome.returnId)
+      .execute();
   const ret = outcome.returnId
     ? await trx
         .selectFrom('returns')
