@@ -61,6 +61,8 @@ const STAFF_MAY = new Set([
   'admin.returns.decline',
   'admin.returns.receive',
   'admin.returns.closeExchange',
+  // A price difference paid another way (cash to the courier), as recordCashCollected is (decision 0039).
+  'admin.returns.recordDifferencePaid',
   'admin.returns.reasonsByProduct',
   'admin.settings.returns.get',
   'admin.emails.list',

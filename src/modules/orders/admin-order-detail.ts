@@ -154,6 +154,20 @@ function eventEntry(e: OrderEvent): TimelineEntry {
       };
     case 'return_cancelled':
       return { ...base, label: 'Return cancelled', detail: null };
+    case 'return_difference_paid':
+      return {
+        ...base,
+        label: 'Exchange price difference paid',
+        detail: [money(d), text(d.paidVia), text(d.note)].filter(Boolean).join(' · ') || null,
+      };
+    case 'return_difference_paid_again':
+      return {
+        ...base,
+        label: 'Exchange price difference paid a second time: refund it',
+        detail: [money(d), text(d.paymentIntentId)].filter(Boolean).join(' · ') || null,
+      };
+    case 'return_difference_refunded':
+      return { ...base, label: 'Exchange price difference refunded', detail: money(d) };
   }
 }
 
