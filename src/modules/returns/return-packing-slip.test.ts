@@ -155,18 +155,20 @@ describe('an exchange’s packing slip', () => {
     ]);
     expect(Object.keys(forStaff.lines[0] ?? {})).toEqual(['title', 'colour', 'size', 'quantity', 'sku']);
 
-    await db().updateTable('returns').set({ status: 'received' }).where('id', '=', id).execute();
+    await asStaff().admin.returns.approve({ id });
+    await asStaff().admin.returns.receive({ id });
     expect((await asStaff().admin.returns.packingSlip({ id })).instructions).toBe(
       `Exchange for order #${number}: pack the replacement below. Collect $500.00 in cash on delivery: the price difference of the exchange.`,
     );
-    await db()
-      .updateTable('returns')
-      .set({ status: 'closed', difference_status: 'collect_on_delivery' })
-      .where('id', '=', id)
-      .execute();
-    expect((await asStaff().admin.returns.packingSlip({ id })).collectOnDeliveryMinor).toBe(50_000);
+    // Shipped: the difference is now the courier's to collect (closeExchange), still on the slip.
+    await asStaff().admin.returns.closeExchange({ id, carrier: 'Leopards', trackingNumber: 'LP-1' });
+    expect(await asStaff().admin.returns.packingSlip({ id })).toMatchObject({
+      collectOnDeliveryMinor: 50_000,
+      carrier: 'Leopards',
+      trackingNumber: 'LP-1',
+    });
     // Collected: nothing left for the courier.
-    await db().updateTable('returns').set({ difference_status: 'paid' }).where('id', '=', id).execute();
+    await asStaff().admin.returns.recordDifferencePaid({ id, paidVia: 'Cash on delivery' });
     expect((await asStaff().admin.returns.packingSlip({ id })).collectOnDeliveryMinor).toBeNull();
   });
 
