@@ -314,6 +314,8 @@ export interface RefundsTable {
   /** For a manual refund: how the money went back (cash, bank transfer, …). */
   paid_via: string | null;
   note: string | null;
+  /** The return whose email tells the shopper of this refund (a return's refund, an exchange's difference). */
+  return_id: Generated<string | null>;
 }
 
 export interface OrderEventsTable {
@@ -510,6 +512,13 @@ export interface RateCountersTable {
 }
 
 export type ReturnStatus = 'requested' | 'approved' | 'declined' | 'received' | 'closed' | 'cancelled';
+export type ReturnDifferenceStatus =
+  | 'none'
+  | 'due'
+  | 'paid'
+  | 'collect_on_delivery'
+  | 'to_refund'
+  | 'refunded';
 export type ReturnReason = 'too_small' | 'too_big' | 'not_as_pictured' | 'damaged' | 'changed_mind' | 'other';
 
 /** A shopper's return or exchange of some of an order's lines (decision 0039). */
@@ -534,6 +543,17 @@ export interface ReturnsTable {
   approved_at: string | null;
   received_at: string | null;
   closed_at: string | null;
+  /** The exchange's price difference fixed at the request, signed: > 0 the shopper owes it, < 0 the shop gives it back. */
+  difference_minor: Generated<number>;
+  difference_status: Generated<ReturnDifferenceStatus>;
+  /** The Checkout session (Stripe or demo) last opened to pay the difference. */
+  difference_session_id: string | null;
+  difference_payment_intent_id: string | null;
+  /** 'card', or what the owner wrote when recording it paid another way. */
+  difference_paid_via: string | null;
+  difference_paid_at: string | null;
+  /** The refunds row that gave a negative difference back. */
+  difference_refund_id: string | null;
 }
 
 export interface ReturnLinesTable {
@@ -548,6 +568,8 @@ export interface ReturnLinesTable {
   held: Generated<number>;
   /** Units put back on the shelf when the parcel was received. */
   restocked: Generated<number>;
+  /** This line's price difference (per unit × quantity), signed, fixed at the request. */
+  difference_minor: Generated<number>;
 }
 
 export type EmailKind =

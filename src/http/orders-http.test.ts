@@ -4,6 +4,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoShopper, insertProducts } from '../test-support/fixtures.js';
+import { insertDeliveredOrder, insertReturn } from '../test-support/returns.js';
 import {
   buildTestApp,
   createAdmin,
@@ -42,6 +43,10 @@ const RENDERER = `export async function renderPage(pathname, search, query) {
   }
   return { html: '<main>' + shown + (other === 'refused' ? '' : ' (another order ' + other + ')') + '</main>', state: { mutations: [], queries: [] } };
 }`;
+
+/** The CSV's columns before returns (decision 0039) added theirs after them: these keep their places. */
+const HEADER_BEFORE_RETURNS =
+  'order_number,order_id,paid_at,status,fulfilment,customer_email,customer_name,ship_to_country,currency,product_id,title,size,quantity,unit_price,line_total,refunded_quantity,order_subtotal,order_total,order_refunded,colour,regular_unit_price,sale,discount_code,line_discount,payment_method,payment_step';
 
 /** The two after-sale HTTP routes: the shopper's order page and the accountant's CSV (admin only). */
 describe('order page and accounting export over HTTP', () => {
@@ -172,7 +177,7 @@ describe('order page and accounting export over HTTP', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     const rows = res.body.trimEnd().split('\r\n');
     expect(rows[0]).toBe(
-      'order_number,order_id,paid_at,status,fulfilment,customer_email,customer_name,ship_to_country,currency,product_id,title,size,quantity,unit_price,line_total,refunded_quantity,order_subtotal,order_total,order_refunded,colour,regular_unit_price,sale,discount_code,line_discount,payment_method,payment_step',
+      `${HEADER_BEFORE_RETURNS},returned_quantity,exchange_to,exchange_tracking,exchange_difference`,
     );
     expect(rows).toHaveLength(3);
     // A title that would be a formula is text; quotes and commas are quoted; money is exact decimal text.
@@ -201,5 +206,151 @@ describe('order page and accounting export over HTTP', () => {
       });
       expect(refused.statusCode, bad).toBe(400);
     }
+  });
+  it('adds the returns last: units returned, what a line is exchanged for, its tracking and difference', async () => {
+    const db = store.handle.db;
+    await db
+      .updateTable('products')
+      .set({
+        colour_options: JSON.stringify([
+          { name: 'Rose', hex: null, skuSuffix: null, priceMinor: null, images: [], sizeDetail: null },
+          { name: 'Teal', hex: null, skuSuffix: null, priceMinor: null, images: [], sizeDetail: null },
+        ]),
+      })
+      .where('id', '=', 'k1')
+      .execute();
+    // Hand-built: paid and delivered on 22 November, four lines.
+    const [rose, dupatta, kept, cheaper] = await insertDeliveredOrder(db, {
+      id: 'ord_ret',
+      number: 9001,
+      lines: [
+        { productId: 'k1', size: 'M', quantity: 3, unitPriceMinor: 5000, colour: 'Rose' },
+        { productId: 'k2', size: 'S', quantity: 2, unitPriceMinor: 3005 },
+        { productId: 'k2', size: 'M', quantity: 1, unitPriceMinor: 3005 },
+        { productId: 'k1', size: 'L', quantity: 1, unitPriceMinor: 5000, colour: 'Rose' },
+      ],
+    });
+    const returnOf = async (
+      id: string,
+      seed: Omit<Parameters<typeof insertReturn>[1], 'id' | 'orderId'>,
+      fields: { carrier?: string; tracking?: string; created: string; lineDifference?: number },
+    ) => {
+      await insertReturn(db, { id, orderId: 'ord_ret', ...seed });
+      await db
+        .updateTable('returns')
+        .set({
+          exchange_carrier: fields.carrier ?? null,
+          exchange_tracking: fields.tracking ?? null,
+          created_at: fields.created,
+        })
+        .where('id', '=', id)
+        .execute();
+      if (fields.lineDifference !== undefined)
+        await db
+          .updateTable('return_lines')
+          .set({ difference_minor: fields.lineDifference })
+          .where('return_id', '=', id)
+          .execute();
+    };
+    // Line 1: one unit exchanged for Teal / L and shipped (+5.00 to pay), one for Rose / L asked for since
+    // (3.00 back), one kept. Line 2: both units refunded. Line 3: an exchange declined, so nothing counts.
+    // Line 4: exchanged for a cheaper colour, 12.50 back.
+    await returnOf(
+      'ret_a',
+      {
+        status: 'closed',
+        resolution: 'exchange',
+        lines: [{ lineId: rose ?? 0, quantity: 1, exchangeColour: 'teal', exchangeSize: 'L' }],
+      },
+      { carrier: 'TCS', tracking: '123456', created: '2026-11-23T09:00:00.000Z', lineDifference: 500 },
+    );
+    await returnOf(
+      'ret_b',
+      {
+        status: 'requested',
+        resolution: 'exchange',
+        lines: [{ lineId: rose ?? 0, quantity: 1, exchangeColour: 'rose', exchangeSize: 'L' }],
+      },
+      { created: '2026-11-24T09:00:00.000Z', lineDifference: -300 },
+    );
+    await returnOf(
+      'ret_c',
+      { status: 'closed', resolution: 'refund', lines: [{ lineId: dupatta ?? 0, quantity: 2 }] },
+      { created: '2026-11-23T10:00:00.000Z' },
+    );
+    await returnOf(
+      'ret_d',
+      {
+        status: 'declined',
+        resolution: 'exchange',
+        lines: [{ lineId: kept ?? 0, quantity: 1, exchangeSize: 'L' }],
+      },
+      { created: '2026-11-23T11:00:00.000Z', lineDifference: 700 },
+    );
+    await returnOf(
+      'ret_e',
+      {
+        status: 'received',
+        resolution: 'exchange',
+        lines: [{ lineId: cheaper ?? 0, quantity: 1, exchangeColour: 'teal', exchangeSize: 'XL' }],
+      },
+      { created: '2026-11-23T12:00:00.000Z', lineDifference: -1250 },
+    );
+
+    await createAdmin(store, 'owner@shop.example', 'correct horse battery');
+    const cookie = await loginCookie(app, 'owner@shop.example', 'correct horse battery');
+    const res = await app.inject({
+      method: 'GET',
+      url: '/api/admin/orders/export.csv?from=2026-11-22&to=2026-11-22',
+      headers: { cookie },
+    });
+    expect(res.statusCode).toBe(200);
+    const rows = res.body.trimEnd().split('\r\n');
+    const before = HEADER_BEFORE_RETURNS.split(',').length;
+    expect(rows[0]?.split(',').slice(0, before).join(',')).toBe(HEADER_BEFORE_RETURNS);
+    const cells = rows.slice(1).map((row) => row.split(','));
+    // The columns before the returns' read as they did, in their places.
+    expect(cells.map((c) => c.slice(0, before))).toEqual(
+      [
+        ['k1', 'M', '3', '50.00', '150.00', 'Rose'],
+        ['k2', 'S', '2', '30.05', '60.10', ''],
+        ['k2', 'M', '1', '30.05', '30.05', ''],
+        ['k1', 'L', '1', '50.00', '50.00', 'Rose'],
+      ].map(([product, size, quantity, unit, total, colour]) => [
+        '9001',
+        'ord_ret',
+        '2026-11-22T09:00:00.000Z',
+        'paid',
+        'delivered',
+        'ayesha@example.com',
+        'Ayesha Khan',
+        '',
+        'USD',
+        product,
+        `Lawn Kurta ${product}`,
+        size,
+        quantity,
+        unit,
+        total,
+        '0',
+        '290.15',
+        '290.15',
+        '0.00',
+        colour,
+        '',
+        '',
+        '',
+        '0.00',
+        'card',
+        'delivered',
+      ]),
+    );
+    expect(cells.map((c) => c.slice(before))).toEqual([
+      ['2', 'Teal / L ×1; Rose / L ×1', 'TCS 123456', '2.00'],
+      ['2', '', '', ''],
+      ['0', '', '', ''],
+      // A negative amount is a number, not text: no apostrophe before its minus.
+      ['1', 'Teal / XL ×1', '', '-12.50'],
+    ]);
   });
 });

@@ -5,6 +5,7 @@ import { durableTransaction } from '../db/durable.js';
 import type { MailOutbox } from '../modules/email/mail-worker.js';
 import { recordPaymentEvent } from '../modules/orders/after-payment.service.js';
 import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
+import { applyDifferenceOutcome } from '../modules/returns/return-differences.js';
 import type { BackInStockWatch } from '../modules/stock/back-in-stock-worker.js';
 
 /**
@@ -58,7 +59,7 @@ export async function registerStripeWebhook(
       const { event } = verified;
       // FULL sync for this commit: Stripe is told "received" only after the effect is on disk for good.
       const result = await durableTransaction(opts.db, (trx) =>
-        recordPaymentEvent(trx, event, opts.clock.now(), opts.publicUrl),
+        recordPaymentEvent(trx, event, opts.clock.now(), opts.publicUrl, applyDifferenceOutcome),
       );
       // A payment or a refund may have queued an email with its change.
       if (!result.duplicate) {
@@ -68,6 +69,8 @@ export async function registerStripeWebhook(
       const logLine = { event: 'stripe.webhook', type: event.type, id: event.id, outcome: result.outcome };
       if (result.outcome === 'unknown-session')
         req.log.warn(logLine, 'webhook for a session this store does not know');
+      else if (result.outcome.startsWith('difference paid again'))
+        req.log.warn(logLine, 'a price difference paid twice: the owner refunds the second payment');
       else req.log.info(logLine, 'webhook processed');
       return reply.send({ received: true, duplicate: result.duplicate });
     });

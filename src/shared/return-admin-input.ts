@@ -42,8 +42,23 @@ export const receiveReturnInput = z
     }
   });
 
+/** How money went back by hand, and the owner's note of it (as admin.orders.refund asks for manual orders). */
+const paidVia = z.string().trim().min(1, 'Say how the money went back').max(100, 'At most 100 characters');
+const note = z
+  .string()
+  .trim()
+  .max(1000, 'At most 1000 characters')
+  .optional()
+  .transform((v) => v || null);
+
+/**
+ * The replacement leaves with its tracking. An exchange whose price difference goes back to the shopper is
+ * refunded as it closes: paidVia for a cash-on-delivery or transfer order's (decision 0039).
+ */
 export const closeExchangeInput = z.object({
   id: returnId,
+  paidVia: paidVia.optional(),
+  note,
   carrier: z
     .string()
     .trim()
@@ -75,6 +90,16 @@ export const closeRefundInput = z.object({
     .optional()
     .transform((v) => v || null),
 });
+
+/** An exchange's price difference paid another way than the order page's card payment (cash, a transfer). */
+export const recordDifferencePaidInput = z.object({
+  id: returnId,
+  paidVia: z.string().trim().min(1, 'Say how it was paid').max(100, 'At most 100 characters'),
+  note,
+});
+
+/** A closed exchange's price difference given back again after the provider refused it. */
+export const refundDifferenceInput = z.object({ id: returnId, paidVia: paidVia.optional(), note });
 
 export const reasonsByProductInput = z.object({
   productId: z.string().trim().min(1, 'Product id is required').max(100, 'Product id is too long'),

@@ -69,8 +69,34 @@ export const RETURN_STEPS = [
   'exchange_shipped',
   'refunded',
   'cancelled',
+  /** The shopper (or the owner, for a payment taken another way) paid an exchange's price difference. */
+  'difference_paid',
 ] as const;
 export type ReturnStep = (typeof RETURN_STEPS)[number];
+
+/**
+ * An exchange's price difference (decision 0039), fixed when the shopper asks: 'due' the shopper owes it,
+ * 'paid' they paid it, 'collect_on_delivery' the courier collects it with the replacement, 'to_refund' the
+ * shop owes it back, 'refunded' it went back; 'none' when the replacement costs the same.
+ */
+export const DIFFERENCE_STATUSES = [
+  'none',
+  'due',
+  'paid',
+  'collect_on_delivery',
+  'to_refund',
+  'refunded',
+] as const;
+export type DifferenceStatus = (typeof DIFFERENCE_STATUSES)[number];
+
+export const DIFFERENCE_STATUS_LABEL: Record<DifferenceStatus, string> = {
+  none: 'No difference',
+  due: 'To pay',
+  paid: 'Paid',
+  collect_on_delivery: 'Collected on delivery',
+  to_refund: 'To refund',
+  refunded: 'Refunded',
+};
 
 export type ReturnPostagePayer = 'shopper' | 'shop';
 
@@ -119,6 +145,11 @@ export type ReturnOption = {
   colourName: string | null;
   /** Units that can still be had; null when the size is not tracked (always available). */
   available: number | null;
+  /**
+   * What one unit of this replacement costs more (> 0, the shopper pays it) or less (< 0, given back) than
+   * the unit bought, both at their regular prices now; 0 when the same.
+   */
+  differenceMinor: number;
 };
 
 export type ReturnOptionsView = {
@@ -154,7 +185,15 @@ export type CustomerReturnView = {
     exchangeSize: string | null;
     /** The replacement colour's name; null for a refund or a product without colours. */
     exchangeColour: string | null;
+    /** The line's price difference (per unit × quantity), signed, fixed when the shopper asked. */
+    differenceMinor: number;
   }>;
+  /**
+   * The exchange's price difference, signed (> 0 the shopper owes it, < 0 the shop gives it back); null when
+   * there is none. canPay: it may be paid from the order page now (a card order, the return approved or
+   * received, the difference due).
+   */
+  difference: { amountMinor: number; status: DifferenceStatus; canPay: boolean } | null;
   exchangeTracking: { carrier: string; number: string } | null;
   refundedMinor: number | null;
   declineReason: string | null;

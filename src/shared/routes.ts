@@ -24,6 +24,7 @@ export const clientRoutes = [
   '/admin/logs',
   '/admin/invite',
   '/admin/orders/:id/packing-slip',
+  '/admin/returns/:id/packing-slip',
 ] as const;
 
 const matchers = clientRoutes.map((pattern) => {

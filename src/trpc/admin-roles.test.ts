@@ -55,10 +55,14 @@ const STAFF_MAY = new Set([
   // Returns (issue 43): moving a parcel along is any admin's, as shipping is; the refund is the owner's.
   'admin.returns.list',
   'admin.returns.get',
+  // The exchange's packing slip: the only money on it is what the courier collects at the door.
+  'admin.returns.packingSlip',
   'admin.returns.approve',
   'admin.returns.decline',
   'admin.returns.receive',
   'admin.returns.closeExchange',
+  // A price difference paid another way (cash to the courier), as recordCashCollected is (decision 0039).
+  'admin.returns.recordDifferencePaid',
   'admin.returns.reasonsByProduct',
   'admin.settings.returns.get',
   'admin.emails.list',

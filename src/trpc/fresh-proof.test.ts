@@ -22,6 +22,9 @@ const NEEDS_FRESH_PROOF = [
   'admin.orders.refund',
   // A return closed with a refund gives money back as admin.orders.refund does (issue 43).
   'admin.returns.closeRefund',
+  // An exchange's price difference refunded again (decision 0039); closeExchange asks for it in its service
+  // only when the difference goes back, so a plain shipment stays any admin's.
+  'admin.returns.refundDifference',
   'admin.catalog.setActive',
   'admin.catalog.remove',
   'admin.discounts.end',

@@ -121,6 +121,7 @@ const pages: Record<ClientRoute, Page> = {
   '/admin/logs': { component: AdminEntry, layout: 'own' },
   '/admin/invite': { component: AdminEntry, layout: 'own' },
   '/admin/orders/:id/packing-slip': { component: AdminEntry, layout: 'own' },
+  '/admin/returns/:id/packing-slip': { component: AdminEntry, layout: 'own' },
 };
 
 export function AppRoutes() {

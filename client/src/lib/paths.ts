@@ -17,6 +17,11 @@ export const paths = {
   adminInvite: () => '/admin/invite',
   /** A printable packing slip for one order (admin-only page). */
   adminPackingSlip: (orderId: string) => `/admin/orders/${encodeURIComponent(orderId)}/packing-slip`,
+  /** A printable packing slip for an exchange's replacement (admin-only page). */
+  adminReturnPackingSlip: (returnId: string) => `/admin/returns/${encodeURIComponent(returnId)}/packing-slip`,
+  /** The dashboard with the Returns tab open on one return (the order dialog links there). */
+  adminReturn: (returnId: string) =>
+    `/admin/dashboard?${new URLSearchParams({ tab: 'returns', return: returnId }).toString()}`,
   /** Paid orders of a range of days (by paid date, UTC) as a CSV download (admin-only). */
   adminOrdersExport: (range: { from: string; to: string }) =>
     `/api/admin/orders/export.csv?${new URLSearchParams({ from: range.from, to: range.to }).toString()}`,

@@ -154,6 +154,20 @@ function eventEntry(e: OrderEvent): TimelineEntry {
       };
     case 'return_cancelled':
       return { ...base, label: 'Return cancelled', detail: null };
+    case 'return_difference_paid':
+      return {
+        ...base,
+        label: 'Exchange price difference paid',
+        detail: [money(d), text(d.paidVia), text(d.note)].filter(Boolean).join(' · ') || null,
+      };
+    case 'return_difference_paid_again':
+      return {
+        ...base,
+        label: 'Exchange price difference paid a second time: refund it',
+        detail: [money(d), text(d.paymentIntentId)].filter(Boolean).join(' · ') || null,
+      };
+    case 'return_difference_refunded':
+      return { ...base, label: 'Exchange price difference refunded', detail: money(d) };
   }
 }
 
@@ -192,7 +206,7 @@ export async function adminOrderDetail(db: DbOrTx, id: string, publicUrl: string
   const record = await loadOrderRecord(db, id);
   if (!record) return null;
   const { order } = record;
-  const [events, emails, stripeEvents] = await Promise.all([
+  const [events, emails, stripeEvents, returns] = await Promise.all([
     orderEvents(db, id),
     emailsOfOrder(db, id),
     db
@@ -200,6 +214,13 @@ export async function adminOrderDetail(db: DbOrTx, id: string, publicUrl: string
       .select(['id', 'type', 'outcome', 'received_at'])
       .where('order_id', '=', id)
       .orderBy('received_at')
+      .execute(),
+    db
+      .selectFrom('returns')
+      .select(['id', 'status', 'resolution', 'created_at'])
+      .where('order_id', '=', id)
+      .orderBy('created_at')
+      .orderBy('id')
       .execute(),
   ]);
   const timeline = [...events.map(eventEntry), ...emails.flatMap(emailEntries)].sort((a, b) =>
@@ -279,6 +300,13 @@ export async function adminOrderDetail(db: DbOrTx, id: string, publicUrl: string
       failure: r.failure,
       adminEmail: r.admin_email,
       lines: refundLines(r.lines),
+      createdAt: r.created_at,
+    })),
+    /** The order's returns and exchanges, oldest first, each opened in the Returns tab (decision 0039). */
+    returns: returns.map((r) => ({
+      id: r.id,
+      status: r.status,
+      resolution: r.resolution,
       createdAt: r.created_at,
     })),
     emails,

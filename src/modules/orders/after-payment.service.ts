@@ -34,6 +34,8 @@ export async function applySessionOutcome(
   /** The store's address, for the order page link in the confirmation email a payment queues. */
   publicUrl: string,
 ): Promise<{ orderId: string | null; changed: boolean; from?: OrderStatus }> {
+  // A return's price difference names its order in metadata too: it never pays (or expires) the order.
+  if (isDifferenceOutcome(outcome)) return { orderId: null, changed: false };
   const order = await findOrderOfSession(trx, outcome.sessionId, outcome.orderId);
   if (!order) return { orderId: null, changed: false };
   if (!canMove(order.status, outcome.status))
@@ -62,6 +64,22 @@ export async function applySessionOutcome(
   return { orderId: order.id, changed: true, from: order.status };
 }
 
+/** A session that pays a return's price difference (decision 0039), not an order's checkout. */
+export function isDifferenceOutcome(outcome: SessionOutcome): boolean {
+  return typeof outcome.returnId === 'string' || outcome.purpose === 'return_difference';
+}
+
+/**
+ * Applies a difference session's outcome to its return (modules/returns, above this one, so it is handed
+ * in): what it did, for the event's record, and the order it belongs to.
+ */
+export type DifferenceOutcomeHandler = (
+  trx: DbOrTx,
+  outcome: SessionOutcome,
+  now: Date,
+  publicUrl: string,
+) => Promise<{ orderId: string | null; outcome: string }>;
+
 /** A paid order's consequences: its held units sold, an oversold order flagged, the confirmation queued. */
 async function afterPayment(trx: DbOrTx, orderId: string, now: Date, publicUrl: string): Promise<void> {
   const short = await sellReservations(trx, orderId);
@@ -88,6 +106,8 @@ export async function recordPaymentEvent(
   event: PaymentEvent,
   now: Date,
   publicUrl: string,
+  /** Where a session paying a return's price difference goes instead of its order. */
+  applyDifference: DifferenceOutcomeHandler,
 ): Promise<{ duplicate: boolean; outcome: string }> {
   // Two deliveries of one event at once: the second waits here for the first to commit, then sees it
   // (SQLite's writes take turns anyway; PostgreSQL's read committed would let both pass the check).
@@ -97,6 +117,10 @@ export async function recordPaymentEvent(
   let orderId: string | null = null;
   if (event.refund) {
     const applied = await applyProviderRefund(trx, event.refund, now, publicUrl);
+    orderId = applied.orderId;
+    outcome = applied.outcome;
+  } else if (event.outcome && isDifferenceOutcome(event.outcome)) {
+    const applied = await applyDifference(trx, event.outcome, now, publicUrl);
     orderId = applied.orderId;
     outcome = applied.outcome;
   } else if (event.outcome) {

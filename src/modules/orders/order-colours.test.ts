@@ -160,13 +160,15 @@ describe('an order with a colour line and a plain line (demo mode)', () => {
       csv.push(row.trimEnd());
     // The columns of before keep their places; colour comes last.
     expect(csv[0]).toBe(
-      'order_number,order_id,paid_at,status,fulfilment,customer_email,customer_name,ship_to_country,currency,product_id,title,size,quantity,unit_price,line_total,refunded_quantity,order_subtotal,order_total,order_refunded,colour,regular_unit_price,sale,discount_code,line_discount,payment_method,payment_step',
+      'order_number,order_id,paid_at,status,fulfilment,customer_email,customer_name,ship_to_country,currency,product_id,title,size,quantity,unit_price,line_total,refunded_quantity,order_subtotal,order_total,order_refunded,colour,regular_unit_price,sale,discount_code,line_discount,payment_method,payment_step,returned_quantity,exchange_to,exchange_tracking,exchange_difference',
     );
     // The sales and codes columns after it stay empty on an order without either (line_discount 0.00).
     expect(csv[1]).toMatch(
-      /,k1,Lawn Kurta,M,1,90\.00,90\.00,0,150\.00,150\.00,0\.00,Teal,,,,0\.00,card,paid$/,
+      /,k1,Lawn Kurta,M,1,90\.00,90\.00,0,150\.00,150\.00,0\.00,Teal,,,,0\.00,card,paid,0,,,$/,
     );
-    expect(csv[2]).toMatch(/,d1,Silk Dupatta,S,2,30\.00,60\.00,0,150\.00,150\.00,0\.00,,,,,0\.00,card,paid$/);
+    expect(csv[2]).toMatch(
+      /,d1,Silk Dupatta,S,2,30\.00,60\.00,0,150\.00,150\.00,0\.00,,,,,0\.00,card,paid,0,,,$/,
+    );
   });
 
   it('refunds a colour line by name: the refund email and the refusal say "Teal / M"', async () => {

@@ -24,7 +24,12 @@ export type OrderEventKind =
   | 'return_declined'
   | 'return_received'
   | 'return_closed'
-  | 'return_cancelled';
+  | 'return_cancelled'
+  // An exchange's price difference (decision 0039): paid (by card or as the owner recorded it), paid a second
+  // time (for the owner to refund), given back.
+  | 'return_difference_paid'
+  | 'return_difference_paid_again'
+  | 'return_difference_refunded';
 
 export type OrderEvent = {
   id: number;

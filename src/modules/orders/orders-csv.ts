@@ -1,7 +1,10 @@
 import type { DbOrTx } from '../../db/database.js';
+import { colourOptionsOf } from '../../db/json-columns.js';
+import { colourKey, variantLabel } from '../../shared/colours.js';
 import { minorToMajorString } from '../../shared/money.js';
 import { orderCharges, struckRegularPrice } from '../../shared/order-charges.js';
 import { paymentStep } from '../../shared/payment-methods.js';
+import { RETURN_STATUSES_COUNTED } from '../../shared/returns.js';
 import { postalAddressOf } from './postal-address.js';
 
 export const CSV_COLUMNS = [
@@ -42,21 +45,37 @@ export const CSV_COLUMNS = [
   'payment_method',
   /** Where the order is for its method (paymentStep): collected, returned, shipped, … */
   'payment_step',
+  // Returns and exchanges (decision 0039), last for the same reason. A return counts unless it was declined
+  // or cancelled (RETURN_STATUSES_COUNTED); several of one line are joined with "; ", oldest first.
+  /** Units of the line in returns that count, refunds and exchanges alike. */
+  'returned_quantity',
+  /** What the line is exchanged for: "Teal / L ×1". */
+  'exchange_to',
+  /** The replacement's shipment once sent: "TCS 123456". */
+  'exchange_tracking',
+  /** The exchanges' price difference, signed: positive the shopper pays it, negative the shop gives it back. */
+  'exchange_difference',
 ] as const;
+
+/** Exact decimal money that may be negative, written as a number, never taken for a formula. */
+type SignedAmount = { signedAmount: string };
+export type CsvValue = string | number | null | SignedAmount;
 
 /**
  * One CSV field. Quoted when it holds a separator, a quote or a line break; a text that a spreadsheet
  * would run as a formula (=, +, -, @, tab, CR at its start) gets a leading apostrophe, so a product title
  * or a shopper's name cannot become a formula in the accountant's spreadsheet.
  */
-export function csvField(value: string | number | null): string {
+export function csvField(value: CsvValue): string {
   if (value === null) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  // A minus before digits is a negative amount; anything else from such a value is treated as text.
+  if (typeof value === 'object' && /^-?\d+(\.\d+)?$/.test(value.signedAmount)) return value.signedAmount;
+  let text = typeof value === 'object' ? value.signedAmount : String(value);
+  if (typeof value !== 'number' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function csvRow(values: Array<string | number | null>): string {
+export function csvRow(values: CsvValue[]): string {
   return `${values.map(csvField).join(',')}\r\n`;
 }
 
@@ -100,7 +119,7 @@ export async function* orderCsvRows(db: DbOrTx, range: { from: string; to: strin
     const orders = await query.orderBy('paid_at').orderBy('id').limit(BATCH).execute();
     if (orders.length === 0) return;
     const ids = orders.map((o) => o.id);
-    const [lines, refunds] = await Promise.all([
+    const [lines, refunds, returned] = await Promise.all([
       db.selectFrom('order_lines').selectAll().where('order_id', 'in', ids).orderBy('id').execute(),
       db
         .selectFrom('refunds')
@@ -108,6 +127,7 @@ export async function* orderCsvRows(db: DbOrTx, range: { from: string; to: strin
         .where('order_id', 'in', ids)
         .where('status', '=', 'succeeded')
         .execute(),
+      returnedLines(db, ids),
     ]);
     for (const o of orders) {
       const money = (minor: number) => minorToMajorString(minor, o.currency);
@@ -155,6 +175,10 @@ export async function* orderCsvRows(db: DbOrTx, range: { from: string; to: strin
           money(l.discount_minor),
           o.payment_method,
           paymentStep(o.payment_method, o.status, o.fulfilment),
+          ...returnCells(
+            returned.filter((r) => r.order_line_id === l.id),
+            o.currency,
+          ),
         ]);
       }
     }
@@ -162,4 +186,59 @@ export async function* orderCsvRows(db: DbOrTx, range: { from: string; to: strin
     if (!last?.paid_at || orders.length < BATCH) return;
     after = { paidAt: last.paid_at, id: last.id };
   }
+}
+
+/** The lines of the batch's returns that count, oldest return first, with the replacement's colour names. */
+function returnedLines(db: DbOrTx, orderIds: string[]) {
+  return db
+    .selectFrom('return_lines as rl')
+    .innerJoin('returns as r', 'r.id', 'rl.return_id')
+    .innerJoin('order_lines as ol', 'ol.id', 'rl.order_line_id')
+    .leftJoin('products as p', 'p.id', 'ol.product_id')
+    .select([
+      'rl.order_line_id',
+      'rl.quantity',
+      'rl.exchange_colour',
+      'rl.exchange_size',
+      'rl.difference_minor',
+      'r.resolution',
+      'r.exchange_carrier',
+      'r.exchange_tracking',
+      'p.colour_options',
+    ])
+    .where('r.order_id', 'in', orderIds)
+    .where('r.status', 'in', [...RETURN_STATUSES_COUNTED])
+    .orderBy('r.created_at')
+    .orderBy('r.id')
+    .execute();
+}
+
+type ReturnedLine = Awaited<ReturnType<typeof returnedLines>>[number];
+
+/** returned_quantity, exchange_to, exchange_tracking, exchange_difference of one order line. */
+function returnCells(returned: ReturnedLine[], currency: string): CsvValue[] {
+  const exchanges = returned.filter((r) => r.resolution === 'exchange');
+  const colourName = (r: ReturnedLine) =>
+    r.exchange_colour
+      ? (colourOptionsOf(r.colour_options ?? '[]').find((c) => colourKey(c.name) === r.exchange_colour)
+          ?.name ?? r.exchange_colour)
+      : null;
+  const joined = (texts: string[]) => (texts.length > 0 ? texts.join('; ') : null);
+  return [
+    returned.reduce((s, r) => s + r.quantity, 0),
+    joined(exchanges.map((r) => `${variantLabel(colourName(r), r.exchange_size)} ×${r.quantity}`)),
+    joined(
+      exchanges.flatMap((r) =>
+        r.exchange_carrier && r.exchange_tracking ? [`${r.exchange_carrier} ${r.exchange_tracking}`] : [],
+      ),
+    ),
+    exchanges.length === 0
+      ? null
+      : {
+          signedAmount: minorToMajorString(
+            exchanges.reduce((s, r) => s + r.difference_minor, 0),
+            currency,
+          ),
+        },
+  ];
 }

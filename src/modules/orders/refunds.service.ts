@@ -78,6 +78,11 @@ export async function reserveRefundIn(
   deps: Pick<RefundDeps, 'clock' | 'publicUrl'>,
   admin: string,
   input: z.output<typeof refundOrderInput>,
+  /**
+   * The return this refund belongs to (a return's refund, an exchange's price difference): the return's
+   * email tells the shopper of it, so the order's refund email is not sent as well.
+   */
+  opts: { returnId?: string } = {},
 ): Promise<Reserved> {
   const now = deps.clock.now();
   const iso = now.toISOString();
@@ -235,6 +240,7 @@ export async function reserveRefundIn(
       method: manual ? 'manual' : 'provider',
       paid_via: manual ? (input.paidVia ?? null) : null,
       note: input.note ?? null,
+      return_id: opts.returnId ?? null,
     })
     .execute();
   await recordOrderEvent(trx, {
@@ -251,7 +257,7 @@ export async function reserveRefundIn(
     },
     at: now,
   });
-  if (manual)
+  if (manual && !opts.returnId)
     await queueOrderEmail(trx, {
       kind: 'order_refund',
       orderId: order.id,
@@ -315,10 +321,17 @@ export async function settleRefund(
     }))
     .where('id', '=', settle.refundId)
     .where('status', 'in', from)
-    .returning(['order_id', 'amount_minor', 'currency', 'lines'])
+    .returning(['order_id', 'amount_minor', 'currency', 'lines', 'return_id'])
     .executeTakeFirst();
   if (!moved) return false;
   if (settle.status === 'failed') {
+    // An exchange's price difference that did not go back is the owner's to refund again (decision 0039).
+    await trx
+      .updateTable('returns')
+      .set({ difference_status: 'to_refund', difference_refund_id: null, updated_at: iso })
+      .where('difference_refund_id', '=', settle.refundId)
+      .where('difference_status', '=', 'refunded')
+      .execute();
     await trx
       .updateTable('orders')
       .set((eb) => ({ refunded_minor: eb('refunded_minor', '-', moved.amount_minor), updated_at: iso }))
@@ -345,7 +358,8 @@ export async function settleRefund(
     },
     at: settle.now,
   });
-  if (settle.status === 'succeeded') {
+  // A return's refund is told by the return's own email (return-steps.service.ts), once.
+  if (settle.status === 'succeeded' && moved.return_id === null) {
     await queueOrderEmail(trx, {
       kind: 'order_refund',
       orderId: moved.order_id,

@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { PaymentGateway, RefundOutcome, RefundRequest, WebhookVerification } from './payment-gateway.js';
+import type {
+  DifferenceSessionRequest,
+  PaymentGateway,
+  RefundOutcome,
+  RefundRequest,
+  WebhookVerification,
+} from './payment-gateway.js';
+
+/** A demo session paying a return's price difference: completed from /testpayment, never an order's. */
+export const DEMO_DIFFERENCE_PREFIX = 'demo_rd_';
 
 /**
  * Demo payment mode (no STRIPE_SECRET_KEY): the "session" is a random token and its page is /testpayment,
@@ -11,6 +20,16 @@ export class DemoGateway implements PaymentGateway {
   async createCheckoutSession() {
     const id = `demo_${randomBytes(18).toString('base64url')}`;
     return { id, url: `/testpayment?session_id=${encodeURIComponent(id)}` };
+  }
+
+  /** The page goes back to the order page it came from once paid (the client accepts only /order/ paths). */
+  async createDifferenceSession(request: DifferenceSessionRequest) {
+    const id = `${DEMO_DIFFERENCE_PREFIX}${randomBytes(18).toString('base64url')}`;
+    const back = `/order/${encodeURIComponent(request.orderId)}?token=${encodeURIComponent(request.token)}&difference=paid`;
+    return {
+      id,
+      url: `/testpayment?session_id=${encodeURIComponent(id)}&return_to=${encodeURIComponent(back)}`,
+    };
   }
 
   async retrieveSession() {

@@ -32,6 +32,25 @@ export type CheckoutSessionRequest = {
   customerEmail?: string | null;
 };
 
+/**
+ * A payment of an exchange's price difference (decision 0039): one line of the amount, no shipping, the
+ * shopper sent back to their order page.
+ */
+export type DifferenceSessionRequest = {
+  orderId: string;
+  orderNumber: number;
+  returnId: string;
+  /** The order page's token, for the page the shopper comes back to. */
+  token: string;
+  amountMinor: number;
+  currency: string;
+  customerEmail: string | null;
+  publicUrl: string;
+};
+
+/** The session's purpose as its metadata says: an order's checkout, or a return's price difference. */
+export type SessionPurpose = 'order' | 'return_difference';
+
 /** What the store learns about a session, from a webhook or by asking (reconcile). */
 export type SessionOutcome = {
   sessionId: string;
@@ -45,6 +64,12 @@ export type SessionOutcome = {
   billingAddress: unknown;
   /** Stripe's payment of a completed session: what a refund is made against. */
   paymentIntentId: string | null;
+  /**
+   * The return whose price difference the session pays (metadata.return_id); such a session is applied to
+   * the return, never to the order. Absent or null for an order's checkout.
+   */
+  returnId?: string | null;
+  purpose?: SessionPurpose;
   /**
    * What Stripe took off by a promotion code entered on its page (total_details.amount_discount), and the
    * code when Stripe says it; absent when not known.
@@ -96,6 +121,8 @@ export type WebhookVerification =
 export interface PaymentGateway {
   readonly mode: 'stripe' | 'demo';
   createCheckoutSession(request: CheckoutSessionRequest): Promise<{ id: string; url: string }>;
+  /** A session that pays a return's price difference (metadata names the order and the return). */
+  createDifferenceSession(request: DifferenceSessionRequest): Promise<{ id: string; url: string }>;
   /** The session's current state, or null when the provider does not know it. */
   retrieveSession(sessionId: string): Promise<SessionOutcome | null>;
   /** Checks a webhook delivery's signature over its exact bytes and reads its event. */

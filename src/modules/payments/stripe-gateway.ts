@@ -3,6 +3,7 @@ import type { OrderStatus, RefundStatus } from '../../db/database.js';
 import { variantLabel } from '../../shared/colours.js';
 import {
   type CheckoutSessionRequest,
+  type DifferenceSessionRequest,
   type PaymentEvent,
   type PaymentGateway,
   PaymentProviderError,
@@ -60,6 +61,8 @@ export function outcomeOfSession(
         ? session.payment_intent
         : (session.payment_intent?.id ?? null),
     providerDiscount: providerDiscountOf(session),
+    returnId: session.metadata?.return_id ?? null,
+    purpose: session.metadata?.purpose === 'return_difference' ? 'return_difference' : 'order',
   };
 }
 
@@ -251,6 +254,41 @@ export class StripeGateway implements PaymentGateway {
         // Derived from the order: a retried call returns the same session instead of making a second one.
         { idempotencyKey: `checkout-session-${order.id}` },
       );
+      if (!session.url) throw new PaymentProviderError('Stripe returned a session without a URL');
+      return { id: session.id, url: session.url };
+    } catch (error) {
+      if (error instanceof PaymentProviderError) throw error;
+      const message = error instanceof Stripe.errors.StripeError ? error.message : String(error);
+      throw new PaymentProviderError(message);
+    }
+  }
+
+  /**
+   * A return's price difference (decision 0039): one line of the amount in the order's currency, no
+   * shipping, no code, the shopper's address filled in, back to the order page. No client_reference_id:
+   * the session names its order and return in metadata only, so nothing reads it as the order's checkout.
+   */
+  async createDifferenceSession(req: DifferenceSessionRequest): Promise<{ id: string; url: string }> {
+    const page = `${req.publicUrl}/order/${encodeURIComponent(req.orderId)}?token=${encodeURIComponent(req.token)}`;
+    try {
+      const session = await this.stripe.checkout.sessions.create({
+        mode: 'payment',
+        allowed_payment_method_types: ['card'],
+        line_items: [
+          {
+            quantity: 1,
+            price_data: {
+              currency: req.currency,
+              unit_amount: req.amountMinor,
+              product_data: { name: `Exchange on order #${req.orderNumber}: price difference` },
+            },
+          },
+        ],
+        ...(req.customerEmail ? { customer_email: req.customerEmail } : {}),
+        success_url: `${page}&difference=paid`,
+        cancel_url: page,
+        metadata: { order_id: req.orderId, return_id: req.returnId, purpose: 'return_difference' },
+      });
       if (!session.url) throw new PaymentProviderError('Stripe returned a session without a URL');
       return { id: session.id, url: session.url };
     } catch (error) {

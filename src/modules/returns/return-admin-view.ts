@@ -76,6 +76,11 @@ export async function returnDetail(db: DbOrTx, id: string, viewer: Viewer) {
       'r.approved_at',
       'r.received_at',
       'r.closed_at',
+      'r.difference_minor',
+      'r.difference_status',
+      'r.difference_paid_via',
+      'r.difference_paid_at',
+      'r.difference_refund_id',
       'o.id as order_id',
       'o.number',
       'o.status as order_status',
@@ -97,6 +102,7 @@ export async function returnDetail(db: DbOrTx, id: string, viewer: Viewer) {
       'rl.exchange_size',
       'rl.held',
       'rl.restocked',
+      'rl.difference_minor',
       'ol.product_id',
       'ol.title',
       'ol.colour',
@@ -124,6 +130,17 @@ export async function returnDetail(db: DbOrTx, id: string, viewer: Viewer) {
     approvedAt: r.approved_at,
     receivedAt: r.received_at,
     closedAt: r.closed_at,
+    // The exchange's price difference (decision 0039): staff see where it stands, not the money.
+    difference:
+      r.difference_minor === 0
+        ? null
+        : {
+            amountMinor: owner ? r.difference_minor : null,
+            status: r.difference_status,
+            paidVia: r.difference_paid_via,
+            paidAt: r.difference_paid_at,
+            refundId: owner ? r.difference_refund_id : null,
+          },
     order: {
       id: r.order_id,
       number: r.number,
@@ -144,13 +161,24 @@ export async function returnDetail(db: DbOrTx, id: string, viewer: Viewer) {
       exchangeSize: l.exchange_size,
       held: l.held,
       restocked: l.restocked,
+      differenceMinor: owner ? l.difference_minor : null,
     })),
     can: {
       approve: r.status === 'requested',
       decline: r.status === 'requested' || r.status === 'approved',
       receive: r.status === 'approved',
-      closeExchange: r.status === 'received' && r.resolution === 'exchange',
+      // A difference to give back makes the shipment the owner's (decision 0039).
+      closeExchange:
+        r.status === 'received' &&
+        r.resolution === 'exchange' &&
+        (owner || r.difference_status !== 'to_refund'),
       closeRefund: owner && r.status === 'received' && r.resolution === 'refund',
+      recordDifferencePaid:
+        r.status !== 'declined' &&
+        r.status !== 'cancelled' &&
+        (r.difference_status === 'due' || r.difference_status === 'collect_on_delivery'),
+      refundDifference:
+        owner && r.status === 'closed' && r.resolution === 'exchange' && r.difference_status === 'to_refund',
     },
   };
 }

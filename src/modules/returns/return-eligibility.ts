@@ -43,9 +43,36 @@ export type ReturnableLine = {
   quantity: number;
   returnable: number;
   finalSale: boolean;
-  /** The product as it is now; null once deleted (then no exchange is offered). */
-  product: { sizes: string[]; colours: Array<{ key: string; name: string }> } | null;
+  /** The bought unit's regular (list) price, what a replacement's price is set against (decision 0039). */
+  boughtUnitMinor: number;
+  /** The order's currency. */
+  currency: string;
+  /**
+   * The product as it is now, with its regular price and each colour's own price (null: the product's);
+   * null once deleted (then no exchange is offered).
+   */
+  product: {
+    sizes: string[];
+    colours: Array<{ key: string; name: string; priceMinor: number | null }>;
+    priceMinor: number;
+    currency: string;
+  } | null;
 };
+
+/**
+ * What one unit of a replacement costs more (> 0) or less (< 0) than the unit bought (decision 0039): the
+ * colour's own regular price, else the product's, now, against the bought line's regular unit price. Null
+ * when the product is priced in another currency than the order was, which no exchange can settle.
+ */
+export function unitDifference(
+  line: Pick<ReturnableLine, 'boughtUnitMinor' | 'currency' | 'product'>,
+  colour: string,
+): number | null {
+  const product = line.product;
+  if (!product || product.currency !== line.currency) return null;
+  const own = product.colours.find((c) => c.key === colour)?.priceMinor ?? null;
+  return (own ?? product.priceMinor) - line.boughtUnitMinor;
+}
 
 /**
  * Each line of the order with what may still be returned: bought, less what is in returns that still count
@@ -59,8 +86,14 @@ export async function returnableLines(
 ): Promise<ReturnableLine[]> {
   const lines = await db
     .selectFrom('order_lines as ol')
+    .innerJoin('orders as o', 'o.id', 'ol.order_id')
     .leftJoin('products as p', 'p.id', 'ol.product_id')
     .select([
+      'o.currency as order_currency',
+      'ol.unit_price_minor',
+      'ol.regular_unit_price_minor',
+      'p.price_minor',
+      'p.currency',
       'ol.id',
       'ol.product_id',
       'ol.title',
@@ -103,6 +136,8 @@ export async function returnableLines(
       quantity: l.quantity,
       returnable: finalSale ? 0 : left,
       finalSale,
+      boughtUnitMinor: l.regular_unit_price_minor ?? l.unit_price_minor,
+      currency: l.order_currency,
       product:
         l.live_product === null
           ? null
@@ -111,7 +146,10 @@ export async function returnableLines(
               colours: colourOptionsOf(l.colour_options ?? '[]').map((c) => ({
                 key: colourKey(c.name),
                 name: c.name,
+                priceMinor: c.priceMinor,
               })),
+              priceMinor: l.price_minor ?? 0,
+              currency: l.currency ?? l.order_currency,
             },
     };
   });
@@ -136,7 +174,7 @@ const MAX_ALTERNATIVES = 100;
 /**
  * The replacements a line may have (decision 0039): the next size up (too small) and down (too big) of the
  * same colour by the product's size order, skipping sizes none are left of; and every other size and colour
- * there is. The fit finder's measurements are not stored on orders yet, so they do not narrow it down.
+ * there is, each with its price difference per unit. The fit finder's measurements are not stored on orders yet, so they do not narrow it down.
  */
 export async function replacementOptions(
   db: DbOrTx,
@@ -147,6 +185,8 @@ export async function replacementOptions(
 }> {
   const none = { nextSizes: { too_small: null, too_big: null }, alternatives: [] };
   if (!line.product || line.size === null || line.product.sizes.length === 0) return none;
+  // Priced in another currency now: no exchange can be settled against what was paid.
+  if (unitDifference(line, ALL_COLOURS) === null) return none;
   const { sizes, colours } = line.product;
   const available = await stockOf(db, line.productId);
   const boughtKey = line.colour === null ? ALL_COLOURS : colourKey(line.colour);
@@ -159,6 +199,7 @@ export async function replacementOptions(
       colour: colour === ALL_COLOURS ? null : colour,
       colourName: colourName(colour),
       available: left,
+      differenceMinor: unitDifference(line, colour) ?? 0,
     };
   };
   const at = sizes.findIndex((s) => sizeKey(s) === sizeKey(line.size ?? ''));

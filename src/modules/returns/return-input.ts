@@ -56,3 +56,9 @@ export const requestReturnInput = z
 export type RequestReturnInput = z.infer<typeof requestReturnInput>;
 
 export const cancelReturnInput = z.object({ ...orderPageKey, returnId: z.string().trim().min(1).max(100) });
+
+/** Opens the payment of an exchange's price difference (decision 0039), with the order page's key. */
+export const payReturnDifferenceInput = z.object({
+  ...orderPageKey,
+  returnId: z.string().trim().min(1).max(100),
+});

@@ -25,7 +25,7 @@ export async function queueReturnStepEmail(
   if (!ret) return null;
   const order = await trx
     .selectFrom('orders')
-    .select(['id', 'number', 'currency', 'customer_email', 'customer_name', 'access_token'])
+    .select(['id', 'number', 'currency', 'customer_email', 'customer_name', 'access_token', 'payment_method'])
     .where('id', '=', ret.order_id)
     .executeTakeFirst();
   if (!order?.customer_email || !order.access_token) return null;
@@ -75,6 +75,15 @@ export async function queueReturnStepEmail(
         exchangeCarrier: ret.exchange_carrier,
         exchangeTracking: ret.exchange_tracking,
         refundedMinor: ret.refunded_minor,
+        difference:
+          ret.difference_minor === 0
+            ? null
+            : {
+                amountMinor: ret.difference_minor,
+                status: ret.difference_status,
+                payOnline: order.payment_method === 'card',
+                cashOnDelivery: order.payment_method === 'cash_on_delivery',
+              },
       },
     },
     step,

@@ -44,4 +44,46 @@ describe('return step emails', () => {
       returnStepEmail({ ...data, ret: { ...data.ret, resolution: 'refund' } }, 'refunded').text,
     ).toContain('We refunded $89.00');
   });
+
+  it('tells of an exchange’s price difference where it matters (decision 0039)', () => {
+    const owed = (status: 'due' | 'collect_on_delivery' | 'paid', card: boolean) => ({
+      ...data,
+      ret: {
+        ...data.ret,
+        difference: { amountMinor: 1500, status, payOnline: card, cashOnDelivery: !card },
+      },
+    });
+    expect(returnStepEmail(owed('due', true), 'requested').text).toContain(
+      'Your replacement costs $15.00 more than what you bought. You can pay it from your order page once we approve your exchange.',
+    );
+    expect(returnStepEmail(owed('due', true), 'approved').text).toContain(
+      'Please pay it from your order page.',
+    );
+    expect(returnStepEmail(owed('due', false), 'approved').text).toContain(
+      'You pay it to the courier when the replacement is delivered.',
+    );
+    expect(returnStepEmail(owed('collect_on_delivery', false), 'exchange_shipped').text).toContain(
+      'Please pay the courier $15.00, the price difference, when the replacement arrives.',
+    );
+    expect(returnStepEmail(owed('paid', true), 'difference_paid').text).toContain('we received $15.00');
+    const back = {
+      ...data,
+      ret: {
+        ...data.ret,
+        difference: {
+          amountMinor: -800,
+          status: 'refunded' as const,
+          payOnline: true,
+          cashOnDelivery: false,
+        },
+      },
+    };
+    expect(returnStepEmail(back, 'requested').text).toContain('costs $8.00 less');
+    expect(returnStepEmail(back, 'exchange_shipped').text).toContain(
+      'We refunded $8.00, the price difference',
+    );
+    expect(returnStepEmail(back, 'refunded').text).toContain('the price difference of your exchange');
+    // No difference: nothing said of one.
+    expect(returnStepEmail(data, 'approved').text).not.toContain('difference');
+  });
 });

@@ -1,5 +1,10 @@
 import { formatMoney } from '../../shared/money.js';
-import { RETURN_REASON_LABEL, type ReturnReasonName, type ReturnStep } from '../../shared/returns.js';
+import {
+  type DifferenceStatus,
+  RETURN_REASON_LABEL,
+  type ReturnReasonName,
+  type ReturnStep,
+} from '../../shared/returns.js';
 import {
   emailDocument,
   escapeHtml,
@@ -29,8 +34,46 @@ export type ReturnStepEmailData = {
     exchangeCarrier: string | null;
     exchangeTracking: string | null;
     refundedMinor: number | null;
+    /**
+     * The exchange's price difference (decision 0039), signed; null when there is none. payOnline: the
+     * order was paid by card, so the shopper pays it from the order page.
+     */
+    difference?: {
+      amountMinor: number;
+      status: DifferenceStatus;
+      payOnline: boolean;
+      cashOnDelivery: boolean;
+    } | null;
   };
 };
+
+/** What the email says of an exchange's price difference at the steps that mention it. */
+function differenceWords(d: ReturnStepEmailData, step: ReturnStep): string[] {
+  const diff = d.ret.difference;
+  if (!diff || diff.amountMinor === 0) return [];
+  const amount = formatMoney(Math.abs(diff.amountMinor), d.order.currency, RECEIPT);
+  if (step === 'requested' || step === 'approved') {
+    if (diff.amountMinor < 0)
+      return [
+        `Your replacement costs ${amount} less than what you bought: we refund the difference when we send it.`,
+      ];
+    const pay = diff.payOnline
+      ? step === 'approved'
+        ? 'Please pay it from your order page.'
+        : 'You can pay it from your order page once we approve your exchange.'
+      : diff.cashOnDelivery
+        ? 'You pay it to the courier when the replacement is delivered.'
+        : 'We will tell you how to pay it.';
+    return [`Your replacement costs ${amount} more than what you bought. ${pay}`];
+  }
+  if (step === 'exchange_shipped') {
+    if (diff.status === 'collect_on_delivery')
+      return [`Please pay the courier ${amount}, the price difference, when the replacement arrives.`];
+    if (diff.status === 'refunded') return [`We refunded ${amount}, the price difference, to you.`];
+    if (diff.status === 'to_refund') return [`We will refund the price difference of ${amount} separately.`];
+  }
+  return [];
+}
 
 function wording(
   d: ReturnStepEmailData,
@@ -49,6 +92,7 @@ function wording(
           r.resolution === 'exchange'
             ? 'The replacement is held for you until your return is closed. We will email you when we have looked at your request.'
             : 'We will email you when we have looked at your request.',
+          ...differenceWords(d, step),
         ],
       };
     case 'approved':
@@ -59,6 +103,7 @@ function wording(
           'Please send the items back to us.',
           ...(r.instructions ? [oneLine(r.instructions, 2000)] : []),
           r.postagePaidBy === 'shop' ? 'We pay the return postage.' : 'The return postage is yours to pay.',
+          ...differenceWords(d, step),
         ],
       };
     case 'declined':
@@ -94,6 +139,7 @@ function wording(
                   .trim(),
               ]
             : []),
+          ...differenceWords(d, step),
         ],
       };
     case 'refunded':
@@ -101,9 +147,19 @@ function wording(
         subject: `Order #${n}: your refund`,
         heading: 'Your refund is on its way',
         body: [
-          r.refundedMinor !== null
-            ? `We refunded ${formatMoney(r.refundedMinor, d.order.currency, RECEIPT)} for the returned items of order #${n}.`
-            : `We refunded the returned items of order #${n}.`,
+          r.resolution === 'exchange' && r.difference
+            ? `We refunded ${formatMoney(Math.abs(r.difference.amountMinor), d.order.currency, RECEIPT)}, the price difference of your exchange on order #${n}.`
+            : r.refundedMinor !== null
+              ? `We refunded ${formatMoney(r.refundedMinor, d.order.currency, RECEIPT)} for the returned items of order #${n}.`
+              : `We refunded the returned items of order #${n}.`,
+        ],
+      };
+    case 'difference_paid':
+      return {
+        subject: `Order #${n}: price difference received`,
+        heading: 'We received the price difference',
+        body: [
+          `Thank you: we received ${formatMoney(Math.abs(r.difference?.amountMinor ?? 0), d.order.currency, RECEIPT)}, the price difference of your exchange on order #${n}.`,
         ],
       };
     case 'cancelled':

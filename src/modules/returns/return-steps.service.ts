@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { DbOrTx, ReturnStatus } from '../../db/database.js';
-import { colourOptionsOf } from '../../db/json-columns.js';
+import { FRESH_PROOF_MESSAGE } from '../../shared/auth.js';
 import { ALL_COLOURS, colourKey, variantLabel } from '../../shared/colours.js';
 import { formatMoney } from '../../shared/money.js';
 import type {
@@ -27,11 +27,21 @@ const STATUS_WORDS: Record<ReturnStatus, string> = {
 };
 
 /** The return and its order's number, for the refusals below; NOT_FOUND when there is none. */
-async function returnOf(trx: DbOrTx, id: string) {
+export async function returnOf(trx: DbOrTx, id: string) {
   const row = await trx
     .selectFrom('returns as r')
     .innerJoin('orders as o', 'o.id', 'r.order_id')
-    .select(['r.id', 'r.order_id', 'r.status', 'r.resolution', 'r.currency', 'o.number'])
+    .select([
+      'r.id',
+      'r.order_id',
+      'r.status',
+      'r.resolution',
+      'r.currency',
+      'r.difference_minor',
+      'r.difference_status',
+      'o.number',
+      'o.payment_method',
+    ])
     .where('r.id', '=', id)
     .executeTakeFirst();
   if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: 'Return not found' });
@@ -39,7 +49,7 @@ async function returnOf(trx: DbOrTx, id: string) {
 }
 
 /** Said when the conditional UPDATE found the return elsewhere: another admin moved it first. */
-async function notAt(trx: DbOrTx, id: string, wanted: string): Promise<TRPCError> {
+export async function notAt(trx: DbOrTx, id: string, wanted: string): Promise<TRPCError> {
   const now = await returnOf(trx, id);
   return new TRPCError({
     code: 'CONFLICT',
@@ -103,13 +113,22 @@ export async function declineReturn(
   const now = deps.clock.now();
   const iso = now.toISOString();
   return deps.db.transaction().execute(async (trx) => {
-    const moved = await trx
-      .updateTable('returns')
-      .set({ status: 'declined', decline_reason: input.reason, closed_at: iso, updated_at: iso })
-      .where('id', '=', input.id)
-      .where('status', 'in', ['requested', 'approved'])
-      .returning(['order_id'])
-      .executeTakeFirst();
+    // One conditional UPDATE per status it may leave, so the audit's `from` is the status it really left,
+    // even when another admin approved it a moment before.
+    let moved: { order_id: string; from: 'requested' | 'approved' } | undefined;
+    for (const from of ['requested', 'approved'] as const) {
+      const row = await trx
+        .updateTable('returns')
+        .set({ status: 'declined', decline_reason: input.reason, closed_at: iso, updated_at: iso })
+        .where('id', '=', input.id)
+        .where('status', '=', from)
+        .returning(['order_id'])
+        .executeTakeFirst();
+      if (row) {
+        moved = { order_id: row.order_id, from };
+        break;
+      }
+    }
     if (!moved) throw await notAt(trx, input.id, 'declined');
     await releaseExchangeHolds(trx, input.id);
     await told(trx, deps, admin, {
@@ -120,7 +139,7 @@ export async function declineReturn(
       detail: { reason: input.reason },
       now,
     });
-    return { id: input.id, status: 'declined' as const };
+    return { id: input.id, status: 'declined' as const, from: moved.from };
   });
 }
 
@@ -208,26 +227,53 @@ async function putBackUnits(
   }
 }
 
+/** Who closes an exchange: the owner with a fresh confirmation may refund its price difference (decision 0039). */
+export type Closer = { email: string; owner: boolean; freshlyConfirmed: boolean };
+
 /**
- * The replacement leaves with its tracking: the held units are sold, no new payment. A replacement priced
- * differently (another colour at its own price) would need a charge or a refund of the difference, which
- * this step does not make: it is refused, saying so.
+ * The replacement leaves with its tracking and the held units are sold. Its price difference, fixed at the
+ * request (decision 0039), is settled here: one the shopper owes must be paid first, except on a
+ * cash-on-delivery order, where the courier collects it with the replacement; one the shop owes goes back
+ * through the order's refund, promised in the transaction that closes (the owner's, freshly confirmed). A
+ * provider that refuses leaves the exchange closed and its difference 'to_refund', for refundDifference.
  */
 export async function closeExchange(
-  deps: ReturnStepDeps,
-  admin: string,
+  deps: RefundDeps,
+  closer: Closer,
   input: z.output<typeof closeExchangeInput>,
 ) {
   const now = deps.clock.now();
   const iso = now.toISOString();
-  return deps.db.transaction().execute(async (trx) => {
+  const admin = closer.email;
+  const closed = await deps.db.transaction().execute(async (trx) => {
     const ret = await returnOf(trx, input.id);
     if (ret.resolution !== 'exchange')
       throw new TRPCError({
         code: 'BAD_REQUEST',
         message: 'This return asks for a refund, not an exchange: close it with the refund.',
       });
-    await refuseOtherPrices(trx, input.id);
+    if (ret.status !== 'received') throw await notAt(trx, input.id, 'closed with a shipment');
+    const amount = formatMoney(Math.abs(ret.difference_minor), ret.currency);
+    const cod = ret.payment_method === 'cash_on_delivery';
+    if (ret.difference_status === 'due' && !cod)
+      throw new TRPCError({
+        code: 'CONFLICT',
+        message: `The shopper has not paid the difference${closer.owner ? ` (${amount})` : ''} yet: it is paid from the order page, or record it paid if it came another way.`,
+      });
+    const refunding = ret.difference_status === 'to_refund';
+    if (refunding && !closer.owner)
+      throw new TRPCError({
+        code: 'FORBIDDEN',
+        message: 'This exchange gives a price difference back to the shopper: the owner must close it.',
+      });
+    if (refunding && !closer.freshlyConfirmed)
+      throw new TRPCError({ code: 'PRECONDITION_FAILED', message: FRESH_PROOF_MESSAGE });
+    const differenceStatus =
+      ret.difference_status === 'due'
+        ? 'collect_on_delivery'
+        : refunding
+          ? 'refunded'
+          : ret.difference_status;
     const moved = await trx
       .updateTable('returns')
       .set({
@@ -236,56 +282,80 @@ export async function closeExchange(
         exchange_tracking: input.trackingNumber,
         closed_at: iso,
         updated_at: iso,
+        difference_status: differenceStatus,
       })
       .where('id', '=', input.id)
       .where('status', '=', 'received')
       .where('resolution', '=', 'exchange')
+      .where('difference_status', '=', ret.difference_status)
       .returning(['order_id'])
       .executeTakeFirst();
     if (!moved) throw await notAt(trx, input.id, 'closed with a shipment');
     await sellExchangeHolds(trx, input.id);
-    await told(trx, deps, admin, {
+    const reserved = refunding
+      ? await reserveRefundIn(
+          trx,
+          deps,
+          admin,
+          {
+            id: moved.order_id,
+            amountMinor: -ret.difference_minor,
+            reason: `Exchange on order #${ret.number}: price difference`,
+            paidVia: input.paidVia,
+            note: input.note,
+          },
+          { returnId: input.id },
+        )
+      : null;
+    if (reserved)
+      await trx
+        .updateTable('returns')
+        .set({ difference_refund_id: reserved.refundId })
+        .where('id', '=', input.id)
+        .execute();
+    await recordOrderEvent(trx, {
       orderId: moved.order_id,
-      returnId: input.id,
       kind: 'return_closed',
-      mail: 'exchange_shipped',
-      detail: { resolution: 'exchange', carrier: input.carrier, trackingNumber: input.trackingNumber },
-      now,
+      actor: admin,
+      detail: {
+        returnId: input.id,
+        resolution: 'exchange',
+        carrier: input.carrier,
+        trackingNumber: input.trackingNumber,
+        ...(ret.difference_minor !== 0 ? { differenceStatus } : {}),
+        ...(reserved ? { refundId: reserved.refundId } : {}),
+      },
+      at: now,
     });
-    return { id: input.id, status: 'closed' as const };
+    // A provider's refund is told with the shipment once the provider answered, so the email says which.
+    if (!reserved || reserved.manual) await queueShippedEmail(trx, deps, input.id, now);
+    return { orderId: moved.order_id, reserved, differenceStatus };
   });
+  const done = {
+    id: input.id,
+    status: 'closed' as const,
+    differenceStatus: closed.differenceStatus,
+    refund: null as Awaited<ReturnType<typeof sendReservedRefund>> | null,
+    refundRefused: null as string | null,
+  };
+  if (!closed.reserved) return done;
+  if (closed.reserved.manual) {
+    done.refund = await sendReservedRefund(deps, admin, closed.reserved);
+    return done;
+  }
+  try {
+    done.refund = await sendReservedRefund(deps, admin, closed.reserved);
+  } catch (error) {
+    // settleRefund put the difference back to 'to_refund' with the refund's failure on the timeline.
+    done.refundRefused = error instanceof Error ? error.message : String(error);
+    done.differenceStatus = 'to_refund';
+  }
+  await deps.db.transaction().execute((trx) => queueShippedEmail(trx, deps, input.id, deps.clock.now()));
+  return done;
 }
 
-async function refuseOtherPrices(trx: DbOrTx, returnId: string): Promise<void> {
-  const lines = await trx
-    .selectFrom('return_lines as rl')
-    .innerJoin('order_lines as ol', 'ol.id', 'rl.order_line_id')
-    .innerJoin('products as p', 'p.id', 'ol.product_id')
-    .select([
-      'rl.exchange_colour',
-      'rl.exchange_size',
-      'ol.title',
-      'ol.unit_price_minor',
-      'ol.regular_unit_price_minor',
-      'p.price_minor',
-      'p.colour_options',
-      'p.currency',
-    ])
-    .where('rl.return_id', '=', returnId)
-    .execute();
-  for (const line of lines) {
-    if (line.exchange_size === null) continue;
-    const colour = line.exchange_colour
-      ? colourOptionsOf(line.colour_options).find((c) => colourKey(c.name) === line.exchange_colour)
-      : undefined;
-    const price = colour?.priceMinor ?? line.price_minor;
-    const paidFor = line.regular_unit_price_minor ?? line.unit_price_minor;
-    if (price !== paidFor)
-      throw new TRPCError({
-        code: 'CONFLICT',
-        message: `${line.title}: the replacement now costs ${formatMoney(price, line.currency)}, the one bought ${formatMoney(paidFor, line.currency)}. An exchange at another price cannot be shipped from here yet: refund this return, or make a new order for the replacement.`,
-      });
-  }
+function queueShippedEmail(trx: DbOrTx, deps: ReturnStepDeps, returnId: string, now: Date) {
+  return queueReturnStepEmail(trx, { publicUrl: deps.publicUrl, now }, returnId, 'exchange_shipped');
 }
 
 function queueRefundedEmail(trx: DbOrTx, deps: ReturnStepDeps, returnId: string, now: Date) {
@@ -324,13 +394,19 @@ export async function closeRefund(deps: RefundDeps, admin: string, input: z.outp
       .where('return_id', '=', input.id)
       .orderBy('order_line_id')
       .execute();
-    const reserved = await reserveRefundIn(trx, deps, admin, {
-      id: moved.order_id,
-      reason: `Return of order #${ret.number}`,
-      lines: lines.map((l) => ({ lineId: l.order_line_id, quantity: l.quantity })),
-      paidVia: input.paidVia,
-      note: input.note,
-    });
+    const reserved = await reserveRefundIn(
+      trx,
+      deps,
+      admin,
+      {
+        id: moved.order_id,
+        reason: `Return of order #${ret.number}`,
+        lines: lines.map((l) => ({ lineId: l.order_line_id, quantity: l.quantity })),
+        paidVia: input.paidVia,
+        note: input.note,
+      },
+      { returnId: input.id },
+    );
     await trx
       .updateTable('returns')
       .set({ refunded_minor: reserved.request.amountMinor })

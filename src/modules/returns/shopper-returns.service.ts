@@ -16,7 +16,14 @@ import { StockShortage } from '../stock/reservations.js';
 import { holdExchangeUnits, releaseExchangeHolds } from './exchange-holds.js';
 import { openOrderPage } from './order-page-access.js';
 import { colourNameOf } from './return-colours.js';
-import { CONTACT, orderWindow, replacementOptions, returnableLines } from './return-eligibility.js';
+import { canPayDifference } from './return-differences.js';
+import {
+  CONTACT,
+  orderWindow,
+  replacementOptions,
+  returnableLines,
+  unitDifference,
+} from './return-eligibility.js';
 import type { RequestReturnInput } from './return-input.js';
 import { queueReturnStepEmail } from './return-mail.js';
 import { loadReturnSettings } from './return-settings.js';
@@ -120,6 +127,7 @@ export async function requestReturn(
         quantity: number;
         exchange_colour: string | null;
         exchange_size: string | null;
+        difference_minor: number;
       }> = [];
       for (const want of input.lines) {
         const line = lines.find((l) => l.lineId === want.lineId);
@@ -135,6 +143,7 @@ export async function requestReturn(
           );
         let exchangeColour: string | null = null;
         let exchangeSize: string | null = null;
+        let difference = 0;
         if (want.exchange) {
           const product = line.product;
           if (!product)
@@ -155,14 +164,23 @@ export async function requestReturn(
             exchangeColour = colour.key;
           }
           exchangeSize = size;
+          // Fixed now, at the prices the shopper is shown: a later price change does not move it.
+          const unit = unitDifference(line, exchangeColour);
+          if (unit === null)
+            throw bad(
+              `${name} is now sold in another currency than your order was paid in, so it cannot be exchanged online. Choose a refund, or contact the shop.`,
+            );
+          difference = unit * want.quantity;
         }
         rows.push({
           order_line_id: line.lineId,
           quantity: want.quantity,
           exchange_colour: exchangeColour,
           exchange_size: exchangeSize,
+          difference_minor: difference,
         });
       }
+      const differenceMinor = rows.reduce((sum, r) => sum + r.difference_minor, 0);
       await trx
         .insertInto('returns')
         .values({
@@ -183,6 +201,8 @@ export async function requestReturn(
           approved_at: null,
           received_at: null,
           closed_at: null,
+          difference_minor: differenceMinor,
+          difference_status: differenceMinor > 0 ? 'due' : differenceMinor < 0 ? 'to_refund' : 'none',
         })
         .execute();
       await trx
@@ -199,6 +219,7 @@ export async function requestReturn(
           resolution,
           reason: RETURN_REASON_LABEL[input.reason],
           summary: `${rows.reduce((s, r) => s + r.quantity, 0)} item(s)`,
+          ...(differenceMinor !== 0 ? { differenceMinor, currency: order.currency } : {}),
         },
         at: now,
       });
@@ -256,6 +277,11 @@ export async function cancelReturn(
 
 /** The order's returns as its page shows them, oldest first. */
 export async function customerReturns(db: DbOrTx, orderId: string): Promise<CustomerReturnView[]> {
+  const order = await db
+    .selectFrom('orders')
+    .select(['payment_method'])
+    .where('id', '=', orderId)
+    .executeTakeFirst();
   const returns = await db
     .selectFrom('returns')
     .selectAll()
@@ -275,6 +301,7 @@ export async function customerReturns(db: DbOrTx, orderId: string): Promise<Cust
       'rl.quantity',
       'rl.exchange_size',
       'rl.exchange_colour',
+      'rl.difference_minor',
     ])
     .where(
       'rl.return_id',
@@ -294,6 +321,7 @@ export async function customerReturns(db: DbOrTx, orderId: string): Promise<Cust
         quantity: l.quantity,
         exchangeSize: l.exchange_size,
         exchangeColour: l.exchange_colour ? await colourNameOf(db, l.product_id, l.exchange_colour) : null,
+        differenceMinor: l.difference_minor,
       });
     views.push({
       id: r.id,
@@ -302,6 +330,14 @@ export async function customerReturns(db: DbOrTx, orderId: string): Promise<Cust
       resolution: r.resolution,
       createdAt: r.created_at,
       lines: shown,
+      difference:
+        r.difference_minor === 0
+          ? null
+          : {
+              amountMinor: r.difference_minor,
+              status: r.difference_status,
+              canPay: canPayDifference({ ...r, payment_method: order?.payment_method ?? null }),
+            },
       exchangeTracking:
         r.exchange_carrier && r.exchange_tracking
           ? { carrier: r.exchange_carrier, number: r.exchange_tracking }

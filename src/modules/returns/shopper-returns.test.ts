@@ -140,8 +140,20 @@ describe('shopper returns and exchanges', () => {
     expect(options.windowEndsAt).toBe(new Date(Date.parse(daysAgo(3)) + 14 * DAY).toISOString());
     const kurta = options.lines.find((l) => l.lineId === o.kurta);
     expect(kurta).toMatchObject({ returnable: 1, finalSale: false });
-    expect(kurta?.nextSizes.too_small).toEqual({ size: 'L', colour: null, colourName: null, available: 1 });
-    expect(kurta?.nextSizes.too_big).toEqual({ size: 'S', colour: null, colourName: null, available: null });
+    expect(kurta?.nextSizes.too_small).toEqual({
+      size: 'L',
+      colour: null,
+      colourName: null,
+      available: 1,
+      differenceMinor: 0,
+    });
+    expect(kurta?.nextSizes.too_big).toEqual({
+      size: 'S',
+      colour: null,
+      colourName: null,
+      available: null,
+      differenceMinor: 0,
+    });
     // XL is sold out: not offered.
     expect(kurta?.alternatives.map((a) => a.size)).toEqual(['S', 'L']);
     expect(options.lines.find((l) => l.lineId === o.scarf)).toMatchObject({ finalSale: true, returnable: 0 });
@@ -267,8 +279,16 @@ describe('shopper returns and exchanges', () => {
         resolution: 'exchange',
         createdAt: NOW,
         lines: [
-          { lineId: o.kurta, title: 'Lawn Kurta', quantity: 1, exchangeSize: 'L', exchangeColour: null },
+          {
+            lineId: o.kurta,
+            title: 'Lawn Kurta',
+            quantity: 1,
+            exchangeSize: 'L',
+            exchangeColour: null,
+            differenceMinor: 0,
+          },
         ],
+        difference: null,
         exchangeTracking: null,
         refundedMinor: null,
         declineReason: null,
@@ -496,12 +516,14 @@ describe('shopper returns and exchanges', () => {
       colour: 'teal',
       colourName: 'Teal',
       available: null,
+      differenceMinor: 0,
     });
     expect(tunic?.alternatives).toContainEqual({
       size: 'L',
       colour: 'mint',
       colourName: 'Mint',
       available: 2,
+      differenceMinor: 0,
     });
     const soldOut = await failure(
       shop().orderPage.requestReturn({

@@ -1,7 +1,11 @@
 import { TRPCError } from '@trpc/server';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
+import { isFreshlyConfirmed } from '../../modules/auth/fresh-proof.js';
+import type { RefundDeps } from '../../modules/orders/refunds.service.js';
 import { listReturns, returnDetail } from '../../modules/returns/return-admin-view.js';
+import { recordDifferencePaid, refundDifference } from '../../modules/returns/return-difference-steps.js';
+import { returnPackingSlip } from '../../modules/returns/return-packing-slip.js';
 import { reasonsByProduct } from '../../modules/returns/return-reports.js';
 import {
   approveReturn,
@@ -16,6 +20,8 @@ import {
   declineReturnInput,
   reasonsByProductInput,
   receiveReturnInput,
+  recordDifferencePaidInput,
+  refundDifferenceInput,
   returnIdInput,
   returnListInput,
 } from '../../shared/return-admin-input.js';
@@ -23,6 +29,10 @@ import { adminProcedure, ownerProcedure, router } from '../init.js';
 
 function stepDeps(ctx: { db: Db; clock: Clock; config: { publicUrl: string } }) {
   return { db: ctx.db, clock: ctx.clock, publicUrl: ctx.config.publicUrl };
+}
+
+function refundDeps(ctx: Parameters<typeof stepDeps>[0] & Pick<RefundDeps, 'payments' | 'log'>): RefundDeps {
+  return { ...stepDeps(ctx), payments: ctx.payments, log: ctx.log };
 }
 
 /**
@@ -40,6 +50,14 @@ export const adminReturnsRouter = router({
     return found;
   }),
 
+  /**
+   * What goes in an exchange's parcel, to print: the replacement, the address, the tracking once shipped.
+   * Any admin packs parcels; the only money on it is what the courier collects (return-packing-slip.ts).
+   */
+  packingSlip: adminProcedure
+    .input(returnIdInput)
+    .query(async ({ ctx, input }) => returnPackingSlip(ctx.db, input.id)),
+
   approve: adminProcedure.input(returnIdInput).mutation(async ({ ctx, input }) => {
     const done = await approveReturn(stepDeps(ctx), ctx.admin.email, input.id);
     ctx.audit.changes = [{ field: 'status', from: 'requested', to: 'approved' }];
@@ -53,7 +71,7 @@ export const adminReturnsRouter = router({
 
   decline: adminProcedure.input(declineReturnInput).mutation(async ({ ctx, input }) => {
     const done = await declineReturn(stepDeps(ctx), ctx.admin.email, input);
-    ctx.audit.changes = [{ field: 'status', from: null, to: 'declined' }];
+    ctx.audit.changes = [{ field: 'status', from: done.from, to: 'declined' }];
     ctx.mail.nudge();
     // A held replacement went back on the shelf.
     ctx.backInStock.nudge();
@@ -84,12 +102,30 @@ export const adminReturnsRouter = router({
     return done;
   }),
 
+  /**
+   * Any admin ships an exchange; one whose price difference goes back to the shopper is the owner's, freshly
+   * confirmed, as closeRefund is (checked in the closing transaction, where the difference is read).
+   */
   closeExchange: adminProcedure.input(closeExchangeInput).mutation(async ({ ctx, input }) => {
-    const done = await closeExchange(stepDeps(ctx), ctx.admin.email, input);
+    const done = await closeExchange(
+      refundDeps(ctx),
+      {
+        email: ctx.admin.email,
+        owner: ctx.admin.role === 'owner',
+        freshlyConfirmed: isFreshlyConfirmed(ctx.admin, ctx.clock.now()),
+      },
+      input,
+    );
     ctx.audit.changes = [
       { field: 'status', from: 'received', to: 'closed' },
       { field: 'exchangeTracking', from: null, to: `${input.carrier} ${input.trackingNumber}` },
+      ...(done.refund ? [{ field: 'differenceRefundedMinor', from: null, to: done.refund.amountMinor }] : []),
     ];
+    if (done.refundRefused)
+      ctx.log.warn(
+        { event: 'returns.difference_refund_refused', return: input.id, account: ctx.admin.email },
+        'exchange shipped, its price difference refund refused',
+      );
     ctx.mail.nudge();
     ctx.log.info(
       {
@@ -108,20 +144,39 @@ export const adminReturnsRouter = router({
     .meta({ freshCode: true })
     .input(closeRefundInput)
     .mutation(async ({ ctx, input }) => {
-      const done = await closeRefund(
-        {
-          db: ctx.db,
-          clock: ctx.clock,
-          payments: ctx.payments,
-          publicUrl: ctx.config.publicUrl,
-          log: ctx.log,
-        },
-        ctx.admin.email,
-        input,
-      );
+      const done = await closeRefund(refundDeps(ctx), ctx.admin.email, input);
       ctx.audit.changes = [
         { field: 'status', from: 'received', to: 'closed' },
         { field: 'refundedMinor', from: null, to: done.refund.amountMinor },
+      ];
+      ctx.mail.nudge();
+      return done;
+    }),
+
+  /** An exchange's price difference paid another way (cash to the courier, a transfer), as recordCashCollected is. */
+  recordDifferencePaid: adminProcedure.input(recordDifferencePaidInput).mutation(async ({ ctx, input }) => {
+    const done = await recordDifferencePaid(stepDeps(ctx), ctx.admin.email, input);
+    ctx.audit.changes = [
+      { field: 'differenceStatus', from: done.from, to: 'paid' },
+      { field: 'differencePaidVia', from: null, to: input.paidVia },
+    ];
+    ctx.mail.nudge();
+    ctx.log.info(
+      { event: 'returns.difference_paid', return: input.id, account: ctx.admin.email },
+      'price difference recorded paid',
+    );
+    return done;
+  }),
+
+  /** A closed exchange's price difference refunded again after the provider refused it (owner, fresh proof). */
+  refundDifference: ownerProcedure
+    .meta({ freshCode: true })
+    .input(refundDifferenceInput)
+    .mutation(async ({ ctx, input }) => {
+      const done = await refundDifference(refundDeps(ctx), ctx.admin.email, input);
+      ctx.audit.changes = [
+        { field: 'differenceStatus', from: 'to_refund', to: 'refunded' },
+        { field: 'differenceRefundedMinor', from: null, to: done.refund.amountMinor },
       ];
       ctx.mail.nudge();
       return done;

@@ -9,6 +9,7 @@ import { priceCart } from '../../modules/checkout/quote.js';
 import { applySessionOutcome } from '../../modules/orders/after-payment.service.js';
 import { findOrderIdBySession, orderSummaryBySession } from '../../modules/orders/orders.repository.js';
 import { stripeShippingOf } from '../../modules/orders/postal-address.js';
+import { completeDemoDifference, demoDifferenceSummary } from '../../modules/returns/return-differences.js';
 import { readShipping } from '../../modules/settings/settings.repository.js';
 import { cartInput, sessionIdInput, testPaymentInput } from '../../shared/checkout-input.js';
 import { CODE_REFUSAL_TEXT } from '../../shared/discounts.js';
@@ -157,6 +158,32 @@ export const checkoutRouter = router({
     }
     return { ok: true as const };
   }),
+  /** Demo payment mode only: the exchange's price difference a demo_rd_ session pays (decision 0039). */
+  demoDifference: publicProcedure.input(sessionIdInput).query(async ({ ctx, input }) => {
+    if (ctx.payments.mode !== 'demo') throw new TRPCError({ code: 'NOT_FOUND', message: 'Return not found' });
+    return demoDifferenceSummary(ctx.db, input.sessionId);
+  }),
+
+  /** Demo payment mode only: pays the difference as a Stripe webhook would, to the return, never the order. */
+  completeDemoDifference: publicProcedure.input(sessionIdInput).mutation(async ({ ctx, input }) => {
+    if (ctx.payments.mode !== 'demo') {
+      throw new TRPCError({
+        code: 'FORBIDDEN',
+        message: 'Test payments are disabled: this store takes real payments.',
+      });
+    }
+    const result = await completeDemoDifference(
+      { db: ctx.db, clock: ctx.clock, publicUrl: ctx.config.publicUrl },
+      input.sessionId,
+    );
+    ctx.mail.nudge();
+    ctx.log[result.outcome.startsWith('difference paid again') ? 'warn' : 'info'](
+      { event: 'returns.difference_demo_paid', outcome: result.outcome },
+      'demo price difference payment',
+    );
+    return { ok: true as const };
+  }),
+
   /** The countries the store ships to (two-letter codes), for the demo payment form's country list. */
   shippingCountries: publicProcedure.query(async ({ ctx }) => (await readShipping(ctx.db)).countries),
   /** Whether real payments are configured, so the client can say so (never the key itself). */

@@ -4,8 +4,10 @@ import { confirmCashOnDelivery } from '../../modules/orders/cod-confirmation.js'
 import { paymentReferenceOf } from '../../modules/orders/offline-order-mail.js';
 import { tokenMatches } from '../../modules/orders/order-access.js';
 import { loadOrderRecord } from '../../modules/orders/order-record.js';
+import { payReturnDifference } from '../../modules/returns/return-differences.js';
 import {
   cancelReturnInput,
+  payReturnDifferenceInput,
   requestReturnInput,
   returnOptionsInput,
 } from '../../modules/returns/return-input.js';
@@ -105,6 +107,22 @@ export const orderPageRouter = router({
     );
     ctx.mail.nudge();
     ctx.log.info({ event: 'returns.cancelled', return: input.returnId, by: 'shopper' }, 'return cancelled');
+    return result;
+  }),
+
+  /**
+   * A payment page for an exchange's price difference (decision 0039): Stripe Checkout, or the demo page.
+   * Only while the difference is due on an approved or received exchange of a card order.
+   */
+  payReturnDifference: publicProcedure.input(payReturnDifferenceInput).mutation(async ({ ctx, input }) => {
+    const result = await payReturnDifference(
+      { db: ctx.db, clock: ctx.clock, publicUrl: ctx.config.publicUrl, payments: ctx.payments },
+      input,
+    );
+    ctx.log.info(
+      { event: 'returns.difference_session', return: input.returnId, mode: ctx.payments.mode },
+      'price difference payment opened',
+    );
     return result;
   }),
 

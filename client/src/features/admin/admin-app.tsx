@@ -11,6 +11,7 @@ import { AdminLayout } from './admin-layout';
 import { DashboardPage } from './dashboard-page';
 import { LogsPage } from './logs-page';
 import { PackingSlipPage } from './orders/packing-slip-page';
+import { ReturnPackingSlipPage } from './returns/return-packing-slip-page';
 
 /** Everything under /admin, loaded as its own chunk so shoppers never download it. */
 export default function AdminApp() {
@@ -43,6 +44,11 @@ export default function AdminApp() {
         <Route path="/admin/orders/:id/packing-slip">
           <AdminGuard>
             <PackingSlipPage />
+          </AdminGuard>
+        </Route>
+        <Route path="/admin/returns/:id/packing-slip">
+          <AdminGuard>
+            <ReturnPackingSlipPage />
           </AdminGuard>
         </Route>
       </Switch>

@@ -1,5 +1,5 @@
-import { lazy, Suspense, useState } from 'react';
-import { Link } from 'wouter';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Link, useSearch } from 'wouter';
 import { Tabs } from '../../components/admin/tabs';
 import { Button } from '../../components/ui/button';
 import { paths } from '../../lib/paths';
@@ -41,6 +41,12 @@ export function DashboardPage() {
   const logout = useLogout();
   const TABS = ALL_TABS.filter((tab) => session?.role === 'owner' || tab.staff);
   const [active, setActive] = useState<(typeof ALL_TABS)[number]['id']>('products');
+  // A link may name the tab to open (?tab=returns&return=…, from an order's list of returns).
+  const tabParam = new URLSearchParams(useSearch()).get('tab');
+  const asked = TABS.find((tab) => tab.id === tabParam)?.id;
+  useEffect(() => {
+    if (asked) setActive(asked);
+  }, [asked]);
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
       <div className="flex flex-wrap items-center justify-between gap-4">

@@ -10,6 +10,7 @@ import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useZodForm } from '../../lib/use-zod-form';
 import { AddressLines } from './address-lines';
+import { DemoDifferencePayment } from './demo-difference-payment';
 import { DemoOrderSummary } from './demo-order-summary';
 import { type DemoPaymentValues, demoPaymentCheck } from './demo-payment-check';
 
@@ -27,16 +28,24 @@ const EMPTY: Values = {
  */
 export function TestPaymentPage() {
   usePageTitle('Test Payment Processing');
-  const sessionId = new URLSearchParams(useSearch()).get('session_id') ?? '';
+  const search = new URLSearchParams(useSearch());
+  const sessionId = search.get('session_id') ?? '';
+  // An exchange's price difference (decision 0039) has its own demo sessions: no shopper details to ask.
+  const difference = sessionId.startsWith('demo_rd_');
 
   return (
     <div className="mx-auto max-w-xl px-4 py-16">
       <h1 className="text-center font-serif text-3xl">Test Payment Processing</h1>
       <p className="mt-4 rounded-xl bg-amber-50 p-4 text-center text-sm text-amber-900">
         <strong>Demo payment — no card is charged and no money moves.</strong> This store is in demo payment
-        mode: the details below only complete a test order.
+        mode:{' '}
+        {difference
+          ? 'paying here completes a test payment.'
+          : 'the details below only complete a test order.'}
       </p>
-      {sessionId ? (
+      {difference ? (
+        <DemoDifferencePayment sessionId={sessionId} returnTo={search.get('return_to')} />
+      ) : sessionId ? (
         <>
           <DemoOrderSummary sessionId={sessionId} />
           <DemoPaymentForm sessionId={sessionId} />

@@ -10,6 +10,7 @@ import { trpc } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';
 import { DayText } from './local-time';
 import { OfflinePayment } from './offline-payment';
+import { DifferencePaidNotice } from './returns/difference-paid-notice';
 import { ReturnSection } from './returns/return-section';
 
 /**
@@ -136,6 +137,7 @@ function OrderDetails({ order, id, token }: { order: CustomerOrderView; id: stri
       </p>
 
       <OfflinePayment order={order} id={id} token={token} />
+      <DifferencePaidNotice returns={order.returns} id={id} token={token} />
 
       {cancelled ? (
         <div className="mt-6 rounded-xl border border-red-200 bg-red-50 p-4 text-red-900">
@@ -254,6 +256,7 @@ function OrderDetails({ order, id, token }: { order: CustomerOrderView; id: stri
           id={id}
           token={token}
           currency={currency}
+          paymentMethod={order.paymentMethod}
           returns={order.returns}
           contact={`Please contact ${store.name} (see “Questions about your order?” below), quoting order #${order.number}.`}
         />

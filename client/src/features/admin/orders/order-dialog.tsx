@@ -1,11 +1,14 @@
 import { formatMoney } from '@shared/money';
 import { PAYMENT_METHOD_LABEL } from '@shared/payment-methods';
+import { RETURN_STATUS_LABEL } from '@shared/returns';
 import { type ReactNode, type RefObject, useId, useRef, useState } from 'react';
+import { Link } from 'wouter';
 import { OrderLines } from '../../../components/order-lines';
 import { PostalAddress } from '../../../components/postal-address';
 import { Button } from '../../../components/ui/button';
 import { Modal } from '../../../components/ui/modal';
 import { paths } from '../../../lib/paths';
+import { RETURN_STATUS_STYLE } from '../returns/return-labels';
 import { OrderActions } from './order-actions';
 import { OrderEmails } from './order-emails';
 import { OrderPayment } from './order-payment';
@@ -241,6 +244,12 @@ function OrderBody({
         <OrderRefunds order={order} onDone={onDone} />
       </Section>
 
+      {order.returns.length > 0 ? (
+        <Section title="Returns">
+          <OrderReturns returns={order.returns} />
+        </Section>
+      ) : null}
+
       <Section title="Emails">
         <OrderEmails order={order} />
       </Section>
@@ -264,6 +273,24 @@ function OrderBody({
         )}
       </Section>
     </div>
+  );
+}
+
+/** The order's returns and exchanges, each a link that opens it in the Returns tab. */
+function OrderReturns({ returns }: { returns: OrderDetail['returns'] }) {
+  return (
+    <ul className="space-y-1" data-testid="order-dialog-returns">
+      {returns.map((r) => (
+        <li key={r.id} className="flex flex-wrap items-center gap-2">
+          <Link href={paths.adminReturn(r.id)} className="font-medium text-maroon underline">
+            {r.resolution === 'exchange' ? 'Exchange' : 'Refund'} asked {at(r.createdAt)}
+          </Link>
+          <span className={`rounded-full px-2 py-0.5 text-xs ${RETURN_STATUS_STYLE[r.status]}`}>
+            {RETURN_STATUS_LABEL[r.status]}
+          </span>
+        </li>
+      ))}
+    </ul>
   );
 }
 

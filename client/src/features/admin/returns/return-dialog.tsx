@@ -1,10 +1,12 @@
 import { formatMoney } from '@shared/money';
-import { RETURN_STATUS_LABEL } from '@shared/returns';
+import { DIFFERENCE_STATUS_LABEL, RETURN_STATUS_LABEL } from '@shared/returns';
 import { type ReactNode, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Modal } from '../../../components/ui/modal';
+import { paths } from '../../../lib/paths';
 import { ActionPanel, failureMessage } from '../orders/action-panel';
-import { RETURN_STATUS_STYLE, reasonLabel } from './return-labels';
+import { RecordDifferencePaidForm, RefundDifferenceForm } from './difference-forms';
+import { RETURN_STATUS_STYLE, reasonLabel, signedDifferenceText } from './return-labels';
 import {
   CloseExchangeForm,
   CloseRefundForm,
@@ -17,7 +19,13 @@ import { type ReturnDetail, useApproveReturn, useReturn } from './use-returns';
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'short', timeStyle: 'short' });
 const at = (iso: string) => dateTime.format(new Date(iso));
 
-type FormAction = 'decline' | 'receive' | 'closeExchange' | 'closeRefund';
+type FormAction =
+  | 'decline'
+  | 'receive'
+  | 'closeExchange'
+  | 'closeRefund'
+  | 'recordDifferencePaid'
+  | 'refundDifference';
 
 const FORM_ACTIONS: ReadonlyArray<{
   id: FormAction;
@@ -33,6 +41,18 @@ const FORM_ACTIONS: ReadonlyArray<{
     Form: CloseExchangeForm,
   },
   { id: 'closeRefund', button: 'Refund', title: 'Refund and close', Form: CloseRefundForm },
+  {
+    id: 'recordDifferencePaid',
+    button: 'Record difference paid',
+    title: 'The price difference is paid',
+    Form: RecordDifferencePaidForm,
+  },
+  {
+    id: 'refundDifference',
+    button: 'Refund the difference',
+    title: 'Give the price difference back',
+    Form: RefundDifferenceForm,
+  },
   { id: 'decline', button: 'Decline', title: 'Decline the return', Form: DeclineForm },
 ];
 
@@ -91,6 +111,8 @@ function ReturnBody({
   onDone: (message: string) => void;
 }) {
   const { order } = detail;
+  // Staff see the difference's status but no amounts (the server sends them none).
+  const linePrices = detail.difference !== null && detail.lines.some((l) => l.differenceMinor !== null);
   return (
     <div className="space-y-6 text-sm">
       <div className="space-y-1">
@@ -117,6 +139,18 @@ function ReturnBody({
             </>
           ) : null}
         </p>
+        {detail.resolution === 'exchange' ? (
+          <div className="flex flex-wrap gap-2 pt-2">
+            <a
+              href={paths.adminReturnPackingSlip(detail.id)}
+              target="_blank"
+              rel="noopener"
+              className="inline-flex items-center rounded-full border border-ink/80 px-3 py-1 text-xs font-medium hover:bg-ink hover:text-ivory"
+            >
+              Packing slip<span className="sr-only"> for the replacement (opens in a new tab)</span>
+            </a>
+          </div>
+        ) : null}
       </div>
 
       <Section title="Why">
@@ -146,6 +180,11 @@ function ReturnBody({
               <th scope="col" className="py-1 text-right font-medium">
                 Restocked
               </th>
+              {linePrices ? (
+                <th scope="col" className="py-1 pl-3 text-right font-medium">
+                  Difference
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -164,6 +203,13 @@ function ReturnBody({
                 </td>
                 <td className="py-1 pr-3 text-right">{l.held}</td>
                 <td className="py-1 text-right">{l.restocked}</td>
+                {linePrices ? (
+                  <td className="py-1 pl-3 text-right">
+                    {l.differenceMinor === null || l.differenceMinor === 0
+                      ? '—'
+                      : `${l.differenceMinor > 0 ? '+' : '−'}${formatMoney(Math.abs(l.differenceMinor), detail.currency)}`}
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>
@@ -181,10 +227,56 @@ function ReturnBody({
         ) : null}
       </Section>
 
+      {detail.difference ? (
+        <Section title="Price difference">
+          <DifferenceSummary detail={detail} difference={detail.difference} />
+        </Section>
+      ) : null}
+
       <Section title="Actions">
         <ReturnActions detail={detail} onDone={onDone} />
       </Section>
     </div>
+  );
+}
+
+/** What the exchange's price difference is and where it stands; the amount for the owner only. */
+function DifferenceSummary({
+  detail,
+  difference,
+}: {
+  detail: ReturnDetail;
+  difference: NonNullable<ReturnDetail['difference']>;
+}) {
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1" data-testid="return-difference">
+      {difference.amountMinor !== null ? (
+        <>
+          <dt className="text-muted">Amount</dt>
+          <dd>{signedDifferenceText(difference.amountMinor, detail.currency)}</dd>
+        </>
+      ) : null}
+      <dt className="text-muted">Status</dt>
+      <dd data-testid="return-difference-status">{DIFFERENCE_STATUS_LABEL[difference.status]}</dd>
+      {difference.paidVia ? (
+        <>
+          <dt className="text-muted">Via</dt>
+          <dd>{difference.paidVia}</dd>
+        </>
+      ) : null}
+      {difference.paidAt ? (
+        <>
+          <dt className="text-muted">When</dt>
+          <dd>{at(difference.paidAt)}</dd>
+        </>
+      ) : null}
+      {difference.refundId ? (
+        <>
+          <dt className="text-muted">Refund</dt>
+          <dd className="break-all font-mono text-xs">{difference.refundId}</dd>
+        </>
+      ) : null}
+    </dl>
   );
 }
 

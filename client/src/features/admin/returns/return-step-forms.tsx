@@ -1,11 +1,12 @@
+import { formatMoney } from '@shared/money';
 import { closeExchangeInput, declineReturnInput } from '@shared/return-admin-input';
 import { type FormEvent, useId, useState } from 'react';
 import { TextAreaField } from '../../../components/admin/text-area-field';
-import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
 import { useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';
 import { serverFieldErrors, useZodForm } from '../../../lib/use-zod-form';
 import { Failure, FormButtons, failureMessage, useFocusOnOpen } from '../orders/action-panel';
+import { checkDifferencePayment } from './difference-check';
 import { checkReceive, MAX_CONDITION } from './receive-check';
 import {
   type ReturnDetail,
@@ -130,31 +131,56 @@ export function ReceiveForm({ detail, onCancel, onDone }: StepFormProps) {
   );
 }
 
-const exchangeFields = closeExchangeInput.omit({ id: true });
+// Carrier and tracking number; the difference's refund fields are checked on their own (difference-check).
+const exchangeFields = closeExchangeInput.pick({ carrier: true, trackingNumber: true });
 
 /** The held replacement leaves with a carrier and tracking number; the return closes. */
 export function CloseExchangeForm({ detail, onCancel, onDone }: StepFormProps) {
   const form = useZodForm(exchangeFields, { carrier: '', trackingNumber: '' });
   const close = useCloseExchange();
   const [failure, setFailure] = useState<string | null>(null);
+  // A difference to give back goes back as the exchange closes: a manual order's by hand, said how.
+  const refunding = detail.difference?.status === 'to_refund';
+  const byHand = refunding && detail.order.paymentMethod !== 'card';
+  const [paidVia, setPaidVia] = useState('');
+  const [note, setNote] = useState('');
+  const [moneyErrors, setMoneyErrors] = useState<Record<string, string>>({});
   const ref = useFocusOnOpen<HTMLFormElement>();
   const focusFirstError = useFocusFirstInvalid(ref);
+  const noteId = useId();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setFailure(null);
-    const result = await form.save((v) => close.mutateAsync({ id: detail.id, ...v }));
+    const money = checkDifferencePayment({ paidVia, note }, byHand);
+    setMoneyErrors(money.errors);
+    if (!money.input) {
+      form.validate();
+      return focusFirstError();
+    }
+    const extra = refunding ? money.input : {};
+    const result = await form.save((v) => close.mutateAsync({ id: detail.id, ...v, ...extra }));
     if (result === 'saved') return onDone('Exchange shipped; the return is closed.');
-    if (result !== 'invalid') setFailure(refusalText(result.message));
+    if (result !== 'invalid') {
+      setMoneyErrors(result.fieldErrors);
+      setFailure(refusalText(result.message));
+    }
     focusFirstError();
   };
+  const differenceNote = closeDifferenceNote(detail);
   return (
     <form
       ref={ref}
       onSubmit={(e) => void submit(e)}
       noValidate
       aria-label="Ship the exchange"
+      aria-describedby={differenceNote ? noteId : undefined}
       className="space-y-3"
     >
+      {differenceNote ? (
+        <p id={noteId} className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          {differenceNote}
+        </p>
+      ) : null}
       <div className="grid gap-3 sm:grid-cols-2">
         <TextField
           label="Carrier"
@@ -171,7 +197,26 @@ export function CloseExchangeForm({ detail, onCancel, onDone }: StepFormProps) {
           required
         />
       </div>
-      <Failure message={failure} fieldsWrong={form.hasErrors} />
+      {byHand ? (
+        <TextField
+          label="Difference paid back via (e.g. bank transfer, cash)"
+          value={paidVia}
+          maxLength={100}
+          onChange={(e) => setPaidVia(e.target.value)}
+          error={moneyErrors.paidVia}
+          required
+        />
+      ) : null}
+      {refunding ? (
+        <TextAreaField
+          label="Refund note (optional)"
+          value={note}
+          onChange={setNote}
+          error={moneyErrors.note}
+          rows={2}
+        />
+      ) : null}
+      <Failure message={failure} fieldsWrong={form.hasErrors || Object.keys(moneyErrors).length > 0} />
       <FormButtons
         onCancel={onCancel}
         pending={close.isPending}
@@ -180,6 +225,28 @@ export function CloseExchangeForm({ detail, onCancel, onDone }: StepFormProps) {
       />
     </form>
   );
+}
+
+/** What closing does with the price difference, if there is one to speak of. */
+function closeDifferenceNote(detail: ReturnDetail): string | null {
+  const d = detail.difference;
+  if (!d) return null;
+  const amount =
+    d.amountMinor === null ? 'The price difference' : formatMoney(Math.abs(d.amountMinor), detail.currency);
+  switch (d.status) {
+    case 'due':
+      if (detail.order.paymentMethod === 'cash_on_delivery')
+        return `${amount}: the courier collects it with the replacement (the packing slip says so).`;
+      return detail.order.paymentMethod === 'card'
+        ? `${amount} is not paid yet: the shopper pays it on their order page (or record it as paid).`
+        : `${amount} is not paid yet: record it as paid once it arrives.`;
+    case 'collect_on_delivery':
+      return `${amount}: the courier collects it with the replacement (the packing slip says so).`;
+    case 'to_refund':
+      return `${amount} goes back to the shopper as the exchange closes (the owner closes it).`;
+    default:
+      return null;
+  }
 }
 
 /**

@@ -1,7 +1,9 @@
 import { formatMoney } from '@shared/money';
 import { RETURN_STATUS_LABEL, RETURN_STATUSES, type ReturnStatusName } from '@shared/returns';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
 import { type Column, DataTable } from '../../../components/admin/data-table';
+import { paths } from '../../../lib/paths';
 import { ReturnDialog } from './return-dialog';
 import { RETURN_STATUS_STYLE, reasonLabel } from './return-labels';
 import { type ReturnRow, useReturnList } from './use-returns';
@@ -55,11 +57,26 @@ export function ReturnsPanel() {
   const [status, setStatus] = useState<ReturnStatusName | ''>('');
   const [selected, setSelected] = useState<string | null>(null);
   const { list, items } = useReturnList(status);
+  // A return named by the address (?return=…, an order's link to it) opens at once.
+  const linked = new URLSearchParams(useSearch()).get('return');
+  const [, navigate] = useLocation();
+  const filter = useRef<HTMLSelectElement>(null);
+  useEffect(() => {
+    if (linked) setSelected(linked);
+  }, [linked]);
+  const close = () => {
+    setSelected(null);
+    if (!linked) return;
+    // Opened by a link, the dialog had no button here to give focus back to: the panel's first control.
+    navigate(paths.adminDashboard(), { replace: true });
+    requestAnimationFrame(() => filter.current?.focus());
+  };
   return (
     <div>
       <label className="flex items-center gap-2 text-sm">
         <span>Status</span>
         <select
+          ref={filter}
           value={status}
           onChange={(e) => setStatus(e.target.value as ReturnStatusName | '')}
           className="rounded-lg border border-stone-line bg-white px-2 py-1.5"
@@ -96,7 +113,7 @@ export function ReturnsPanel() {
           }}
         />
       </div>
-      {selected ? <ReturnDialog id={selected} onClose={() => setSelected(null)} /> : null}
+      {selected ? <ReturnDialog id={selected} onClose={close} /> : null}
     </div>
   );
 }

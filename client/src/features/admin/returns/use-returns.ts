@@ -65,6 +65,19 @@ export function useCloseRefund() {
   return trpc.admin.returns.closeRefund.useMutation(useStep('Refunded; return closed'));
 }
 
+export function useRecordDifferencePaid() {
+  return trpc.admin.returns.recordDifferencePaid.useMutation(useStep('Price difference recorded as paid'));
+}
+
+export function useRefundDifference() {
+  return trpc.admin.returns.refundDifference.useMutation(useStep('Price difference refunded'));
+}
+
+/** What the exchange's parcel needs (admin.returns.packingSlip), for its printable slip. */
+export function useReturnPackingSlip(id: string) {
+  return trpc.admin.returns.packingSlip.useQuery({ id }, { retry: false });
+}
+
 export function useReturnReasons(productId: string) {
   return trpc.admin.returns.reasonsByProduct.useQuery({ productId });
 }

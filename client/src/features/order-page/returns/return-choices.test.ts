@@ -10,9 +10,9 @@ import {
   withReason,
 } from './return-choices';
 
-const L = { size: 'L', colour: null, colourName: null, available: 3 };
-const S = { size: 'S', colour: null, colourName: null, available: null };
-const XL = { size: 'XL', colour: null, colourName: null, available: 0 };
+const L = { size: 'L', colour: null, colourName: null, available: 3, differenceMinor: 50_000 };
+const S = { size: 'S', colour: null, colourName: null, available: null, differenceMinor: 0 };
+const XL = { size: 'XL', colour: null, colourName: null, available: 0, differenceMinor: -30_000 };
 
 const kurta: ReturnableLine = {
   lineId: 7,

@@ -5,6 +5,7 @@ import { useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';
 import {
   availabilityText,
   checkReturnForm,
+  type ExchangeOption,
   exchangeOffers,
   initialReturnForm,
   isFitReason,
@@ -20,6 +21,7 @@ import {
   refundAllowed,
   withReason,
 } from './return-choices';
+import { offerDifferenceText, pricedDifferenceNote } from './return-difference';
 
 const errorText = 'mt-1 text-sm text-red-700';
 const invalid = (error: string | undefined) => (error ? true : undefined);
@@ -30,11 +32,14 @@ const invalid = (error: string | undefined) => (error ? true : undefined);
  */
 export function ReturnForm({
   options,
+  currency,
   pending,
   refusal,
   onSubmit,
 }: {
   options: ReturnOptionsView;
+  /** The order's currency, which a replacement's price difference is in. */
+  currency: string;
   pending: boolean;
   refusal: string | null;
   onSubmit: (request: ReturnRequest) => void;
@@ -72,7 +77,7 @@ export function ReturnForm({
   const single = chosen.length === 1 ? chosen[0] : undefined;
   const suggestion = single && reason !== '' ? exchangeOffers(single, reason)[0] : undefined;
   const exchangeLabel = suggestion
-    ? `Exchange for ${optionName(suggestion)} — ${availabilityText(suggestion)}`
+    ? `Exchange for ${offerText(suggestion, currency)}`
     : 'Exchange for another size';
 
   return (
@@ -203,6 +208,7 @@ export function ReturnForm({
               key={line.lineId}
               line={line}
               reason={reason}
+              currency={currency}
               value={values.lines[line.lineId]?.exchange ?? ''}
               onChange={(exchange) => setLine(line.lineId, { exchange })}
               error={errors[`lines.${line.lineId}.exchange`]}
@@ -301,21 +307,32 @@ function LineChoice({
   );
 }
 
+/** "L — in stock", then its price difference per unit when it has one: "L — 1 left, +Rs 500 to pay". */
+function offerText(option: ExchangeOption, currency: string, note = ''): string {
+  const difference = offerDifferenceText(option.differenceMinor, currency);
+  return `${optionName(option)} — ${availabilityText(option)}${note}${difference ? `, ${difference}` : ''}`;
+}
+
 function ExchangeChoice({
   line,
   reason,
+  currency,
   value,
   onChange,
   error,
 }: {
   line: ReturnableLine;
   reason: ReturnReasonName;
+  currency: string;
   value: string;
   onChange: (key: string) => void;
   error: string | undefined;
 }) {
   const id = useId();
   const offers = exchangeOffers(line, reason);
+  const picked = offers.find((o) => optionKey(o) === value);
+  const priceNote = picked ? pricedDifferenceNote(picked.differenceMinor, currency) : null;
+  const describedBy = [priceNote ? `${id}-price` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium">
@@ -327,19 +344,27 @@ function ExchangeChoice({
         value={value}
         onChange={(e) => onChange(e.target.value)}
         aria-invalid={invalid(error)}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={describedBy || undefined}
         className={`mt-1 rounded-lg border bg-white px-2 py-1.5 text-sm ${error ? 'border-red-700' : 'border-stone-line'}`}
       >
         {offers.length === 0 ? <option value="">No other size in stock</option> : null}
         {offers.map((o, i) => (
           <option key={optionKey(o)} value={optionKey(o)}>
-            {optionName(o)} — {availabilityText(o)}
-            {i === 0 && isFitReason(reason)
-              ? ` (the next size ${reason === 'too_small' ? 'up' : 'down'})`
-              : ''}
+            {offerText(
+              o,
+              currency,
+              i === 0 && isFitReason(reason)
+                ? ` (the next size ${reason === 'too_small' ? 'up' : 'down'})`
+                : '',
+            )}
           </option>
         ))}
       </select>
+      {priceNote ? (
+        <p id={`${id}-price`} className="mt-1 text-xs text-muted" data-testid="exchange-difference">
+          {priceNote}
+        </p>
+      ) : null}
       {error ? (
         <p id={`${id}-error`} className={errorText}>
           {error}

@@ -1,12 +1,12 @@
-import { formatMoney } from '@shared/money';
-import { type CustomerReturnView, RETURN_REASON_LABEL } from '@shared/returns';
+import type { PaymentMethodName } from '@shared/payment-names';
+import type { CustomerReturnView } from '@shared/returns';
 import { useEffect, useId, useRef, useState } from 'react';
-import { Button } from '../../../components/ui/button';
 import { trpc } from '../../../lib/trpc';
 import { serverFieldErrors } from '../../../lib/use-zod-form';
 import { DayText } from '../local-time';
-import { cancellable, type ReturnOptionsView, type ReturnRequest, returnStatusText } from './return-choices';
+import type { ReturnOptionsView, ReturnRequest } from './return-choices';
 import { ReturnForm } from './return-form';
+import { ReturnProgress } from './return-progress';
 
 /** A return as orderPage.view lists it (its `returns`). */
 export type ShopperReturn = CustomerReturnView;
@@ -31,12 +31,14 @@ export function ReturnSection({
   id,
   token,
   currency,
+  paymentMethod,
   returns,
   contact,
 }: {
   id: string;
   token: string;
   currency: string;
+  paymentMethod: PaymentMethodName;
   returns: ShopperReturn[];
   /** How to reach the shop, as the page's own contact section says it. */
   contact: string;
@@ -57,6 +59,11 @@ export function ReturnSection({
     ]);
   const request = trpc.orderPage.requestReturn.useMutation({ onSettled: () => void refresh() });
   const cancel = trpc.orderPage.cancelReturn.useMutation({ onSettled: () => void refresh() });
+  const pay = trpc.orderPage.payReturnDifference.useMutation({
+    // Stripe's page, or the demo's /testpayment: a page load either way, away from this one.
+    onSuccess: ({ url }) => window.location.assign(url),
+    onError: () => void refresh(),
+  });
 
   // The form closes (or empties) after a request: focus goes to what the page said about it.
   useEffect(() => {
@@ -82,6 +89,10 @@ export function ReturnSection({
       { onSuccess: () => setSaid('Your return is cancelled.') },
     );
   };
+  const onPay = (returnId: string) => {
+    setSaid(null);
+    pay.mutate({ orderId: id, token, returnId });
+  };
 
   const data = options.data;
   if (!data && returns.length === 0 && !options.isError) return null;
@@ -102,6 +113,7 @@ export function ReturnSection({
           <ReturnForm
             key={formKey}
             options={data}
+            currency={currency}
             pending={request.isPending}
             refusal={refusalOf(request.error)}
             onSubmit={onSubmit}
@@ -121,9 +133,13 @@ export function ReturnSection({
         <ReturnProgress
           returns={returns}
           currency={currency}
+          paymentMethod={paymentMethod}
           onCancel={onCancel}
           cancelling={cancel.isPending ? (cancel.variables?.returnId ?? null) : null}
-          refusal={refusalOf(cancel.error)}
+          // The page is left for the payment's: the button stays busy until it goes.
+          onPay={onPay}
+          paying={pay.isPending || pay.isSuccess ? (pay.variables?.returnId ?? null) : null}
+          refusal={refusalOf(cancel.error) ?? refusalOf(pay.error)}
         />
       ) : null}
     </section>
@@ -152,84 +168,6 @@ function Policy({ options }: { options: ReturnOptionsView }) {
           </p>
         </div>
       ) : null}
-    </div>
-  );
-}
-
-function ReturnProgress({
-  returns,
-  currency,
-  onCancel,
-  cancelling,
-  refusal,
-}: {
-  returns: ShopperReturn[];
-  currency: string;
-  onCancel: (returnId: string) => void;
-  cancelling: string | null;
-  refusal: string | null;
-}) {
-  return (
-    <div className="mt-6">
-      <h3 className="font-serif text-lg">Your returns</h3>
-      {refusal ? (
-        <p role="alert" className="mt-2 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
-          {refusal}
-        </p>
-      ) : null}
-      <ul className="mt-2 space-y-4">
-        {returns.map((r) => (
-          <li
-            key={r.id}
-            className="rounded-xl border border-stone-line p-4 text-sm"
-            data-testid="return-item"
-          >
-            <p className="font-medium" data-testid="return-status">
-              {returnStatusText(r.status, r.resolution)}
-            </p>
-            <p className="text-muted">
-              Asked <DayText iso={r.createdAt} /> · {RETURN_REASON_LABEL[r.reason]} ·{' '}
-              {r.resolution === 'exchange' ? 'Exchange' : 'Refund'}
-            </p>
-            <ul className="mt-2 list-disc pl-5">
-              {r.lines.map((l) => (
-                <li key={l.lineId}>
-                  {l.quantity} × {l.title}
-                  {l.exchangeSize
-                    ? `, for size ${l.exchangeSize}${l.exchangeColour ? ` in ${l.exchangeColour}` : ''}`
-                    : ''}
-                </li>
-              ))}
-            </ul>
-            {r.exchangeTracking ? (
-              <p className="mt-2">
-                Replacement sent with {r.exchangeTracking.carrier}, tracking number{' '}
-                <span className="font-mono">{r.exchangeTracking.number}</span>.
-              </p>
-            ) : null}
-            {r.refundedMinor !== null && r.refundedMinor > 0 ? (
-              <p className="mt-2" data-testid="return-refunded">
-                Refunded {formatMoney(r.refundedMinor, currency)}.
-              </p>
-            ) : null}
-            {r.declineReason ? <p className="mt-2">The shop said: {r.declineReason}</p> : null}
-            {cancellable(r.status) ? (
-              <Button
-                variant="secondary"
-                className="mt-3"
-                disabled={cancelling === r.id}
-                onClick={() => onCancel(r.id)}
-              >
-                {cancelling === r.id ? 'Cancelling…' : 'Cancel this return'}
-                <span className="sr-only">
-                  {' '}
-                  asked <DayText iso={r.createdAt} />
-                </span>
-              </Button>
-            ) : null}
-          </li>
-        ))}
-      </ul>
     </div>
   );
 }

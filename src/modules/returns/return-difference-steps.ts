@@ -1,0 +1,135 @@
+import { TRPCError } from '@trpc/server';
+import type { z } from 'zod';
+import type { recordDifferencePaidInput, refundDifferenceInput } from '../../shared/return-admin-input.js';
+import { recordOrderEvent } from '../orders/order-events.repository.js';
+import { type RefundDeps, reserveRefundIn, sendReservedRefund } from '../orders/refunds.service.js';
+import { queueReturnStepEmail } from './return-mail.js';
+import { type ReturnStepDeps, returnOf } from './return-steps.service.js';
+
+/**
+ * The owner's steps of an exchange's price difference (decision 0039) besides closing: recording it paid
+ * another way than the order page's card payment, and refunding it again after the provider refused.
+ */
+
+/** 'due' or 'collect_on_delivery' → 'paid': the courier's cash, a transfer, a card payment taken elsewhere. */
+export async function recordDifferencePaid(
+  deps: ReturnStepDeps,
+  admin: string,
+  input: z.output<typeof recordDifferencePaidInput>,
+) {
+  const now = deps.clock.now();
+  const iso = now.toISOString();
+  return deps.db.transaction().execute(async (trx) => {
+    const ret = await returnOf(trx, input.id);
+    const from = ret.difference_status;
+    if (
+      (from !== 'due' && from !== 'collect_on_delivery') ||
+      ret.status === 'declined' ||
+      ret.status === 'cancelled'
+    )
+      throw new TRPCError({
+        code: 'CONFLICT',
+        message: `This exchange of order #${ret.number} has no price difference waiting to be paid.`,
+      });
+    const moved = await trx
+      .updateTable('returns')
+      .set({
+        difference_status: 'paid',
+        difference_paid_via: input.paidVia,
+        difference_paid_at: iso,
+        updated_at: iso,
+      })
+      .where('id', '=', input.id)
+      .where('difference_status', '=', from)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 0)
+      throw new TRPCError({
+        code: 'CONFLICT',
+        message: `The price difference of this exchange of order #${ret.number} was just recorded: look again.`,
+      });
+    await recordOrderEvent(trx, {
+      orderId: ret.order_id,
+      kind: 'return_difference_paid',
+      actor: admin,
+      detail: {
+        returnId: input.id,
+        amountMinor: ret.difference_minor,
+        currency: ret.currency,
+        paidVia: input.paidVia,
+        note: input.note,
+      },
+      at: now,
+    });
+    await queueReturnStepEmail(trx, { publicUrl: deps.publicUrl, now }, input.id, 'difference_paid');
+    return { id: input.id, differenceStatus: 'paid' as const, from };
+  });
+}
+
+/**
+ * A closed exchange's difference the shop still owes (its refund was refused): refunded through the order's
+ * refund, reserved in the transaction that marks it refunded, then sent. A refusal again puts it back to
+ * 'to_refund' (settleRefund) and says so.
+ */
+export async function refundDifference(
+  deps: RefundDeps,
+  admin: string,
+  input: z.output<typeof refundDifferenceInput>,
+) {
+  const now = deps.clock.now();
+  const iso = now.toISOString();
+  const reserved = await deps.db.transaction().execute(async (trx) => {
+    const ret = await returnOf(trx, input.id);
+    const moved = await trx
+      .updateTable('returns')
+      .set({ difference_status: 'refunded', updated_at: iso })
+      .where('id', '=', input.id)
+      .where('status', '=', 'closed')
+      .where('resolution', '=', 'exchange')
+      .where('difference_status', '=', 'to_refund')
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 0)
+      throw new TRPCError({
+        code: 'CONFLICT',
+        message: `This return of order #${ret.number} has no price difference to refund now: only a closed exchange's refused one is refunded here.`,
+      });
+    const reserved = await reserveRefundIn(
+      trx,
+      deps,
+      admin,
+      {
+        id: ret.order_id,
+        amountMinor: -ret.difference_minor,
+        reason: `Exchange on order #${ret.number}: price difference`,
+        paidVia: input.paidVia,
+        note: input.note,
+      },
+      { returnId: input.id },
+    );
+    await trx
+      .updateTable('returns')
+      .set({ difference_refund_id: reserved.refundId })
+      .where('id', '=', input.id)
+      .execute();
+    await recordOrderEvent(trx, {
+      orderId: ret.order_id,
+      kind: 'return_difference_refunded',
+      actor: admin,
+      detail: {
+        returnId: input.id,
+        refundId: reserved.refundId,
+        amountMinor: reserved.request.amountMinor,
+        currency: reserved.request.currency,
+      },
+      at: now,
+    });
+    if (reserved.manual) await queueRefunded(trx, deps, input.id);
+    return reserved;
+  });
+  const refund = await sendReservedRefund(deps, admin, reserved);
+  if (!reserved.manual) await deps.db.transaction().execute((trx) => queueRefunded(trx, deps, input.id));
+  return { id: input.id, differenceStatus: 'refunded' as const, refund };
+}
+
+function queueRefunded(trx: Parameters<typeof queueReturnStepEmail>[0], deps: ReturnStepDeps, id: string) {
+  return queueReturnStepEmail(trx, { publicUrl: deps.publicUrl, now: deps.clock.now() }, id, 'refunded');
+}
