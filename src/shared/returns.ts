@@ -119,6 +119,8 @@ export type ReturnOption = {
   colourName: string | null;
   /** Units that can still be had; null when the size is not tracked (always available). */
   available: number | null;
+  /** True when the measurements the line was bought with chose this size (decision 0040); absent otherwise. */
+  fitted?: boolean;
 };
 
 export type ReturnOptionsView = {
