@@ -6,6 +6,8 @@ import {
   availabilityText,
   checkReturnForm,
   exchangeOffers,
+  firstOfferNote,
+  fittedNote,
   initialReturnForm,
   isFitReason,
   lineReturnable,
@@ -316,6 +318,7 @@ function ExchangeChoice({
 }) {
   const id = useId();
   const offers = exchangeOffers(line, reason);
+  const fitted = fittedNote(line, reason);
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium">
@@ -327,19 +330,24 @@ function ExchangeChoice({
         value={value}
         onChange={(e) => onChange(e.target.value)}
         aria-invalid={invalid(error)}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={
+          [fitted ? `${id}-fit` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined
+        }
         className={`mt-1 rounded-lg border bg-white px-2 py-1.5 text-sm ${error ? 'border-red-700' : 'border-stone-line'}`}
       >
         {offers.length === 0 ? <option value="">No other size in stock</option> : null}
         {offers.map((o, i) => (
           <option key={optionKey(o)} value={optionKey(o)}>
             {optionName(o)} — {availabilityText(o)}
-            {i === 0 && isFitReason(reason)
-              ? ` (the next size ${reason === 'too_small' ? 'up' : 'down'})`
-              : ''}
+            {i === 0 && isFitReason(reason) && o === line.nextSizes[reason] ? firstOfferNote(o, reason) : ''}
           </option>
         ))}
       </select>
+      {fitted ? (
+        <p id={`${id}-fit`} className="mt-1 text-sm text-muted" data-testid="return-fitted">
+          {fitted}
+        </p>
+      ) : null}
       {error ? (
         <p id={`${id}-error`} className={errorText}>
           {error}
