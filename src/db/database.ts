@@ -348,6 +348,8 @@ export interface OrderLinesTable {
   discount_minor: Generated<number>;
   sale_id: string | null;
   sale_name: string | null;
+  /** The fit finder's measurements, JSON `{ chest: 96.5, … }` in cm (decision 0040); null without, or once erased. */
+  fit_cm: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A sale or a discount code (decision 0037). */

@@ -51,3 +51,27 @@ export function colourOptionsOf(text: string): ColourOption[] {
     ];
   });
 }
+
+/**
+ * A size chart (products.size_detail, a colour's sizeDetail) as the fit finder reads it: size → column → text.
+ * Accepts the column's text or an already parsed value; a row or cell that is not text is left out.
+ */
+export function sizeDetailOf(value: unknown): Record<string, Record<string, string>> {
+  let parsed = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return {};
+    }
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+  const out: Record<string, Record<string, string>> = {};
+  for (const [size, cells] of Object.entries(parsed)) {
+    if (!cells || typeof cells !== 'object' || Array.isArray(cells)) continue;
+    const row: Record<string, string> = {};
+    for (const [name, cell] of Object.entries(cells)) if (typeof cell === 'string') row[name] = cell;
+    out[size] = row;
+  }
+  return out;
+}

@@ -11,6 +11,7 @@ import { expireOfflineOrders } from '../modules/orders/offline-expiry.js';
 import { reconcilePendingOrders } from '../modules/orders/reconcile.js';
 import { settlePendingRefunds } from '../modules/orders/refunds.service.js';
 import type { PaymentGateway } from '../modules/payments/payment-gateway.js';
+import { eraseSpentFits } from '../modules/returns/fit-retention.js';
 import { releaseExpiredReservations } from '../modules/stock/reservations.js';
 import { notifyBackInStock } from '../modules/stock/stock-alerts.js';
 import { pruneVitals } from '../modules/telemetry/vitals.repository.js';
@@ -86,6 +87,14 @@ async function maintenanceRound(deps: MaintenanceDeps, now: Date, signal: AbortS
   const expired = await expireAbandonedDemoOrders(deps.db, now);
   if (expired > 0)
     deps.log.info({ event: 'orders.expired', count: expired }, 'abandoned demo checkouts expired');
+  signal.throwIfAborted();
+  // After the expiries: an order expired this round loses its measurements in the same round (decision 0040).
+  const erased = await eraseSpentFits(deps.db, now);
+  if (erased > 0)
+    deps.log.info(
+      { event: 'orders.fit_erased', count: erased },
+      'fit finder measurements of past orders erased',
+    );
   signal.throwIfAborted();
   const reconciled = await reconcilePendingOrders(deps, {
     createdBefore: new Date(now.getTime() - RECONCILE_AFTER_MS),

@@ -1,7 +1,27 @@
 import { z } from 'zod';
 import { MAX_CART_LINES, MAX_LINE_QUANTITY } from './checkout.js';
+import type { FitKey } from './fit-finder.js';
 import { ORDER_STATUSES } from './orders.js';
 import { PAYMENT_METHODS, PAYMENT_STEPS } from './payment-names.js';
+
+const centimetres = z.number().min(1).max(400);
+
+/**
+ * The fit finder's measurements a line is bought with (decision 0040): centimetres per body measurement the
+ * product's chart compares. Only the finder's five keys, at least one; anything else is refused, not dropped.
+ */
+export const lineFitInput = z.strictObject({
+  cm: z
+    .strictObject({
+      chest: centimetres.optional(),
+      waist: centimetres.optional(),
+      hip: centimetres.optional(),
+      shoulder: centimetres.optional(),
+      neck: centimetres.optional(),
+    } satisfies Record<FitKey, z.ZodType>)
+    .refine((cm) => Object.values(cm).some((v) => v !== undefined), 'At least one measurement'),
+});
+export type LineFit = z.infer<typeof lineFitInput>;
 
 /** A cart line as the browser sends it: what and how many, never a price to trust. */
 export const cartLineInput = z.object({
@@ -12,6 +32,8 @@ export const cartLineInput = z.object({
   quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY),
   /** The unit price the shopper last saw, only to tell them it changed; never used to charge. */
   seenUnitPriceMinor: z.number().int().min(0).optional(),
+  /** The shopper's measurements, when they used the fit finder on this product (decision 0040). */
+  fit: lineFitInput.optional(),
 });
 
 export const cartInput = z.object({

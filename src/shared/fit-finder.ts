@@ -416,3 +416,11 @@ export function parseShopperValue(text: string, key: FitKey, label: string, unit
   }
   return { value, error: null };
 }
+
+/** Measurements kept with an order line (decision 0040), as the owner reads them: "chest 96.5 cm, waist 81 cm". */
+export function describeFitCm(cm: Partial<Record<FitKey, number>>): string {
+  return FIT_KEYS.flatMap((key) => {
+    const v = cm[key];
+    return v === undefined ? [] : [`${key} ${formatNumber(v)} cm`];
+  }).join(', ');
+}

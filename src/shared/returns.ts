@@ -150,6 +150,8 @@ export type ReturnOption = {
    * the unit bought, both at their regular prices now; 0 when the same.
    */
   differenceMinor: number;
+  /** True when the measurements the line was bought with chose this size (decision 0040); absent otherwise. */
+  fitted?: boolean;
 };
 
 export type ReturnOptionsView = {

@@ -1,4 +1,5 @@
 import { variantLabel } from '@shared/colours';
+import { describeFitCm, type FitKey } from '@shared/fit-finder';
 import { formatMoney } from '@shared/money';
 import { struckRegularPrice } from '@shared/order-charges';
 
@@ -18,6 +19,8 @@ export type OrderLine = {
   /** The line's share of the order's code, already taken off lineTotalMinor. */
   discountMinor?: number;
   saleName?: string | null;
+  /** The fit finder's measurements the line was bought with (decision 0040); only the admin's detail has them. */
+  fitCm?: Partial<Record<FitKey, number>> | null;
 };
 
 /** Under a line with a sale or a code share: "~~Rs 2,000~~ Rs 1,600 each · Eid sale", "Code −Rs 480". */
@@ -79,6 +82,11 @@ export function OrderLines({
               </span>
             ) : null}
             <LineSavings line={l} currency={currency} />
+            {l.fitCm ? (
+              <span className="block text-xs text-muted" data-testid="order-line-fit">
+                Fit finder: {describeFitCm(l.fitCm)}
+              </span>
+            ) : null}
           </span>
           <span>{formatMoney(l.lineTotalMinor, currency)}</span>
         </li>

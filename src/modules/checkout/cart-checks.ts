@@ -51,5 +51,6 @@ export function orderLinesOf(priced: PricedQuote): NewOrderLine[] {
     saleId: priced.saleIds[i] ?? null,
     saleName: l.sale?.name ?? null,
     discountMinor: l.codeDiscountMinor,
+    fitCm: priced.fits[i] ?? null,
   }));
 }

@@ -22,6 +22,7 @@ import {
 import { productSpelling, sizeKey } from '../../shared/sizes.js';
 import { findCode, readSales } from '../discounts/discounts.repository.js';
 import { usesByEmail } from '../discounts/redemptions.repository.js';
+import { type FitCm, fitChartOf, keptFit } from '../products/fit-chart.js';
 import { available, poolOf, stockOf } from '../stock/stock.repository.js';
 
 type CartLine = z.infer<typeof cartLineInput>;
@@ -38,6 +39,8 @@ export type PricedQuote = {
   code: Discount | null;
   /** The code typed names no code at all: what the wrong-code limit counts. */
   unknownCode: boolean;
+  /** Per quoted line: the fit finder's measurements kept with it (decision 0040), or null. */
+  fits: Array<FitCm | null>;
 };
 
 export async function quoteCart(
@@ -70,6 +73,7 @@ export async function priceCart(
       'p.price_minor',
       'p.currency',
       'p.sizes',
+      'p.size_detail',
       'p.colour_options',
       'p.images',
       'p.tags',
@@ -111,7 +115,12 @@ export async function priceCart(
     merged.set(
       key,
       existing
-        ? { ...existing, quantity: Math.min(MAX_LINE_QUANTITY, existing.quantity + line.quantity) }
+        ? {
+            ...existing,
+            quantity: Math.min(MAX_LINE_QUANTITY, existing.quantity + line.quantity),
+            // Lines that differ only by the measurements are one line: the later measurements are kept.
+            fit: line.fit ?? existing.fit,
+          }
         : line,
     );
   }
@@ -234,6 +243,12 @@ export async function priceCart(
     saleIds: items.map((item) => (item ? (pricedOf.get(item)?.sale?.id ?? null) : null)),
     code: applied,
     unknownCode: refused === 'not_found',
+    fits: lines.map((line) => {
+      const product = byId.get(line.productId);
+      if (!product || !line.fit) return null;
+      const { chart } = fitChartOf({ ...product, sizes: parseJsonArray(product.sizes) }, line.colour);
+      return keptFit(chart, line.fit.cm);
+    }),
   };
 }
 

@@ -4,6 +4,7 @@ import { orderStageLabel } from '../../shared/orders.js';
 import { PAYMENT_METHOD_LABEL, paymentStep, paymentStepLabel } from '../../shared/payment-methods.js';
 import { emailsOfOrder, type OutboxEntry } from '../email/outbox.repository.js';
 import { readPaymentMethods } from '../settings/payment-method-settings.js';
+import { withLineFits } from './line-fits.js';
 import { orderPagePath } from './order-access.js';
 import { type OrderEvent, orderEvents } from './order-events.repository.js';
 import { refundLines } from './order-mail.js';
@@ -285,7 +286,7 @@ export async function adminOrderDetail(db: DbOrTx, id: string, publicUrl: string
     shipment: record.shipment,
     deliveredAt: order.delivered_at,
     cancelledAt: order.cancelled_at,
-    lines: record.lines,
+    lines: await withLineFits(db, record.lines),
     refunds: record.refunds.map((r) => ({
       id: r.id,
       amountMinor: r.amount_minor,

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { DbOrTx, OrderStatus, PaymentMethodId } from '../../db/database.js';
 import { oneAtATime } from '../../db/engine-sql.js';
 import type { OrderSummary } from '../../shared/checkout.js';
+import type { FitKey } from '../../shared/fit-finder.js';
 import type { SessionOutcome } from '../payments/payment-gateway.js';
 import { newAccessToken, orderPagePath } from './order-access.js';
 import { recordOrderEvent } from './order-events.repository.js';
@@ -23,6 +24,8 @@ export type NewOrderLine = {
   saleName?: string | null;
   /** The line's share of the order's code. */
   discountMinor?: number;
+  /** The fit finder's measurements in cm the shopper bought it with (decision 0040). */
+  fitCm?: Partial<Record<FitKey, number>> | null;
 };
 
 /** The code an order is made with and what sales took off (decision 0037). */
@@ -116,6 +119,7 @@ export async function insertPendingOrder(
         discount_minor: l.discountMinor ?? 0,
         sale_id: l.saleId ?? null,
         sale_name: l.saleName ?? null,
+        fit_cm: l.fitCm ? JSON.stringify(l.fitCm) : null,
       })),
     )
     .execute();

@@ -4,6 +4,7 @@ import { ALL_COLOURS, colourKey } from '../../shared/colours.js';
 import { RETURN_STATUSES_COUNTED, type ReturnOption, type ReturnSettings } from '../../shared/returns.js';
 import { sizeKey, sortSizes } from '../../shared/sizes.js';
 import type { OrderPageOrder } from './order-page-access.js';
+import { fittedReplacements } from './return-fit.js';
 
 const DAY_MS = 86_400_000;
 /** Said after a refusal the shopper meets as an error (the order page adds the shop's own contact to its reasons). */
@@ -174,7 +175,8 @@ const MAX_ALTERNATIVES = 100;
 /**
  * The replacements a line may have (decision 0039): the next size up (too small) and down (too big) of the
  * same colour by the product's size order, skipping sizes none are left of; and every other size and colour
- * there is, each with its price difference per unit. The fit finder's measurements are not stored on orders yet, so they do not narrow it down.
+ * there is, each with its price difference per unit. A line bought with the fit finder's measurements is offered the size they fit first, when it lies
+ * that way and is in stock (return-fit.ts).
  */
 export async function replacementOptions(
   db: DbOrTx,
@@ -220,5 +222,13 @@ export async function replacementOptions(
       if (found && alternatives.length < MAX_ALTERNATIVES) alternatives.push(found);
     }
   }
-  return { nextSizes: { too_small: walk(1), too_big: walk(-1) }, alternatives };
+  // The fit finder's measurements, when the line has them, go before the walk (decision 0040).
+  const fitted =
+    at < 0 || sameColour === null
+      ? null
+      : await fittedReplacements(db, line, (size) => option(sameColour, size));
+  return {
+    nextSizes: { too_small: fitted?.too_small ?? walk(1), too_big: fitted?.too_big ?? walk(-1) },
+    alternatives,
+  };
 }

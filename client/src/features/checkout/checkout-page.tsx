@@ -7,7 +7,7 @@ import { Link, useLocation } from 'wouter';
 import { LinePrice } from '../../components/line-price';
 import { Button, buttonClass } from '../../components/ui/button';
 import { cartCode, codeForRequest } from '../../lib/cart/cart-code';
-import { cart, linesForQuote } from '../../lib/cart/cart-store';
+import { cart, linesForOrder, linesForQuote } from '../../lib/cart/cart-store';
 import { lineKey, lineName, lineVariant, quotedLineOf } from '../../lib/cart/line-names';
 import { needsColourChoice, problemText } from '../../lib/cart/problem-text';
 import { useCartQuote } from '../../lib/cart/use-cart-quote';
@@ -29,6 +29,8 @@ export function CheckoutPage() {
   // The code goes along only when it applies: a refused one is shown, and the total shown is without it.
   const request: CartRequest = { lines: linesForQuote(lines), ...(data?.code ? codeForRequest(code) : {}) };
   const offer = usePaymentMethods(lines.length > 0 && data ? request : null);
+  // Placing the order sends what the quote does and the fit finder's measurements (decision 0040).
+  const order: CartRequest = { ...request, lines: linesForOrder(lines) };
   const [chosen, setChosen] = useState<PaymentMethodName | null>(null);
   // Set once a cash-on-delivery or bank-transfer order is placed: the cart it empties is not an empty cart.
   const placed = useRef(false);
@@ -49,7 +51,7 @@ export function CheckoutPage() {
       toast.error('Please add items before checking out.');
       return;
     }
-    checkout.mutate(request);
+    checkout.mutate(order);
   };
 
   // A card-only store (the default) shows no choice: its checkout reads and works as it always did.
@@ -223,7 +225,7 @@ export function CheckoutPage() {
             method={offline.id}
             methodLabel={offline.label}
             country={offer.country}
-            cart={request}
+            cart={order}
             blocked={!data || blocking.length > 0 || mixed || offer.stale || !offline.available}
             onPlaced={onPlaced}
           />

@@ -1,11 +1,14 @@
 import type { OfferedPaymentMethod, PaymentMethodName } from '@shared/payment-methods';
 import { useMemo, useState } from 'react';
-import type { linesForQuote } from '../../lib/cart/cart-store';
+import type { linesForOrder } from '../../lib/cart/cart-store';
 import { countryName } from '../../lib/country-name';
 import { trpc } from '../../lib/trpc';
 
-/** The cart as checkout sends it (cartInput): lines, and the code only when it applies. */
-export type CartRequest = { lines: ReturnType<typeof linesForQuote>; code?: string; email?: string };
+/**
+ * The cart as checkout sends it (cartInput): lines, and the code only when it applies. Only placing the
+ * order sends the lines' measurements (linesForOrder); asking what it costs or how it may be paid does not.
+ */
+export type CartRequest = { lines: ReturnType<typeof linesForOrder>; code?: string; email?: string };
 
 /** The country the browser's language names ('en-PK' → 'PK'), when the store ships there. */
 function browserCountry(shipsTo: readonly string[]): string | null {

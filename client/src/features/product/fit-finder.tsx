@@ -1,4 +1,5 @@
 import type { SizeDetail } from '@shared/catalogue';
+import type { LineFit } from '@shared/checkout-input';
 import {
   type ChartMeasurement,
   describeAnswer,
@@ -16,7 +17,13 @@ import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'rea
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/text-field';
 import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
-import { clearMeasurements, fieldText, readMeasurements, saveMeasurements } from './fit-measurements';
+import {
+  clearMeasurements,
+  fieldText,
+  fitForLine,
+  readMeasurements,
+  saveMeasurements,
+} from './fit-measurements';
 
 const HINTS: Record<FitKey, string> = {
   chest: 'Around the fullest part of your chest or bust, under the arms.',
@@ -31,17 +38,21 @@ const UNIT_NAMES: Record<Unit, string> = { cm: 'Centimetres (cm)', in: 'Inches (
 /**
  * "Find my size" beside the size picker (decision 0021): a disclosure with one field per body measurement
  * this product's chart has numbers for, a cm/in choice, and the answer with its reasons in a live region.
- * Shown only when the chart has such numbers. `onChoose` sets the page's size picker.
+ * Shown only when the chart has such numbers. `onChoose` sets the page's size picker; `onMeasured` hears the
+ * measurements each answer was given for (null once cleared or edited), which go with the line added to the
+ * cart (decision 0040).
  */
 export function FitFinder({
   sizes,
   detail,
   onChoose,
+  onMeasured,
   soldOutSizes = [],
 }: {
   sizes: string[];
   detail: SizeDetail;
   onChoose: (size: string) => void;
+  onMeasured?: (fit: LineFit | null) => void;
   /** Sizes that cannot be bought now: offered, but not choosable. */
   soldOutSizes?: readonly string[];
 }) {
@@ -69,6 +80,7 @@ export function FitFinder({
           chart={chart}
           sizes={sizes}
           onChoose={onChoose}
+          onMeasured={onMeasured}
           soldOutSizes={soldOutSizes}
         />
       ) : null}
@@ -95,12 +107,14 @@ function FitFinderPanel({
   chart,
   sizes,
   onChoose,
+  onMeasured,
   soldOutSizes,
 }: {
   id: string;
   chart: FitChart;
   sizes: string[];
   onChoose: (size: string) => void;
+  onMeasured: ((fit: LineFit | null) => void) | undefined;
   soldOutSizes: readonly string[];
 }) {
   const { measurements } = chart;
@@ -124,12 +138,15 @@ function FitFinderPanel({
   useEffect(() => {
     if (!prefilled) return;
     const read = readFields(measurements, texts, unit);
-    if (read.valid) setAnswer(recommendSize(chart, sizes, { unit, values: read.values }));
+    if (!read.valid) return;
+    setAnswer(recommendSize(chart, sizes, { unit, values: read.values }));
+    onMeasured?.(fitForLine(unit, keys, read.values));
   }, []);
 
   const edited = () => {
     setAnswer(null);
     setMessage('');
+    onMeasured?.(null);
   };
 
   const submit = (event: FormEvent) => {
@@ -144,6 +161,7 @@ function FitFinderPanel({
     }
     saveMeasurements(unit, keys, read.values);
     setAnswer(recommendSize(chart, sizes, { unit, values: read.values }));
+    onMeasured?.(fitForLine(unit, keys, read.values));
   };
 
   const clear = () => {
@@ -151,6 +169,7 @@ function FitFinderPanel({
     setTexts({});
     setErrors({});
     setAnswer(null);
+    onMeasured?.(null);
     setMessage('Your measurements are cleared from this device.');
   };
 
@@ -167,7 +186,9 @@ function FitFinderPanel({
       <form ref={formRef} onSubmit={submit} noValidate aria-label="Find my size" className="space-y-4">
         <p className="text-sm text-muted">
           Measure your body, not a garment, and we compare it with this product's size chart. Your
-          measurements stay on this device.
+          measurements are remembered on this device. If you then add a size to your cart, they go with your
+          order, so that the shop can offer the size that fits should you exchange it; they are erased once
+          the order can no longer be returned.
           {prefilled ? ' Filled in from the measurements you gave before.' : ''}
         </p>
         <fieldset className="flex flex-wrap gap-x-5 gap-y-2 text-sm">

@@ -3,6 +3,7 @@ import {
   clearMeasurements,
   FIT_STORAGE_KEY,
   fieldText,
+  fitForLine,
   readMeasurements,
   saveMeasurements,
 } from './fit-measurements';
@@ -64,5 +65,16 @@ describe('remembered measurements', () => {
     }
     localStorage.setItem(FIT_STORAGE_KEY, '{"unit":"cm","cm":{"chest":"96","waist":-1,"hip":100,"foot":20}}');
     expect(readMeasurements()).toEqual({ unit: 'cm', cm: { hip: 100 } });
+  });
+});
+
+describe('the measurements a cart line carries', () => {
+  it("are the chart's own, in centimetres, and none when none was given", () => {
+    const fit = fitForLine('in', ['chest', 'waist'], { chest: 38, waist: 32, hip: 40 });
+    expect(fit?.cm.chest).toBeCloseTo(96.52, 10);
+    expect(fit?.cm.waist).toBeCloseTo(81.28, 10);
+    expect(fit?.cm).not.toHaveProperty('hip');
+    expect(fitForLine('cm', ['chest'], { chest: 97 })).toEqual({ cm: { chest: 97 } });
+    expect(fitForLine('cm', ['chest'], {})).toBeNull();
   });
 });

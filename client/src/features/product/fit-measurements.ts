@@ -1,9 +1,11 @@
+import type { LineFit } from '@shared/checkout-input';
 import { convert, FIT_KEYS, type FitKey, UNITS, type Unit } from '@shared/fit-finder';
 
 /**
  * The shopper's measurements, remembered on this device only (decision 0021): one localStorage key, values in
  * centimetres whatever unit they were typed in, and the unit they chose, so every product's fit finder starts
- * from them. Nothing here reaches the server.
+ * from them. A line added to the cart after an answer carries that answer's measurements (fitForLine), which go
+ * with the order (decision 0040); nothing else here reaches the server.
  */
 export const FIT_STORAGE_KEY = 'fit-finder:measurements:v1';
 
@@ -60,4 +62,21 @@ export function clearMeasurements(): void {
 export function fieldText(cm: number | undefined, unit: Unit): string {
   if (cm === undefined) return '';
   return String(Math.round(convert(cm, 'cm', unit) * 100) / 100);
+}
+
+/**
+ * The measurements a cart line carries (decision 0040): those this product's chart compares (`keys`), in
+ * centimetres unrounded (so the server reads the chart as the shopper's answer did), or null when none was given.
+ */
+export function fitForLine(
+  unit: Unit,
+  keys: readonly FitKey[],
+  values: Partial<Record<FitKey, number>>,
+): LineFit | null {
+  const cm: LineFit['cm'] = {};
+  for (const key of keys) {
+    const v = values[key];
+    if (v !== undefined) cm[key] = convert(v, unit, 'cm');
+  }
+  return Object.keys(cm).length > 0 ? { cm } : null;
 }

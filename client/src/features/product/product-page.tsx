@@ -1,4 +1,5 @@
 import type { ProductDetail } from '@shared/catalogue';
+import type { LineFit } from '@shared/checkout-input';
 import { photosForColour } from '@shared/colours';
 import { formatMoneyExact } from '@shared/money';
 import { sortSizes } from '@shared/sizes';
@@ -86,6 +87,8 @@ function ProductView({ product }: { product: ProductDetail }) {
   const colour = colourInSearch(product.colours, search) ?? defaultColour(product.colours, product.sizes);
   const hasColours = product.colours.length > 0;
   const [missingColour, setMissingColour] = useState(false);
+  // The measurements of the fit finder's last answer on this page: they go with the size added (decision 0040).
+  const [fit, setFit] = useState<LineFit | null>(null);
   const purchase = useSizedPurchase({
     id: product.id,
     sizes: product.sizes,
@@ -95,6 +98,7 @@ function ProductView({ product }: { product: ProductDetail }) {
     colour: colour?.name ?? null,
     soldOut: colour ? isColourSoldOut(colour, product.sizes) : product.soldOut,
     soldOutSizes: colour ? colour.soldOutSizes : product.soldOutSizes,
+    fit,
   });
   const { size, hasSizes, soldOut, isSoldOut, missingSize, buying, chooseSize } = purchase;
   const soldOutSizes = colour ? colour.soldOutSizes : product.soldOutSizes;
@@ -260,6 +264,7 @@ function ProductView({ product }: { product: ProductDetail }) {
               sizes={sortSizes(product.sizes)}
               detail={sizeDetail}
               onChoose={chooseSize}
+              onMeasured={setFit}
               soldOutSizes={soldOut ? product.sizes : soldOutSizes}
             />
           ) : null}

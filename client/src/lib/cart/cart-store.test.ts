@@ -48,4 +48,37 @@ describe('the cart store', () => {
       { productId: 'd1', colour: null, size: null, quantity: 2 },
     ]);
   });
+  it('keeps the fit finder measurements with a line: the latest of lines that differ only by them', async () => {
+    const cart = await freshCart();
+    cart.add('k1', { size: 'M' }, undefined, { cm: { chest: 96.52 } });
+    cart.add('k1', { size: 'm' }, undefined, { cm: { chest: 99, waist: 81 } });
+    // Adding without measurements keeps the ones the line has.
+    cart.add('k1', { size: 'M' });
+    cart.add('k2', { size: 'L' });
+    expect(cart.lines()).toEqual([
+      { productId: 'k1', colour: null, size: 'M', quantity: 3, fit: { cm: { chest: 99, waist: 81 } } },
+      { productId: 'k2', colour: null, size: 'L', quantity: 1 },
+    ]);
+    // Only placing the order sends them; a quote never does.
+    const { linesForOrder, linesForQuote } = await import('./cart-store');
+    expect(linesForQuote(cart.lines()).map((l) => 'fit' in l)).toEqual([false, false]);
+    expect(linesForOrder(cart.lines()).map((l) => ('fit' in l ? l.fit : null))).toEqual([
+      { cm: { chest: 99, waist: 81 } },
+      null,
+    ]);
+  });
+
+  it('reads saved measurements as checkout would take them, dropping (never the line) what it would refuse', async () => {
+    const cart = await freshCart([
+      { productId: 'k1', size: 'M', quantity: 1, fit: { cm: { chest: 96 } } },
+      { productId: 'k1', size: 'm', quantity: 1, fit: { cm: { chest: 98 } } },
+      { productId: 'k2', size: 'S', quantity: 1, fit: { cm: { chest: 9000 } } },
+      { productId: 'k3', size: 'S', quantity: 1, fit: { cm: { height: 170 } } },
+    ]);
+    expect(cart.lines()).toEqual([
+      { productId: 'k1', colour: null, size: 'M', quantity: 2, fit: { cm: { chest: 98 } } },
+      { productId: 'k2', colour: null, size: 'S', quantity: 1 },
+      { productId: 'k3', colour: null, size: 'S', quantity: 1 },
+    ]);
+  });
 });

@@ -1,3 +1,4 @@
+import { type LineFit, lineFitInput } from '@shared/checkout-input';
 import { colourSlug } from '@shared/colours';
 import { sizeKey } from '@shared/sizes';
 import { useSyncExternalStore } from 'react';
@@ -5,9 +6,16 @@ import { useSyncExternalStore } from 'react';
 /**
  * A cart line as the browser keeps it: only what identifies it, never a price (the server prices). A line is
  * one product + colour + size; `colour` is the colour's name, null (or absent, in carts kept before colours)
- * for a product without colours.
+ * for a product without colours. `fit` is the fit finder's measurements the size was chosen with (decision
+ * 0040): it goes with the order, and lines that differ only by it are one line carrying the latest.
  */
-export type CartLine = { productId: string; colour?: string | null; size: string | null; quantity: number };
+export type CartLine = {
+  productId: string;
+  colour?: string | null;
+  size: string | null;
+  quantity: number;
+  fit?: LineFit;
+};
 
 /** Which line of a product: its colour and size. */
 export type LineVariant = { colour?: string | null; size: string | null };
@@ -35,14 +43,19 @@ function readLines(): CartLine[] {
       .reduce<CartLine[]>((merged, l) => {
         // One line per product and size as the server merges them ('m' and 'M' are one), within the limit.
         const quantity = Math.max(l.quantity, 1);
+        // Measurements this version would not send are dropped, never the line.
+        const fit = lineFitInput.safeParse(l.fit).data;
         const existing = merged.find((m) => sameLine(m, l.productId, l));
-        if (existing) existing.quantity = Math.min(existing.quantity + quantity, MAX_LINE_QUANTITY);
-        else
+        if (existing) {
+          existing.quantity = Math.min(existing.quantity + quantity, MAX_LINE_QUANTITY);
+          if (fit) existing.fit = fit;
+        } else
           merged.push({
             productId: l.productId,
             colour: l.colour ?? null,
             size: l.size,
             quantity: Math.min(quantity, MAX_LINE_QUANTITY),
+            ...(fit ? { fit } : {}),
           });
         return merged;
       }, [])
@@ -115,7 +128,10 @@ function rememberPrice(key: string, priceMinor: number | undefined) {
   }
 }
 
-/** What a quote request sends: the lines plus the price last shown for each product, if any. */
+/**
+ * What a quote request sends: the lines plus the price last shown for each product, if any. Never the
+ * measurements: a quote is a GET whose address may be logged; only placing the order sends them (linesForOrder).
+ */
 export function linesForQuote(current: CartLine[]) {
   const seen = typeof sessionStorage === 'undefined' ? {} : readSeenPrices();
   return current.map((l) => {
@@ -130,13 +146,22 @@ export function linesForQuote(current: CartLine[]) {
   });
 }
 
+/** What placing the order sends: the quote's lines with the measurements each was chosen with (decision 0040). */
+export function linesForOrder(current: CartLine[]) {
+  return linesForQuote(current).map((l, i) => {
+    const fit = current[i]?.fit;
+    return fit ? { ...l, fit } : l;
+  });
+}
+
 export const cart = {
   subscribe(listener: () => void) {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
   lines: () => lines,
-  add(productId: string, variant: LineVariant, seenPriceMinor?: number) {
+  /** `fit`: the fit finder's measurements the size was chosen with; they replace the line's earlier ones. */
+  add(productId: string, variant: LineVariant, seenPriceMinor?: number, fit?: LineFit | null) {
     const colour = variant.colour ?? null;
     const { size } = variant;
     rememberPrice(priceKey(productId, colour), seenPriceMinor);
@@ -144,11 +169,13 @@ export const cart = {
     if (existing) {
       write(
         lines.map((l) =>
-          l === existing ? { ...l, quantity: Math.min(l.quantity + 1, MAX_LINE_QUANTITY) } : l,
+          l === existing
+            ? { ...l, quantity: Math.min(l.quantity + 1, MAX_LINE_QUANTITY), ...(fit ? { fit } : {}) }
+            : l,
         ),
       );
     } else if (lines.length < MAX_LINES) {
-      write([...lines, { productId, colour, size, quantity: 1 }]);
+      write([...lines, { productId, colour, size, quantity: 1, ...(fit ? { fit } : {}) }]);
     }
   },
   setQuantity(productId: string, variant: LineVariant, quantity: number) {

@@ -1,3 +1,4 @@
+import type { LineFit } from '@shared/checkout-input';
 import { useState } from 'react';
 import { toast } from '../toast';
 import { cart } from './cart-store';
@@ -18,6 +19,8 @@ export function useSizedPurchase(product: {
   soldOut?: boolean;
   /** Sizes shown but not buyable now (a card has them only when there are some). */
   soldOutSizes?: readonly string[];
+  /** The fit finder's measurements, when the shopper used it on this product: they go with the line. */
+  fit?: LineFit | null;
 }) {
   const [size, setSize] = useState('');
   const [missingSize, setMissingSize] = useState(false);
@@ -55,7 +58,12 @@ export function useSizedPurchase(product: {
     addToCart() {
       const chosen = chosenSize();
       if (chosen === undefined) return;
-      cart.add(product.id, { colour: product.colour ?? null, size: chosen }, product.priceMinor);
+      cart.add(
+        product.id,
+        { colour: product.colour ?? null, size: chosen },
+        product.priceMinor,
+        product.fit ?? null,
+      );
       toast.success('Added to cart!');
     },
     buyNow() {
@@ -68,6 +76,7 @@ export function useSizedPurchase(product: {
             ...(product.colour ? { colour: product.colour } : {}),
             size: chosen,
             quantity: 1,
+            ...(product.fit ? { fit: product.fit } : {}),
           },
         ],
       });

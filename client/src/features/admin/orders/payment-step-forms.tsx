@@ -6,7 +6,6 @@ import {
 } from '@shared/payment-methods';
 import { type FormEvent, useId, useState } from 'react';
 import { TextAreaField } from '../../../components/admin/text-area-field';
-import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
 import { useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';
 import { type Refusal, useZodForm } from '../../../lib/use-zod-form';

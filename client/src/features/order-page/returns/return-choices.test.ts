@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   checkReturnForm,
   exchangeOffers,
+  firstOfferNote,
+  fittedNote,
   initialReturnForm,
   optionKey,
   type ReturnableLine,
@@ -127,5 +129,18 @@ describe('the return form', () => {
     expect(checkReturnForm(picked, opts).errors['lines.7.exchange']).toMatch(/contact the shop/);
     const refundable = { ...opts, settings: { ...opts.settings, refundReasons: ['too_small' as const] } };
     expect(checkReturnForm(picked, refundable).errors['lines.7.exchange']).toMatch(/refund instead/);
+  });
+});
+
+describe('a size the fit finder measurements chose (decision 0040)', () => {
+  it('says so beside it and under the choice; the next size is said as before', () => {
+    const fitted = { ...XL, size: 'XL', available: 2, fitted: true };
+    const line: ReturnableLine = { ...kurta, nextSizes: { too_small: fitted, too_big: S } };
+    expect(fittedNote(line, 'too_small')).toBe('XL fits the measurements you gave when you ordered.');
+    expect(firstOfferNote(fitted, 'too_small')).toBe(' (fits your measurements)');
+    expect(fittedNote(line, 'too_big')).toBeNull();
+    expect(firstOfferNote(S, 'too_big')).toBe(' (the next size down)');
+    expect(fittedNote(line, 'damaged')).toBeNull();
+    expect(fittedNote(kurta, 'too_small')).toBeNull();
   });
 });

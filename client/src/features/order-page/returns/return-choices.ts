@@ -84,6 +84,22 @@ export function exchangeOffers(line: ReturnableLine, reason: ReturnReasonName | 
   return offers;
 }
 
+/** Said beside the first offer for too small / too big: why it comes first. */
+export function firstOfferNote(option: ExchangeOption, reason: 'too_small' | 'too_big'): string {
+  return option.fitted
+    ? ' (fits your measurements)'
+    : ` (the next size ${reason === 'too_small' ? 'up' : 'down'})`;
+}
+
+/**
+ * "L fits the measurements you gave": when the fit finder's measurements the line was bought with chose the
+ * size offered first (decision 0040); null otherwise.
+ */
+export function fittedNote(line: ReturnableLine, reason: ReturnReasonName | ''): string | null {
+  const first = isFitReason(reason) ? line.nextSizes[reason] : null;
+  return first?.fitted ? `${optionName(first)} fits the measurements you gave when you ordered.` : null;
+}
+
 /** The line can be sent back online at all. */
 export function lineReturnable(line: ReturnableLine): boolean {
   return !line.finalSale && line.returnable > 0;

@@ -7,6 +7,8 @@ import {
   checkReturnForm,
   type ExchangeOption,
   exchangeOffers,
+  firstOfferNote,
+  fittedNote,
   initialReturnForm,
   isFitReason,
   lineReturnable,
@@ -332,7 +334,10 @@ function ExchangeChoice({
   const offers = exchangeOffers(line, reason);
   const picked = offers.find((o) => optionKey(o) === value);
   const priceNote = picked ? pricedDifferenceNote(picked.differenceMinor, currency) : null;
-  const describedBy = [priceNote ? `${id}-price` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const fitted = fittedNote(line, reason);
+  const describedBy = [fitted ? `${id}-fit` : '', priceNote ? `${id}-price` : '', error ? `${id}-error` : '']
+    .filter(Boolean)
+    .join(' ');
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium">
@@ -353,13 +358,16 @@ function ExchangeChoice({
             {offerText(
               o,
               currency,
-              i === 0 && isFitReason(reason)
-                ? ` (the next size ${reason === 'too_small' ? 'up' : 'down'})`
-                : '',
+              i === 0 && isFitReason(reason) && o === line.nextSizes[reason] ? firstOfferNote(o, reason) : '',
             )}
           </option>
         ))}
       </select>
+      {fitted ? (
+        <p id={`${id}-fit`} className="mt-1 text-sm text-muted" data-testid="return-fitted">
+          {fitted}
+        </p>
+      ) : null}
       {priceNote ? (
         <p id={`${id}-price`} className="mt-1 text-xs text-muted" data-testid="exchange-difference">
           {priceNote}
