@@ -10,6 +10,7 @@ import {
 } from '../../test-support/stripe-webhooks.js';
 import type { TestStore } from '../../test-support/test-store.js';
 import { createTestStore, tickingClock } from '../../test-support/test-store.js';
+import { createRequestLimits } from '../limits/request-limits.js';
 
 const DELIVERED = '2026-11-19T10:00:00.000Z';
 const staff = { ...owner, id: 2, email: 'packer@shop.example', role: 'staff' as const };
@@ -201,6 +202,21 @@ describe('an exchange’s price difference (demo payments)', () => {
       })
       .where('id', '=', 'tunic')
       .execute();
+  });
+
+  it('payment pages for a difference are counted with checkouts per address', async () => {
+    const key = await tunicOrder(store, ++n);
+    const id = await exchangeFor(key, 'Mint');
+    await received(id);
+    const limits = createRequestLimits({ queryMsPerSecond: 0, checkoutsPerIp: 2 });
+    const from = (ip: string) => store.caller({ clock, limits, ip });
+    await from('203.0.113.9').orderPage.payReturnDifference({ ...key, returnId: id });
+    await from('203.0.113.9').orderPage.payReturnDifference({ ...key, returnId: id });
+    expect(
+      await failure(from('203.0.113.9').orderPage.payReturnDifference({ ...key, returnId: id })),
+    ).toMatchObject({ code: 'TOO_MANY_REQUESTS', message: expect.stringMatching(/Too many payments/) });
+    // Another address is not held back by this one.
+    await from('198.51.100.4').orderPage.payReturnDifference({ ...key, returnId: id });
   });
 
   it('a due difference on a card order stops the shipment until the demo payment pays it, once, to the return', async () => {

@@ -115,6 +115,16 @@ export const orderPageRouter = router({
    * Only while the difference is due on an approved or received exchange of a card order.
    */
   payReturnDifference: publicProcedure.input(payReturnDifferenceInput).mutation(async ({ ctx, input }) => {
+    // Each call opens a payment provider session, as a checkout does: counted with checkouts per address.
+    const admission = await ctx.limits.checkoutSessions.admit(ctx.ip);
+    if (!admission.taken) {
+      ctx.log.warn({ event: 'security.checkout_rate_limited', ip: ctx.ip }, 'too many payment sessions');
+      throw new TRPCError({
+        code: 'TOO_MANY_REQUESTS',
+        message: 'Too many payments started from your address. Please wait a few minutes and try again.',
+        cause: new RetryLater(admission.retryAfterSeconds),
+      });
+    }
     const result = await payReturnDifference(
       { db: ctx.db, clock: ctx.clock, publicUrl: ctx.config.publicUrl, payments: ctx.payments },
       input,
