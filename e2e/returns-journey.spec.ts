@@ -4,8 +4,9 @@ import { placeDemoOrder } from './support/demo-order';
 import { queryStore } from './support/store-database';
 import { expect, type Page, test } from './support/test';
 
-// Two orders, each shipped, delivered, returned and closed through the admin; axe on the busiest pages.
-test.describe.configure({ timeout: 240_000 });
+// Orders shipped, delivered, returned and closed through the admin; axe on the busiest pages. In order, in one
+// worker: they hold and restock units of the same demo product.
+test.describe.configure({ mode: 'default', timeout: 240_000 });
 
 async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
@@ -175,4 +176,134 @@ test('a shopper swaps a size that is too small, another is refunded, and the own
   const report = page.getByRole('dialog', { name: 'Edit Product' }).getByTestId('product-returns');
   await expect(report).toContainText('Too small');
   await expect(report).toContainText('Changed my mind');
+});
+
+test('an exchange for a dearer colour: the shopper pays the difference, the owner packs the replacement and ships it', async ({
+  page,
+}) => {
+  const order = await placeDemoOrder(page);
+  const number = await orderNumber(page, order.orderPath);
+  const lineText = (await page.getByTestId('order-line').first().textContent()) ?? '';
+  const title = lineText.split(' (')[0] ?? '';
+
+  // The owner prices the product's second colour 15.00 above the product.
+  await signIn(page);
+  await page.getByPlaceholder('Search products by title, SKU, price, or tags...').fill(title);
+  const row = page.getByTestId('product-row').filter({ hasText: title }).first();
+  await row.getByRole('button', { name: `Edit ${title}` }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Product' });
+  const price = Number(await edit.getByLabel('Price', { exact: true }).inputValue());
+  const dearer = await edit.getByLabel('Colour 2 name').inputValue();
+  expect(dearer).not.toBe('');
+  await edit.getByLabel(/^Colour 2 amount in/).fill((price + 15).toFixed(2));
+  await edit.getByRole('button', { name: 'Save Product' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Product updated successfully' })).toBeVisible();
+  await shipAndDeliver(page, number);
+
+  // The shopper asks for the other colour and is told the difference before sending.
+  await page.goto(order.orderPath);
+  const returns = page.getByTestId('order-returns');
+  const form = returns.getByRole('form', { name: 'Return or exchange' });
+  await form.getByRole('group', { name: 'Which items?' }).getByRole('checkbox').first().check();
+  await form.getByRole('radio', { name: 'Not as pictured' }).check();
+  await form.getByRole('radio', { name: /^Exchange/ }).check();
+  const choice = form.getByLabel(/exchange for$/);
+  const wanted = await choice.evaluate(
+    (select, colour) =>
+      [...(select as HTMLSelectElement).options].find((o) => o.text.includes(colour) && /to pay/.test(o.text))
+        ?.value ?? '',
+    dearer,
+  );
+  expect(wanted).not.toBe('');
+  await choice.selectOption(wanted);
+  await expect(form.getByTestId('exchange-difference')).toContainText('$15.00');
+  await form.getByRole('button', { name: 'Send my request' }).click();
+  await expect(returns.getByTestId('return-status')).toHaveText(
+    'Requested: waiting for the shop to approve it',
+  );
+  await expect(returns.getByTestId('return-difference')).toContainText('$15.00');
+
+  // Cancelling asks first; keeping it changes nothing and gives the focus back.
+  const cancel = returns.getByRole('button', { name: /^Cancel this return/ });
+  await cancel.click();
+  const confirm = page.getByRole('dialog', { name: 'Cancel this return?' });
+  await expect(confirm.getByRole('button', { name: 'Keep the return' })).toBeFocused();
+  await expectNoAxeViolations(page, 'the cancel confirmation');
+  await page.keyboard.press('Escape');
+  await expect(confirm).toHaveCount(0);
+  await expect(cancel).toBeFocused();
+  await expect(returns.getByTestId('return-status')).toHaveText(
+    'Requested: waiting for the shop to approve it',
+  );
+
+  // Approved, the shopper pays the difference on the demo payment page and comes back to the order.
+  let dialog = await openReturn(page, number);
+  await expect(dialog.getByTestId('return-difference')).toContainText('$15.00');
+  await dialog.getByRole('button', { name: 'Approve' }).click();
+  await expect(dialog.getByRole('button', { name: 'Mark as received' })).toBeVisible();
+  await page.goto(order.orderPath);
+  await returns.getByRole('button', { name: 'Pay the difference' }).click();
+  await expect(page).toHaveURL(/\/testpayment\?session_id=demo_rd_/);
+  await expect(
+    page.getByRole('heading', { name: `Exchange on order ${number}: price difference` }),
+  ).toBeVisible();
+  await page.getByRole('button', { name: 'Pay $15.00' }).click();
+  await expect(page).toHaveURL(/\/order\/[^?]+\?token=.+&difference=paid/);
+  await expect(page.getByTestId('difference-paid-notice')).toContainText('is paid');
+
+  // The owner receives the parcel, prints the replacement's packing slip and ships it.
+  dialog = await openReturn(page, number);
+  await dialog.getByRole('button', { name: 'Mark as received' }).click();
+  await dialog
+    .getByRole('form', { name: 'Receive' })
+    .getByRole('button', { name: 'Mark as received' })
+    .click();
+  const slipLink = dialog.getByRole('link', { name: /^Packing slip for the replacement/ });
+  const slipPath = (await slipLink.getAttribute('href')) ?? '';
+  expect(slipPath).toMatch(/^\/admin\/returns\/[^/]+\/packing-slip$/);
+  await dialog.getByRole('button', { name: 'Ship the exchange' }).click();
+  const ship = dialog.getByRole('form', { name: 'Ship the exchange' });
+  await ship.getByLabel('Carrier').fill('TCS');
+  await ship.getByLabel('Tracking number').fill('TCS7788001');
+  await ship.getByRole('button', { name: 'Ship and close' }).click();
+  await expect(dialog.getByRole('button', { name: 'Ship the exchange' })).toHaveCount(0);
+  await expect(dialog.getByTestId('return-difference-status')).toContainText(/paid/i);
+
+  await page.goto(slipPath);
+  const slip = page.getByTestId('return-packing-slip');
+  await expect(
+    page.getByRole('heading', { name: `Packing slip · Exchange for order ${number}` }),
+  ).toBeVisible();
+  await expect(slip.getByTestId('return-packing-slip-lines')).toContainText(dearer);
+  await expect(slip).toContainText('TCS7788001');
+  await expect(slip.getByTestId('return-packing-slip-collect')).toHaveCount(0);
+  await expectNoAxeViolations(page, 'the exchange packing slip');
+
+  // The orders CSV names the replacement, its tracking and the difference, as the slip does.
+  const today = new Date().toISOString().slice(0, 10);
+  const csv = await (await page.request.get(`/api/admin/orders/export.csv?from=${today}&to=${today}`)).text();
+  const [header = '', ...rows] = csv.trim().split('\r\n');
+  const columns = header.split(',');
+  const row1 = rows.map((r) => r.split(',')).find((cells) => cells[0] === number.slice(1));
+  expect(row1?.[columns.indexOf('exchange_to')]).toContain(dearer);
+  expect(row1?.[columns.indexOf('exchange_tracking')]).toBe('TCS TCS7788001');
+  expect(row1?.[columns.indexOf('exchange_difference')]).toBe('15.00');
+
+  // The order's dialog links to its return; the shopper's page and emails say each step.
+  await page.goto('/admin');
+  await page.getByRole('tab', { name: 'Orders' }).click();
+  await page
+    .getByTestId('order-row')
+    .filter({ hasText: number })
+    .getByRole('button', { name: number })
+    .click();
+  const orderDialog = page.getByRole('dialog', { name: `Order ${number}` });
+  await orderDialog.getByTestId('order-dialog-returns').getByRole('link').first().click();
+  await expect(page.getByRole('dialog', { name: `Return for order ${number}` })).toBeVisible();
+
+  await page.goto(order.orderPath);
+  await expect(returns.getByTestId('return-status')).toHaveText('Done: your replacement has been sent');
+  await expect(returns).toContainText('TCS7788001');
+  const subjects = await returnEmails(order.orderPath);
+  expect(subjects.length).toBe(5);
 });
