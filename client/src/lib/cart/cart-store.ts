@@ -1,7 +1,8 @@
-import { type LineFit, lineFitInput } from '@shared/checkout-input';
+import type { LineFit } from '@shared/checkout-input';
 import { colourSlug } from '@shared/colours';
 import { sizeKey } from '@shared/sizes';
 import { useSyncExternalStore } from 'react';
+import { keptLineFit } from './line-fit';
 
 /**
  * A cart line as the browser keeps it: only what identifies it, never a price (the server prices). A line is
@@ -44,7 +45,7 @@ function readLines(): CartLine[] {
         // One line per product and size as the server merges them ('m' and 'M' are one), within the limit.
         const quantity = Math.max(l.quantity, 1);
         // Measurements this version would not send are dropped, never the line.
-        const fit = lineFitInput.safeParse(l.fit).data;
+        const fit = keptLineFit(l.fit);
         const existing = merged.find((m) => sameLine(m, l.productId, l));
         if (existing) {
           existing.quantity = Math.min(existing.quantity + quantity, MAX_LINE_QUANTITY);
