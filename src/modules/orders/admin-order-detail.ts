@@ -167,6 +167,12 @@ function eventEntry(e: OrderEvent): TimelineEntry {
         label: 'Exchange price difference paid a second time: refund it',
         detail: [money(d), text(d.paymentIntentId)].filter(Boolean).join(' · ') || null,
       };
+    case 'return_difference_to_refund':
+      return {
+        ...base,
+        label: 'Exchange ended unshipped: its paid price difference is to refund',
+        detail: [money(d), text(d.paidVia)].filter(Boolean).join(' · ') || null,
+      };
     case 'return_difference_refunded':
       return { ...base, label: 'Exchange price difference refunded', detail: money(d) };
   }

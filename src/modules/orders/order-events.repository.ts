@@ -26,9 +26,10 @@ export type OrderEventKind =
   | 'return_closed'
   | 'return_cancelled'
   // An exchange's price difference (decision 0039): paid (by card or as the owner recorded it), paid a second
-  // time (for the owner to refund), given back.
+  // time (for the owner to refund), owed back because the exchange ended unshipped, given back.
   | 'return_difference_paid'
   | 'return_difference_paid_again'
+  | 'return_difference_to_refund'
   | 'return_difference_refunded';
 
 export type OrderEvent = {

@@ -39,8 +39,21 @@ export async function loadOrderRecord(db: DbOrTx, id: string) {
     .orderBy('id')
     .execute();
   const paidMinor = order.total_minor ?? order.subtotal_minor;
+  // An exchange's paid difference given back was money besides the total (decision 0039): listed with the
+  // refunds, but not part of what the order's own refunded amount holds.
+  const besides = new Set(
+    (
+      await db
+        .selectFrom('returns')
+        .select('difference_refund_id')
+        .where('order_id', '=', id)
+        .where('difference_minor', '>', 0)
+        .where('difference_refund_id', 'is not', null)
+        .execute()
+    ).map((r) => r.difference_refund_id),
+  );
   const refundedMinor = refunds
-    .filter((r) => r.status === 'succeeded')
+    .filter((r) => r.status === 'succeeded' && !besides.has(r.id))
     .reduce((s, r) => s + r.amount_minor, 0);
   const shipment: Shipment | null =
     order.carrier && order.tracking_number && order.shipped_at

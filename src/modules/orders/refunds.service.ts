@@ -40,6 +40,8 @@ export type Reserved = {
   provider: 'stripe' | 'demo';
   /** Paid back by hand (cash on delivery, bank transfer): recorded as done, never sent to a provider. */
   manual: boolean;
+  /** The request names the order's own payment (not a difference's), which the provider's answer may fill in. */
+  orderPayment: boolean;
 };
 
 /**
@@ -54,6 +56,17 @@ function paidBackCap(eb: ExpressionBuilder<Database, 'orders'>) {
     .else(eb.fn.coalesce('total_minor', 'subtotal_minor'))
     .end();
 }
+
+/**
+ * Money the shop took besides the order's total (an exchange's price difference the shopper paid, decision
+ * 0039) goes back to the payment that took it: its own Checkout session's, or by hand ('manual', whatever
+ * the order's method). The order's refunded amount does not hold such a refund (its CHECK keeps it within
+ * the order's total), so it never takes from what the order's own lines may still give back; the caller
+ * bounds it (the return's difference, refunded once).
+ */
+export type RefundPayment =
+  | { provider: 'stripe' | 'demo'; paymentIntentId: string | null; sessionId: string | null }
+  | 'manual';
 
 /**
  * Promises the money back in one transaction before anyone is asked for it: the order's refunded amount
@@ -80,9 +93,10 @@ export async function reserveRefundIn(
   input: z.output<typeof refundOrderInput>,
   /**
    * The return this refund belongs to (a return's refund, an exchange's price difference): the return's
-   * email tells the shopper of it, so the order's refund email is not sent as well.
+   * email tells the shopper of it, so the order's refund email is not sent as well. besides: money taken
+   * besides the order's total, and the payment it goes back to (RefundPayment); an amount, never lines.
    */
-  opts: { returnId?: string } = {},
+  opts: { returnId?: string; besides?: RefundPayment } = {},
 ): Promise<Reserved> {
   const now = deps.clock.now();
   const iso = now.toISOString();
@@ -105,18 +119,23 @@ export async function reserveRefundIn(
     .where('id', '=', input.id)
     .executeTakeFirst();
   if (!order) throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' });
-  const manual = order.payment_method !== 'card';
+  const payment = opts.besides;
+  const manual = payment === undefined ? order.payment_method !== 'card' : payment === 'manual';
   if (manual && !input.paidVia)
     throw new TRPCError({
       code: 'BAD_REQUEST',
-      message: `Order #${order.number} was paid ${order.payment_method === 'bank_transfer' ? 'by bank transfer' : 'in cash'}: say how the money went back.`,
+      message:
+        payment === 'manual'
+          ? `This was paid to the shop by hand on order #${order.number}: say how the money went back.`
+          : `Order #${order.number} was paid ${order.payment_method === 'bank_transfer' ? 'by bank transfer' : 'in cash'}: say how the money went back.`,
     });
+  const provider = typeof payment === 'object' ? payment.provider : order.payment_mode;
   if (order.status !== 'paid')
     throw new TRPCError({
       code: 'CONFLICT',
       message: `Order #${order.number} is not paid: there is nothing to refund.`,
     });
-  const wanted = input.lines ?? [];
+  const wanted = payment === undefined ? (input.lines ?? []) : [];
   // A line's next units' shares depend on how many were refunded before: take the order's row first, so
   // two refunds of one line read its refunded quantity one after the other, never both the same.
   if (wanted.length)
@@ -185,15 +204,19 @@ export async function reserveRefundIn(
       code: 'BAD_REQUEST',
       message: 'These lines were free: there is nothing to refund.',
     });
-  // The order's row first, so that refunds of one order queue up behind each other here.
-  const reserved = await trx
-    .updateTable('orders')
-    .set((eb) => ({ refunded_minor: eb('refunded_minor', '+', amount), updated_at: iso }))
-    .where('id', '=', order.id)
-    .where('status', '=', 'paid')
-    .where((eb) => eb(eb('refunded_minor', '+', amount), '<=', paidBackCap(eb)))
-    .returning('refunded_minor')
-    .executeTakeFirst();
+  // The order's row first, so that refunds of one order queue up behind each other here. Money taken
+  // besides the order's total is not the order's to hold.
+  const reserved =
+    payment !== undefined
+      ? { refunded_minor: order.refunded_minor }
+      : await trx
+          .updateTable('orders')
+          .set((eb) => ({ refunded_minor: eb('refunded_minor', '+', amount), updated_at: iso }))
+          .where('id', '=', order.id)
+          .where('status', '=', 'paid')
+          .where((eb) => eb(eb('refunded_minor', '+', amount), '<=', paidBackCap(eb)))
+          .returning('refunded_minor')
+          .executeTakeFirst();
   if (!reserved) {
     const now = await trx
       .selectFrom('orders')
@@ -231,7 +254,7 @@ export async function reserveRefundIn(
       lines: JSON.stringify(wanted),
       // A manual refund was paid back before it is recorded: it is done at once.
       status: manual ? 'succeeded' : 'pending',
-      provider: order.payment_mode,
+      provider,
       provider_refund_id: null,
       failure: null,
       admin_email: admin,
@@ -269,12 +292,13 @@ export async function reserveRefundIn(
     refundId,
     manual,
     number: order.number,
-    provider: order.payment_mode,
+    provider,
+    orderPayment: typeof payment !== 'object',
     request: {
       refundId,
       orderId: order.id,
-      paymentIntentId: order.payment_intent_id,
-      sessionId: order.stripe_session_id,
+      paymentIntentId: typeof payment === 'object' ? payment.paymentIntentId : order.payment_intent_id,
+      sessionId: typeof payment === 'object' ? payment.sessionId : order.stripe_session_id,
       amountMinor: amount,
       currency: order.currency,
     },
@@ -325,6 +349,13 @@ export async function settleRefund(
     .executeTakeFirst();
   if (!moved) return false;
   if (settle.status === 'failed') {
+    // A paid difference's refund was never held by the order's refunded amount (RefundPayment).
+    const besides = await trx
+      .selectFrom('returns')
+      .select('id')
+      .where('difference_refund_id', '=', settle.refundId)
+      .where('difference_minor', '>', 0)
+      .executeTakeFirst();
     // An exchange's price difference that did not go back is the owner's to refund again (decision 0039).
     await trx
       .updateTable('returns')
@@ -332,11 +363,12 @@ export async function settleRefund(
       .where('difference_refund_id', '=', settle.refundId)
       .where('difference_status', '=', 'refunded')
       .execute();
-    await trx
-      .updateTable('orders')
-      .set((eb) => ({ refunded_minor: eb('refunded_minor', '-', moved.amount_minor), updated_at: iso }))
-      .where('id', '=', moved.order_id)
-      .execute();
+    if (!besides)
+      await trx
+        .updateTable('orders')
+        .set((eb) => ({ refunded_minor: eb('refunded_minor', '-', moved.amount_minor), updated_at: iso }))
+        .where('id', '=', moved.order_id)
+        .execute();
     for (const line of refundLines(moved.lines)) {
       await trx
         .updateTable('order_lines')
@@ -426,7 +458,7 @@ export async function sendReservedRefund(deps: RefundDeps, admin: string, reserv
           ? await deps.payments.refund(request)
           : await new DemoGateway().refund(request);
       outcome = { status: answer.status, providerRefundId: answer.providerRefundId, failure: answer.failure };
-      if (answer.paymentIntentId)
+      if (answer.paymentIntentId && reserved.orderPayment)
         await rememberPaymentIntent(deps.db, request.orderId, answer.paymentIntentId);
     } catch (error) {
       if (!(error instanceof RefundRefusedError)) {
@@ -569,6 +601,12 @@ export async function settlePendingRefunds(
   const pending = await deps.db
     .selectFrom('refunds')
     .innerJoin('orders', 'orders.id', 'refunds.order_id')
+    // A paid price difference goes back to the session that took it, not to the order's payment.
+    .leftJoin('returns as paidDifference', (join) =>
+      join
+        .onRef('paidDifference.difference_refund_id', '=', 'refunds.id')
+        .on('paidDifference.difference_minor', '>', 0),
+    )
     .select([
       'refunds.id',
       'refunds.order_id',
@@ -576,6 +614,9 @@ export async function settlePendingRefunds(
       'refunds.currency',
       'orders.payment_intent_id',
       'orders.stripe_session_id',
+      'paidDifference.id as difference_of',
+      'paidDifference.difference_payment_intent_id',
+      'paidDifference.difference_session_id',
     ])
     .where('refunds.status', '=', 'pending')
     .where('refunds.provider', '=', 'stripe')
@@ -589,8 +630,8 @@ export async function settlePendingRefunds(
     const request: RefundRequest = {
       refundId: r.id,
       orderId: r.order_id,
-      paymentIntentId: r.payment_intent_id,
-      sessionId: r.stripe_session_id,
+      paymentIntentId: r.difference_of ? r.difference_payment_intent_id : r.payment_intent_id,
+      sessionId: r.difference_of ? r.difference_session_id : r.stripe_session_id,
       amountMinor: r.amount_minor,
       currency: r.currency,
     };

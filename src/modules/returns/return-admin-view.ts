@@ -81,6 +81,7 @@ export async function returnDetail(db: DbOrTx, id: string, viewer: Viewer) {
       'r.difference_paid_via',
       'r.difference_paid_at',
       'r.difference_refund_id',
+      'r.difference_session_id',
       'o.id as order_id',
       'o.number',
       'o.status as order_status',
@@ -140,6 +141,14 @@ export async function returnDetail(db: DbOrTx, id: string, viewer: Viewer) {
             paidVia: r.difference_paid_via,
             paidAt: r.difference_paid_at,
             refundId: owner ? r.difference_refund_id : null,
+            /**
+             * Whether what the shop owes of it goes back by hand: a difference paid by hand, or one given back
+             * on an order not paid by card; a difference paid on the order page goes back to that payment.
+             */
+            refundByHand:
+              r.difference_minor > 0
+                ? r.difference_paid_via !== 'card' || r.difference_session_id === null
+                : r.payment_method !== 'card',
           },
     order: {
       id: r.order_id,
@@ -177,8 +186,14 @@ export async function returnDetail(db: DbOrTx, id: string, viewer: Viewer) {
         r.status !== 'declined' &&
         r.status !== 'cancelled' &&
         (r.difference_status === 'due' || r.difference_status === 'collect_on_delivery'),
+      // A closed exchange's given-back difference refused at close, or a paid one on an exchange that ended.
       refundDifference:
-        owner && r.status === 'closed' && r.resolution === 'exchange' && r.difference_status === 'to_refund',
+        owner &&
+        r.difference_status === 'to_refund' &&
+        ((r.status === 'closed' && r.resolution === 'exchange' && r.difference_minor < 0) ||
+          ((r.status === 'declined' || r.status === 'cancelled') &&
+            r.difference_minor > 0 &&
+            r.difference_paid_at !== null)),
     },
   };
 }

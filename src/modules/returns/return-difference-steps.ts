@@ -2,13 +2,19 @@ import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { recordDifferencePaidInput, refundDifferenceInput } from '../../shared/return-admin-input.js';
 import { recordOrderEvent } from '../orders/order-events.repository.js';
-import { type RefundDeps, reserveRefundIn, sendReservedRefund } from '../orders/refunds.service.js';
+import {
+  type RefundDeps,
+  type RefundPayment,
+  reserveRefundIn,
+  sendReservedRefund,
+} from '../orders/refunds.service.js';
+import { DEMO_DIFFERENCE_PREFIX } from '../payments/demo-gateway.js';
 import { queueReturnStepEmail } from './return-mail.js';
 import { type ReturnStepDeps, returnOf } from './return-steps.service.js';
 
 /**
  * The owner's steps of an exchange's price difference (decision 0039) besides closing: recording it paid
- * another way than the order page's card payment, and refunding it again after the provider refused.
+ * another way than the order page's card payment, and refunding what the shop owes of it.
  */
 
 /** 'due' or 'collect_on_delivery' → 'paid': the courier's cash, a transfer, a card payment taken elsewhere. */
@@ -37,6 +43,9 @@ export async function recordDifferencePaid(
         difference_status: 'paid',
         difference_paid_via: input.paidVia,
         difference_paid_at: iso,
+        // A page's session opened but not paid is not what took the money (refundDifference reads this).
+        difference_session_id: null,
+        difference_payment_intent_id: null,
         updated_at: iso,
       })
       .where('id', '=', input.id)
@@ -66,9 +75,11 @@ export async function recordDifferencePaid(
 }
 
 /**
- * A closed exchange's difference the shop still owes (its refund was refused): refunded through the order's
- * refund, reserved in the transaction that marks it refunded, then sent. A refusal again puts it back to
- * 'to_refund' (settleRefund) and says so.
+ * A price difference the shop owes, refunded through the order's refund: a closed exchange's given-back
+ * difference (< 0) whose refund was refused, to the order's payment; or the difference the shopper paid (> 0)
+ * on an exchange then declined or cancelled, to the payment that took it (the difference's own Checkout
+ * session) or by hand when it was paid by hand. Reserved in the transaction that marks it refunded, so two
+ * owners at once refund it once, then sent. A refusal puts it back to 'to_refund' (settleRefund) and says so.
  */
 export async function refundDifference(
   deps: RefundDeps,
@@ -83,14 +94,32 @@ export async function refundDifference(
       .updateTable('returns')
       .set({ difference_status: 'refunded', updated_at: iso })
       .where('id', '=', input.id)
-      .where('status', '=', 'closed')
-      .where('resolution', '=', 'exchange')
       .where('difference_status', '=', 'to_refund')
+      .where((eb) =>
+        eb.or([
+          eb.and([
+            eb('status', '=', 'closed'),
+            eb('resolution', '=', 'exchange'),
+            eb('difference_minor', '<', 0),
+          ]),
+          eb.and([
+            eb('status', 'in', ['declined', 'cancelled']),
+            eb('difference_minor', '>', 0),
+            eb('difference_paid_at', 'is not', null),
+          ]),
+        ]),
+      )
+      .returning([
+        'difference_minor',
+        'difference_paid_via',
+        'difference_payment_intent_id',
+        'difference_session_id',
+      ])
       .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) === 0)
+    if (!moved)
       throw new TRPCError({
         code: 'CONFLICT',
-        message: `This return of order #${ret.number} has no price difference to refund now: only a closed exchange's refused one is refunded here.`,
+        message: `This return of order #${ret.number} has no price difference to refund now.`,
       });
     const reserved = await reserveRefundIn(
       trx,
@@ -98,12 +127,12 @@ export async function refundDifference(
       admin,
       {
         id: ret.order_id,
-        amountMinor: -ret.difference_minor,
+        amountMinor: Math.abs(moved.difference_minor),
         reason: `Exchange on order #${ret.number}: price difference`,
         paidVia: input.paidVia,
         note: input.note,
       },
-      { returnId: input.id },
+      { returnId: input.id, ...(moved.difference_minor > 0 ? { besides: paymentOf(moved) } : {}) },
     );
     await trx
       .updateTable('returns')
@@ -128,6 +157,24 @@ export async function refundDifference(
   const refund = await sendReservedRefund(deps, admin, reserved);
   if (!reserved.manual) await deps.db.transaction().execute((trx) => queueRefunded(trx, deps, input.id));
   return { id: input.id, differenceStatus: 'refunded' as const, refund };
+}
+
+/**
+ * Where a paid difference goes back: the Checkout session that took it (the demo's by its prefix), or by
+ * hand when the owner recorded it paid another way, whatever the order itself was paid by.
+ */
+function paymentOf(paid: {
+  difference_paid_via: string | null;
+  difference_payment_intent_id: string | null;
+  difference_session_id: string | null;
+}): RefundPayment {
+  // recordDifferencePaid clears the session, so "card" typed by the owner is a payment by hand too.
+  if (paid.difference_paid_via !== 'card' || paid.difference_session_id === null) return 'manual';
+  return {
+    provider: paid.difference_session_id?.startsWith(DEMO_DIFFERENCE_PREFIX) ? 'demo' : 'stripe',
+    paymentIntentId: paid.difference_payment_intent_id,
+    sessionId: paid.difference_session_id,
+  };
 }
 
 function queueRefunded(trx: Parameters<typeof queueReturnStepEmail>[0], deps: ReturnStepDeps, id: string) {

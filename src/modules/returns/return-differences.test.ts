@@ -11,6 +11,7 @@ import {
 import type { TestStore } from '../../test-support/test-store.js';
 import { createTestStore, tickingClock } from '../../test-support/test-store.js';
 import { createRequestLimits } from '../limits/request-limits.js';
+import { settlePendingRefunds } from '../orders/refunds.service.js';
 
 const DELIVERED = '2026-11-19T10:00:00.000Z';
 const staff = { ...owner, id: 2, email: 'packer@shop.example', role: 'staff' as const };
@@ -472,6 +473,235 @@ describe('an exchange’s price difference (demo payments)', () => {
     expect(mails.map((m) => m.kind)).not.toContain('order_refund');
   });
 
+  const orderRow = (orderId: string) =>
+    store.handle.db
+      .selectFrom('orders')
+      .select(['refunded_minor'])
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow();
+  const refundRows = (orderId: string) =>
+    store.handle.db
+      .selectFrom('refunds')
+      .selectAll()
+      .where('order_id', '=', orderId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+
+  it('a difference collected in cash, then the exchange declined: owed back, refunded by hand once, the order’s lines still whole', async () => {
+    const key = await tunicOrder(store, ++n, { method: 'cash_on_delivery' });
+    const id = await exchangeFor(key, 'Mint');
+    await asOwner().admin.returns.approve({ id });
+    await asStaff().admin.returns.recordDifferencePaid({ id, paidVia: 'Cash at the counter' });
+    expect(await asStaff().admin.returns.decline({ id, reason: 'Worn' })).toMatchObject({
+      status: 'declined',
+      differenceStatus: 'to_refund',
+    });
+    expect(await returnRow(store, id)).toMatchObject({ status: 'declined', difference_status: 'to_refund' });
+    expect((await eventKinds(store, key.orderId)).slice(-2)).toEqual([
+      'return_declined',
+      'return_difference_to_refund',
+    ]);
+    const declined = (await emails(store, key.orderId)).at(-1);
+    expect(declined?.subject).toContain('declined');
+    expect(declined?.text_body).toContain('We will refund the $15.00 you paid for the price difference.');
+    const view = await shop().orderPage.view({ id: key.orderId, token: key.token });
+    expect(view.returns.find((r) => r.id === id)?.difference).toEqual({
+      amountMinor: 1500,
+      status: 'to_refund',
+      canPay: false,
+    });
+
+    expect(await asOwner().admin.returns.get({ id })).toMatchObject({
+      difference: { amountMinor: 1500, status: 'to_refund', refundByHand: true },
+      can: { refundDifference: true, recordDifferencePaid: false, decline: false },
+    });
+    expect((await asStaff().admin.returns.get({ id })).can.refundDifference).toBe(false);
+    expect((await failure(asStaff().admin.returns.refundDifference({ id, paidVia: 'Cash' }))).code).toBe(
+      'FORBIDDEN',
+    );
+    expect(
+      (
+        await failure(
+          store
+            .caller({ admin: unconfirmedOwner, clock })
+            .admin.returns.refundDifference({ id, paidVia: 'Cash' }),
+        )
+      ).code,
+    ).toBe('PRECONDITION_FAILED');
+    const unsaid = await failure(asOwner().admin.returns.refundDifference({ id }));
+    expect(unsaid).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/say how the money went back/),
+    });
+    expect(await returnRow(store, id)).toMatchObject({
+      difference_status: 'to_refund',
+      difference_refund_id: null,
+    });
+    expect(await refundRows(key.orderId)).toEqual([]);
+
+    const done = await asOwner().admin.returns.refundDifference({ id, paidVia: 'Cash', note: 'At the shop' });
+    expect(done).toMatchObject({
+      differenceStatus: 'refunded',
+      refund: { amountMinor: 1500, status: 'succeeded' },
+    });
+    const [refund] = await refundRows(key.orderId);
+    expect(refund).toMatchObject({
+      amount_minor: 1500,
+      method: 'manual',
+      paid_via: 'Cash',
+      note: 'At the shop',
+      return_id: id,
+      status: 'succeeded',
+    });
+    expect(await returnRow(store, id)).toMatchObject({
+      difference_status: 'refunded',
+      difference_refund_id: refund?.id,
+    });
+    expect((await orderRow(key.orderId)).refunded_minor).toBe(0);
+    expect((await failure(asOwner().admin.returns.refundDifference({ id, paidVia: 'Cash' }))).code).toBe(
+      'CONFLICT',
+    );
+    const mails = await emails(store, key.orderId);
+    expect(mails.filter((m) => m.subject.includes('your refund'))).toHaveLength(1);
+    expect(mails.at(-1)?.text_body).toContain('We refunded $15.00, the price difference');
+    expect(mails.map((m) => m.kind)).not.toContain('order_refund');
+
+    // The difference came in besides the order's 50.00: the order's refunded amount never held it, so all
+    // 50.00 is left to the line, and nothing shows as pending.
+    const detail = await asOwner().admin.orders.byId({ id: key.orderId });
+    expect(detail).toMatchObject({ refundableMinor: 5000, refundedMinor: 0, refundPendingMinor: 0 });
+    const lines = await asOwner().admin.orders.refund({
+      id: key.orderId,
+      lines: [{ lineId: key.lineId, quantity: 1 }],
+      paidVia: 'Cash',
+    });
+    expect(lines).toMatchObject({ amountMinor: 5000, status: 'succeeded' });
+    expect((await orderRow(key.orderId)).refunded_minor).toBe(5000);
+    expect(
+      (await failure(asOwner().admin.orders.refund({ id: key.orderId, amountMinor: 1, paidVia: 'Cash' })))
+        .message,
+    ).toMatch(/refunded in full/);
+  });
+
+  it('a difference paid on the demo page, then cancelled by the shopper: refunded to that payment once, however many owners ask', async () => {
+    const key = await tunicOrder(store, ++n);
+    const id = await exchangeFor(key, 'Mint');
+    await asOwner().admin.returns.approve({ id });
+    const { url } = await shop().orderPage.payReturnDifference({ ...key, returnId: id });
+    const sessionId = new URL(url, 'https://shop.example').searchParams.get('session_id') ?? '';
+    await shop().checkout.completeDemoDifference({ sessionId });
+    await shop().orderPage.cancelReturn({ ...key, returnId: id });
+    expect(await returnRow(store, id)).toMatchObject({ status: 'cancelled', difference_status: 'to_refund' });
+    const cancelled = (await emails(store, key.orderId)).at(-1);
+    expect(cancelled?.text_body).toContain('We will refund the $15.00 you paid for the price difference.');
+    expect((await asOwner().admin.returns.get({ id })).difference).toMatchObject({ refundByHand: false });
+
+    const asked = await Promise.allSettled(
+      Array.from({ length: 5 }, () => asOwner().admin.returns.refundDifference({ id })),
+    );
+    expect(asked.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
+    for (const a of asked) if (a.status === 'rejected') expect(a.reason).toMatchObject({ code: 'CONFLICT' });
+    const refunds = await refundRows(key.orderId);
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]).toMatchObject({
+      amount_minor: 1500,
+      method: 'provider',
+      provider: 'demo',
+      status: 'succeeded',
+      return_id: id,
+    });
+    expect((await orderRow(key.orderId)).refunded_minor).toBe(0);
+    expect((await asOwner().admin.orders.byId({ id: key.orderId })).refundableMinor).toBe(5000);
+    const mails = await emails(store, key.orderId);
+    expect(mails.filter((m) => m.subject.includes('your refund'))).toHaveLength(1);
+    const view = await shop().orderPage.view({ id: key.orderId, token: key.token });
+    expect(view.returns.find((r) => r.id === id)?.difference).toMatchObject({
+      status: 'refunded',
+      canPay: false,
+    });
+  });
+
+  it('a difference recorded paid by transfer on a card order, then cancelled: it goes back by hand, not to the card', async () => {
+    const key = await tunicOrder(store, ++n);
+    const id = await exchangeFor(key, 'Mint');
+    await asOwner().admin.returns.approve({ id });
+    // A page opened but never paid: the transfer paid it, and the card session is not where it goes back.
+    await shop().orderPage.payReturnDifference({ ...key, returnId: id });
+    await asOwner().admin.returns.recordDifferencePaid({ id, paidVia: 'card' });
+    await shop().orderPage.cancelReturn({ ...key, returnId: id });
+    expect((await asOwner().admin.returns.get({ id })).difference).toMatchObject({
+      status: 'to_refund',
+      refundByHand: true,
+    });
+    expect((await failure(asOwner().admin.returns.refundDifference({ id }))).message).toMatch(
+      /paid to the shop by hand.*say how the money went back/,
+    );
+    await asOwner().admin.returns.refundDifference({ id, paidVia: 'Bank transfer' });
+    expect(await refundRows(key.orderId)).toEqual([
+      expect.objectContaining({ amount_minor: 1500, method: 'manual', paid_via: 'Bank transfer' }),
+    ]);
+  });
+
+  it('a difference still due when the exchange is cancelled is owed no more; a payment that comes after all is owed back', async () => {
+    const key = await tunicOrder(store, ++n);
+    const id = await exchangeFor(key, 'Mint');
+    await asOwner().admin.returns.approve({ id });
+    // The payment page was open in another tab when the shopper cancelled.
+    const { url } = await shop().orderPage.payReturnDifference({ ...key, returnId: id });
+    const sessionId = new URL(url, 'https://shop.example').searchParams.get('session_id') ?? '';
+    await shop().orderPage.cancelReturn({ ...key, returnId: id });
+    expect(await returnRow(store, id)).toMatchObject({ status: 'cancelled', difference_status: 'due' });
+    const view = async () =>
+      (await shop().orderPage.view({ id: key.orderId, token: key.token })).returns.find((r) => r.id === id);
+    expect((await view())?.difference).toEqual({ amountMinor: 1500, status: 'due', canPay: false });
+    expect((await emails(store, key.orderId)).at(-1)?.text_body).toContain(
+      'There is no price difference to pay.',
+    );
+    expect((await failure(shop().orderPage.payReturnDifference({ ...key, returnId: id }))).code).toBe(
+      'BAD_REQUEST',
+    );
+    expect((await asOwner().admin.returns.get({ id })).can).toMatchObject({
+      recordDifferencePaid: false,
+      refundDifference: false,
+    });
+    expect((await failure(asOwner().admin.returns.recordDifferencePaid({ id, paidVia: 'cash' }))).code).toBe(
+      'CONFLICT',
+    );
+    expect((await failure(asOwner().admin.returns.refundDifference({ id }))).code).toBe('CONFLICT');
+    expect(await refundRows(key.orderId)).toEqual([]);
+
+    await shop().checkout.completeDemoDifference({ sessionId });
+    expect(await returnRow(store, id)).toMatchObject({
+      difference_status: 'to_refund',
+      difference_paid_via: 'card',
+      difference_session_id: sessionId,
+    });
+    expect((await returnRow(store, id)).difference_paid_at).not.toBeNull();
+    expect((await eventKinds(store, key.orderId)).slice(-2)).toEqual([
+      'return_difference_paid',
+      'return_difference_to_refund',
+    ]);
+    expect((await emails(store, key.orderId)).at(-1)?.text_body).toContain('so we will refund it to you');
+    expect((await view())?.difference).toMatchObject({ status: 'to_refund', canPay: false });
+    expect((await asOwner().admin.returns.get({ id })).can.refundDifference).toBe(true);
+    await asOwner().admin.returns.refundDifference({ id });
+    expect((await orderRow(key.orderId)).refunded_minor).toBe(0);
+  });
+
+  it('a cheaper exchange declined gives nothing back: its difference is owed no more', async () => {
+    const key = await tunicOrder(store, ++n);
+    const id = await exchangeFor(key, 'Rose');
+    expect(await asOwner().admin.returns.decline({ id, reason: 'Parcel never came' })).toMatchObject({
+      differenceStatus: 'none',
+    });
+    expect(await returnRow(store, id)).toMatchObject({ difference_minor: -800, difference_status: 'none' });
+    expect((await asOwner().admin.returns.get({ id })).can.refundDifference).toBe(false);
+    expect((await failure(asOwner().admin.returns.refundDifference({ id }))).code).toBe('CONFLICT');
+    expect((await orderRow(key.orderId)).refunded_minor).toBe(0);
+    expect((await emails(store, key.orderId)).at(-1)?.text_body).not.toMatch(/refund/i);
+  });
+
   it('refuses hostile asks: a wrong token, another order’s return, nothing due, an unknown session', async () => {
     const key = await tunicOrder(store, ++n);
     const other = await tunicOrder(store, ++n);
@@ -746,5 +976,102 @@ describe('an exchange’s price difference paid through Stripe Checkout', () => 
           .executeTakeFirstOrThrow()
       ).refunded_minor,
     ).toBe(800);
+  });
+
+  it('a difference paid through Stripe, then cancelled by the shopper: refunded to the difference’s payment, a refusal kept for a retry, the order’s own payment left whole', async () => {
+    const key = await tunicOrder(env.store, 5, { mode: 'stripe' });
+    // The order's own payment, as checkout left it (the order row has not learnt its payment intent yet).
+    fake.sessions.set('cs_order_5', {
+      id: 'cs_order_5',
+      object: 'checkout.session',
+      status: 'complete',
+      payment_status: 'paid',
+      payment_intent: 'pi_order_5',
+      amount_total: 5000,
+      currency: 'usd',
+      metadata: {},
+    });
+    const { returnId: id } = await shop().orderPage.requestReturn({
+      orderId: key.orderId,
+      token: key.token,
+      reason: 'not_as_pictured',
+      lines: [{ lineId: key.lineId, quantity: 1, exchange: { size: 'L', colour: 'Mint' } }],
+    });
+    await asOwner().admin.returns.approve({ id });
+    await shop().orderPage.payReturnDifference({ ...key, returnId: id });
+    const sessionId = [...fake.sessions.keys()].find((k) => k !== 'cs_order_5') ?? '';
+    fake.update(sessionId, { status: 'complete', payment_status: 'paid' });
+    expect((await completed(sessionId)).statusCode).toBe(200);
+    const intent = (await returnRow(env.store, id)).difference_payment_intent_id;
+    expect(intent).toBe(fake.sessions.get(sessionId)?.payment_intent);
+    expect(intent).not.toBe('pi_order_5');
+
+    await shop().orderPage.cancelReturn({ ...key, returnId: id });
+    expect(await returnRow(env.store, id)).toMatchObject({
+      status: 'cancelled',
+      difference_status: 'to_refund',
+    });
+    const order = () =>
+      env.store.handle.db
+        .selectFrom('orders')
+        .select(['refunded_minor', 'payment_intent_id'])
+        .where('id', '=', key.orderId)
+        .executeTakeFirstOrThrow();
+
+    // Stripe refuses: nothing is refunded and the difference waits for the owner's retry.
+    fake.refundStatus = 'failed';
+    expect((await failure(asOwner().admin.returns.refundDifference({ id }))).code).toBe('BAD_GATEWAY');
+    expect(await returnRow(env.store, id)).toMatchObject({
+      difference_status: 'to_refund',
+      difference_refund_id: null,
+    });
+    expect((await order()).refunded_minor).toBe(0);
+    expect((await asOwner().admin.returns.get({ id })).can.refundDifference).toBe(true);
+
+    // The retry's answer is lost: the refund stays pending and the background settles it, to the same payment.
+    fake.refundStatus = 'succeeded';
+    fake.hang();
+    const retried = await asOwner().admin.returns.refundDifference({ id });
+    expect(retried.refund).toMatchObject({ amountMinor: 1500, status: 'pending' });
+    fake.reset();
+    const later = clock.now().getTime() + 20 * 60_000;
+    expect(
+      await settlePendingRefunds(
+        {
+          db: env.store.handle.db,
+          clock: { now: () => new Date(later) },
+          payments: env.payments,
+          publicUrl: 'https://shop.example',
+        },
+        { olderThan: new Date(later - 10 * 60_000) },
+      ),
+    ).toEqual({ settled: 1, failed: 0 });
+    expect(fake.refundCreates.length).toBeGreaterThan(1);
+    for (const sent of fake.refundCreates)
+      expect(sent.body).toMatchObject({ payment_intent: intent, amount: '1500' });
+    expect([...fake.refunds.values()].filter((r) => r.status === 'succeeded')).toHaveLength(1);
+    const row = await returnRow(env.store, id);
+    expect(row).toMatchObject({ difference_status: 'refunded' });
+    expect(
+      await env.store.handle.db
+        .selectFrom('refunds')
+        .select(['id', 'status', 'provider', 'return_id'])
+        .where('id', '=', row.difference_refund_id ?? '')
+        .execute(),
+    ).toEqual([{ id: row.difference_refund_id, status: 'succeeded', provider: 'stripe', return_id: id }]);
+    // The difference's payment is not taken for the order's own.
+    expect(await order()).toEqual({ refunded_minor: 0, payment_intent_id: null });
+
+    // The order's line can still be refunded in full, to the order's own payment; then nothing more.
+    const lines = await asOwner().admin.orders.refund({
+      id: key.orderId,
+      lines: [{ lineId: key.lineId, quantity: 1 }],
+    });
+    expect(lines).toMatchObject({ amountMinor: 5000, status: 'succeeded' });
+    expect(fake.refundCreates.at(-1)?.body).toMatchObject({ payment_intent: 'pi_order_5', amount: '5000' });
+    expect((await order()).refunded_minor).toBe(5000);
+    expect(
+      (await failure(asOwner().admin.orders.refund({ id: key.orderId, amountMinor: 1 }))).message,
+    ).toMatch(/refunded in full/);
   });
 });

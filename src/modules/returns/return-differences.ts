@@ -124,21 +124,28 @@ export async function applyDifferenceOutcome(
   if (outcome.status !== 'paid') return { orderId: ret.order_id, outcome: `difference ${outcome.status}` };
   const iso = now.toISOString();
   const actor = outcome.sessionId.startsWith(DEMO_DIFFERENCE_PREFIX) ? 'shopper (demo payment)' : 'Stripe';
+  // A return that ended (declined, cancelled) while its page was open takes the payment as owed back.
   const moved = await trx
     .updateTable('returns')
-    .set({
-      difference_status: 'paid',
+    .set((eb) => ({
+      difference_status: eb
+        .case()
+        .when('status', 'in', ['declined', 'cancelled'])
+        .then(eb.val<ReturnDifferenceStatus>('to_refund'))
+        .else(eb.val<ReturnDifferenceStatus>('paid'))
+        .end(),
       difference_paid_via: 'card',
       difference_paid_at: iso,
       difference_payment_intent_id: outcome.paymentIntentId,
       difference_session_id: outcome.sessionId,
       updated_at: iso,
-    })
+    }))
     .where('id', '=', ret.id)
     .where('difference_status', '=', 'due')
+    .returning(['difference_status'])
     .executeTakeFirst();
   const money = { amountMinor: outcome.amountTotalMinor ?? ret.difference_minor, currency: ret.currency };
-  if (Number(moved.numUpdatedRows) > 0) {
+  if (moved) {
     await recordOrderEvent(trx, {
       orderId: ret.order_id,
       kind: 'return_difference_paid',
@@ -146,8 +153,16 @@ export async function applyDifferenceOutcome(
       detail: { returnId: ret.id, ...money, paidVia: 'card', sessionId: outcome.sessionId },
       at: now,
     });
+    if (moved.difference_status === 'to_refund')
+      await recordOrderEvent(trx, {
+        orderId: ret.order_id,
+        kind: 'return_difference_to_refund',
+        actor,
+        detail: { returnId: ret.id, ...money, paidVia: 'card' },
+        at: now,
+      });
     await queueReturnStepEmail(trx, { publicUrl, now }, ret.id, 'difference_paid');
-    return { orderId: ret.order_id, outcome: 'difference due->paid' };
+    return { orderId: ret.order_id, outcome: `difference due->${moved.difference_status}` };
   }
   if (ret.difference_paid_via === 'card' && ret.difference_session_id === outcome.sessionId)
     return { orderId: ret.order_id, outcome: 'difference unchanged (paid)' };
@@ -165,6 +180,54 @@ export async function applyDifferenceOutcome(
     at: now,
   });
   return { orderId: ret.order_id, outcome: `difference paid again (${ret.difference_status}): refund it` };
+}
+
+/**
+ * A return ending without its exchange shipping (declined, cancelled) settles its price difference in the
+ * transaction that ends it, before the step's email is queued: one the shopper paid is owed back
+ * ('to_refund', refunded by the owner with refundDifference, to the payment that took it); one the shop
+ * was to give back when shipping is owed no more ('none'); one still due stays 'due' but can no longer be
+ * paid (a payment that arrives after all is owed back, applyDifferenceOutcome).
+ */
+export async function endDifference(
+  trx: DbOrTx,
+  ended: { returnId: string; orderId: string; actor: string; now: Date },
+): Promise<ReturnDifferenceStatus | null> {
+  const iso = ended.now.toISOString();
+  const owed = await trx
+    .updateTable('returns')
+    .set({ difference_status: 'to_refund', updated_at: iso })
+    .where('id', '=', ended.returnId)
+    .where('status', 'in', ['declined', 'cancelled'])
+    .where('difference_status', '=', 'paid')
+    .where('difference_minor', '>', 0)
+    .returning(['difference_minor', 'currency', 'difference_paid_via'])
+    .executeTakeFirst();
+  if (owed) {
+    await recordOrderEvent(trx, {
+      orderId: ended.orderId,
+      kind: 'return_difference_to_refund',
+      actor: ended.actor,
+      detail: {
+        returnId: ended.returnId,
+        amountMinor: owed.difference_minor,
+        currency: owed.currency,
+        paidVia: owed.difference_paid_via,
+      },
+      at: ended.now,
+    });
+    return 'to_refund';
+  }
+  const dropped = await trx
+    .updateTable('returns')
+    .set({ difference_status: 'none', updated_at: iso })
+    .where('id', '=', ended.returnId)
+    .where('status', 'in', ['declined', 'cancelled'])
+    .where('difference_status', '=', 'to_refund')
+    .where('difference_minor', '<', 0)
+    .where('difference_refund_id', 'is', null)
+    .executeTakeFirst();
+  return Number(dropped.numUpdatedRows) > 0 ? 'none' : null;
 }
 
 /** The return whose demo difference session this is; null for any other id. */

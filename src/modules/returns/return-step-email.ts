@@ -66,6 +66,14 @@ function differenceWords(d: ReturnStepEmailData, step: ReturnStep): string[] {
         : 'We will tell you how to pay it.';
     return [`Your replacement costs ${amount} more than what you bought. ${pay}`];
   }
+  if (step === 'declined' || step === 'cancelled') {
+    if (diff.amountMinor > 0 && diff.status === 'to_refund')
+      return [`We will refund the ${amount} you paid for the price difference.`];
+    if (diff.amountMinor > 0 && diff.status === 'due') return ['There is no price difference to pay.'];
+    return [];
+  }
+  if (step === 'difference_paid' && diff.status === 'to_refund' && diff.amountMinor > 0)
+    return ['Your exchange no longer goes ahead, so we will refund it to you.'];
   if (step === 'exchange_shipped') {
     if (diff.status === 'collect_on_delivery')
       return [`Please pay the courier ${amount}, the price difference, when the replacement arrives.`];
@@ -113,6 +121,7 @@ function wording(
         body: [
           `We cannot accept this ${what} of order #${n}.`,
           ...(r.declineReason ? [`Reason: ${oneLine(r.declineReason, 500)}`] : []),
+          ...differenceWords(d, step),
           'Reply to this email if you have any questions.',
         ],
       };
@@ -160,13 +169,17 @@ function wording(
         heading: 'We received the price difference',
         body: [
           `Thank you: we received ${formatMoney(Math.abs(r.difference?.amountMinor ?? 0), d.order.currency, RECEIPT)}, the price difference of your exchange on order #${n}.`,
+          ...differenceWords(d, step),
         ],
       };
     case 'cancelled':
       return {
         subject: `Order #${n}: your ${what} request is cancelled`,
         heading: `Your ${what} request is cancelled`,
-        body: [`You cancelled your ${what} request for order #${n}; nothing more is needed.`],
+        body: [
+          `You cancelled your ${what} request for order #${n}; nothing more is needed.`,
+          ...differenceWords(d, step),
+        ],
       };
   }
 }

@@ -13,6 +13,7 @@ import type {
 import { recordOrderEvent } from '../orders/order-events.repository.js';
 import { type RefundDeps, reserveRefundIn, sendReservedRefund } from '../orders/refunds.service.js';
 import { releaseExchangeHolds, sellExchangeHolds } from './exchange-holds.js';
+import { endDifference } from './return-differences.js';
 import { queueReturnStepEmail } from './return-mail.js';
 
 export type ReturnStepDeps = Pick<RefundDeps, 'db' | 'clock' | 'publicUrl'>;
@@ -104,7 +105,10 @@ export async function approveReturn(deps: ReturnStepDeps, admin: string, id: str
   });
 }
 
-/** Declined while requested or approved (a parcel that never came): the held replacement goes back. */
+/**
+ * Declined while requested or approved (a parcel that never came): the held replacement goes back, and a
+ * price difference the shopper paid is owed back (endDifference).
+ */
 export async function declineReturn(
   deps: ReturnStepDeps,
   admin: string,
@@ -131,15 +135,22 @@ export async function declineReturn(
     }
     if (!moved) throw await notAt(trx, input.id, 'declined');
     await releaseExchangeHolds(trx, input.id);
-    await told(trx, deps, admin, {
+    await recordOrderEvent(trx, {
       orderId: moved.order_id,
-      returnId: input.id,
       kind: 'return_declined',
-      mail: 'declined',
-      detail: { reason: input.reason },
+      actor: admin,
+      detail: { returnId: input.id, reason: input.reason },
+      at: now,
+    });
+    // Settled before the email is queued, so the email says what became of it.
+    const difference = await endDifference(trx, {
+      returnId: input.id,
+      orderId: moved.order_id,
+      actor: admin,
       now,
     });
-    return { id: input.id, status: 'declined' as const, from: moved.from };
+    await queueReturnStepEmail(trx, { publicUrl: deps.publicUrl, now }, input.id, 'declined');
+    return { id: input.id, status: 'declined' as const, from: moved.from, differenceStatus: difference };
   });
 }
 

@@ -16,7 +16,7 @@ import { StockShortage } from '../stock/reservations.js';
 import { holdExchangeUnits, releaseExchangeHolds } from './exchange-holds.js';
 import { openOrderPage } from './order-page-access.js';
 import { colourNameOf } from './return-colours.js';
-import { canPayDifference } from './return-differences.js';
+import { canPayDifference, endDifference } from './return-differences.js';
 import {
   CONTACT,
   orderWindow,
@@ -232,7 +232,10 @@ export async function requestReturn(
   return { returnId };
 }
 
-/** The shopper withdraws a return not yet received: one conditional UPDATE, the replacements go back on the shelf. */
+/**
+ * The shopper withdraws a return not yet received: one conditional UPDATE, the replacements go back on the
+ * shelf, and a price difference already paid is owed back (endDifference).
+ */
 export async function cancelReturn(
   deps: ShopperReturnDeps,
   input: { orderId: string; token: string; returnId: string },
@@ -257,6 +260,7 @@ export async function cancelReturn(
       detail: { returnId: input.returnId },
       at: now,
     });
+    await endDifference(trx, { returnId: input.returnId, orderId: order.id, actor: 'shopper', now });
     await queueReturnStepEmail(trx, { publicUrl: deps.publicUrl, now }, input.returnId, 'cancelled');
     return 'cancelled' as const;
   });

@@ -71,7 +71,14 @@ export const adminReturnsRouter = router({
 
   decline: adminProcedure.input(declineReturnInput).mutation(async ({ ctx, input }) => {
     const done = await declineReturn(stepDeps(ctx), ctx.admin.email, input);
-    ctx.audit.changes = [{ field: 'status', from: done.from, to: 'declined' }];
+    ctx.audit.changes = [
+      { field: 'status', from: done.from, to: 'declined' },
+      ...(done.differenceStatus === 'to_refund'
+        ? [{ field: 'differenceStatus', from: 'paid', to: 'to_refund' }]
+        : done.differenceStatus === 'none'
+          ? [{ field: 'differenceStatus', from: 'to_refund', to: 'none' }]
+          : []),
+    ];
     ctx.mail.nudge();
     // A held replacement went back on the shelf.
     ctx.backInStock.nudge();
@@ -168,7 +175,10 @@ export const adminReturnsRouter = router({
     return done;
   }),
 
-  /** A closed exchange's price difference refunded again after the provider refused it (owner, fresh proof). */
+  /**
+   * A price difference the shop owes: a closed exchange's refused at close, or the one the shopper paid on an
+   * exchange that was then declined or cancelled (owner, fresh proof).
+   */
   refundDifference: ownerProcedure
     .meta({ freshCode: true })
     .input(refundDifferenceInput)

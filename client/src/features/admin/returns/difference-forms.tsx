@@ -76,11 +76,12 @@ export function RecordDifferencePaidForm({ detail, onCancel, onDone }: StepFormP
 }
 
 /**
- * A closed exchange whose difference is still to give back (the provider refused it at close, say): the
- * owner tries again. A card order's goes back to the card; another order's is paid by hand, then recorded.
+ * A difference the shop owes: a closed exchange's still to give back (the provider refused it at close,
+ * say), or one the shopper paid on an exchange then declined or cancelled. The server says where it goes:
+ * to the card that paid it, or by hand (paid back, then recorded how).
  */
 export function RefundDifferenceForm({ detail, onCancel, onDone }: StepFormProps) {
-  const byHand = detail.order.paymentMethod !== 'card';
+  const byHand = detail.difference?.refundByHand ?? detail.order.paymentMethod !== 'card';
   const [paidVia, setPaidVia] = useState('');
   const [note, setNote] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -111,7 +112,9 @@ export function RefundDifferenceForm({ detail, onCancel, onDone }: StepFormProps
     <form ref={ref} onSubmit={submit} noValidate aria-label="Refund the difference" className="space-y-3">
       <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
         Gives back {amountText(detail)} through the order's refunds.
-        {byHand ? ' This order was not paid by card: pay the shopper back yourself, then record how.' : ''}
+        {byHand
+          ? `${(detail.difference?.amountMinor ?? 0) > 0 ? ' The difference was paid by hand' : ' This order was not paid by card'}: pay the shopper back yourself, then record how.`
+          : ''}
       </p>
       {byHand ? (
         <TextField

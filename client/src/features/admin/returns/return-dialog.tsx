@@ -1,5 +1,5 @@
 import { formatMoney } from '@shared/money';
-import { DIFFERENCE_STATUS_LABEL, RETURN_STATUS_LABEL } from '@shared/returns';
+import { DIFFERENCE_STATUS_LABEL, type DifferenceStatus, RETURN_STATUS_LABEL } from '@shared/returns';
 import { type ReactNode, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Modal } from '../../../components/ui/modal';
@@ -240,6 +240,14 @@ function ReturnBody({
   );
 }
 
+/** Why a difference stands as it does on an exchange that ended unshipped (decision 0039). */
+function endedNote(status: ReturnDetail['status'], difference: DifferenceStatus): string {
+  if (status !== 'declined' && status !== 'cancelled') return '';
+  if (difference === 'due') return ' (nothing to pay now: the exchange ended)';
+  if (difference === 'to_refund') return ' (paid, and the exchange ended)';
+  return '';
+}
+
 /** What the exchange's price difference is and where it stands; the amount for the owner only. */
 function DifferenceSummary({
   detail,
@@ -257,7 +265,10 @@ function DifferenceSummary({
         </>
       ) : null}
       <dt className="text-muted">Status</dt>
-      <dd data-testid="return-difference-status">{DIFFERENCE_STATUS_LABEL[difference.status]}</dd>
+      <dd data-testid="return-difference-status">
+        {DIFFERENCE_STATUS_LABEL[difference.status]}
+        {endedNote(detail.status, difference.status)}
+      </dd>
       {difference.paidVia ? (
         <>
           <dt className="text-muted">Via</dt>

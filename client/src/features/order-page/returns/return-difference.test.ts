@@ -9,6 +9,7 @@ import {
 } from './return-difference';
 
 const rs = (minor: number) => formatMoney(minor, 'pkr');
+const usd = (minor: number) => formatMoney(minor, 'usd');
 
 describe('the price difference beside an offered replacement', () => {
   it('says what is to pay, what comes back, and nothing for the same price', () => {
@@ -62,5 +63,27 @@ describe("a return's difference on the order page", () => {
     expect(text('collect_on_delivery', 50_000)).toMatch(/to pay the courier/);
     expect(text('to_refund', -30_000)).toBe(`Price difference: ${rs(30_000)} back to you.`);
     expect(text('refunded', -30_000)).toBe(`Price difference: ${rs(30_000)}, paid back to you.`);
+  });
+
+  it('says a paid difference goes back, and a due one is owed no more, once the exchange ended', () => {
+    const ended = (status: ReturnDifference['status'], returnStatus: 'declined' | 'cancelled') =>
+      returnDifferenceText(
+        { amountMinor: 1500, status, canPay: false },
+        { ...card, returnStatus, currency: 'usd' },
+      );
+    expect(ended('to_refund', 'cancelled')).toEqual({
+      summary: `The ${usd(1500)} you paid will be refunded.`,
+      hint: null,
+    });
+    expect(ended('to_refund', 'declined').summary).toBe(`The ${usd(1500)} you paid will be refunded.`);
+    expect(ended('refunded', 'declined').summary).toBe(`The ${usd(1500)} you paid was refunded to you.`);
+    expect(ended('due', 'cancelled')).toEqual({
+      summary: `Price difference: ${usd(1500)}, nothing to pay now.`,
+      hint: null,
+    });
+    // While the exchange goes on, a difference to give back is the shop's to send with the replacement.
+    expect(
+      returnDifferenceText({ amountMinor: -800, status: 'to_refund', canPay: false }, card).hint,
+    ).toMatch(/when it sends your replacement/);
   });
 });

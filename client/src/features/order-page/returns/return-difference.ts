@@ -35,6 +35,16 @@ export function returnDifferenceText(
   context: { returnStatus: ReturnStatusName; paymentMethod: PaymentMethodName; currency: string },
 ): { summary: string; hint: string | null } {
   const amount = formatMoney(Math.abs(difference.amountMinor), context.currency);
+  const ended = context.returnStatus === 'declined' || context.returnStatus === 'cancelled';
+  // An exchange that ended unshipped: a difference paid goes back, one due is owed no more.
+  if (ended && difference.amountMinor > 0) {
+    if (difference.status === 'due')
+      return { summary: `Price difference: ${amount}, nothing to pay now.`, hint: null };
+    if (difference.status === 'to_refund')
+      return { summary: `The ${amount} you paid will be refunded.`, hint: null };
+    if (difference.status === 'refunded')
+      return { summary: `The ${amount} you paid was refunded to you.`, hint: null };
+  }
   switch (difference.status) {
     case 'due':
       return {
