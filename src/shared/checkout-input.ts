@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_CART_LINES, MAX_LINE_QUANTITY } from './checkout.js';
-import type { FitKey } from './fit-finder.js';
+import type { FitKey } from './fit-keys.js';
 import { ORDER_STATUSES } from './orders.js';
 import { PAYMENT_METHODS, PAYMENT_STEPS } from './payment-names.js';
 

@@ -1,5 +1,8 @@
 import type { SizeDetail } from './catalogue.js';
+import { FIT_KEYS, type FitKey } from './fit-keys.js';
 import { sizeKey } from './sizes.js';
+
+export { FIT_KEYS, type FitKey };
 
 /**
  * The fit finder's rule (decision 0021): a product's size chart is read as the body measurement each size
@@ -14,10 +17,6 @@ export type Unit = 'in' | 'cm';
 export const UNITS: readonly Unit[] = ['in', 'cm'];
 /** Exactly, by definition. */
 export const CM_PER_INCH = 2.54;
-
-/** The body measurements the finder compares; what a shopper's remembered measurements are keyed by. */
-export type FitKey = 'chest' | 'waist' | 'hip' | 'shoulder' | 'neck';
-export const FIT_KEYS: readonly FitKey[] = ['chest', 'waist', 'hip', 'shoulder', 'neck'];
 
 /** A chart cell read as a number, or as an inclusive range [min, max]. */
 export type ChartValue = number | readonly [number, number];

@@ -1,5 +1,5 @@
 import type { LineFit } from '@shared/checkout-input';
-import { FIT_KEYS, type FitKey } from '@shared/fit-finder';
+import { FIT_KEYS, type FitKey } from '@shared/fit-keys';
 
 /** The bounds checkout's schema (lineFitInput) puts on a measurement; line-fit.test.ts holds them equal. */
 const CM_MIN = 1;
