@@ -11,7 +11,7 @@
  *   npm run bench:dashboard -- --sqlite-dir DIR --postgres-url URL
  *                                                  times a store kept by --keep again (migrated first)
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -261,12 +261,24 @@ if (sqliteAnswers && pgAnswers) {
     enginesAgree ? 'Both engines gave the same answers.' : `The engines differ on: ${differ.join(', ')}`,
   );
 }
+/** Each answer's SHA-256, per engine: two runs on the same trade (before and after an index) must match. */
+function digests(): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const [engine, answers] of answersByEngine)
+    out[engine] = Object.fromEntries(
+      [...answers].map(([name, answer]) => [
+        name,
+        createHash('sha256').update(answer).digest('hex').slice(0, 16),
+      ]),
+    );
+  return out;
+}
 const outDir = path.join(appRoot, 'bench-results');
 if (!existsSync(outDir)) mkdirSync(outDir, { recursive: true });
 const file = path.join(outDir, `dashboard-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
 writeFileSync(
   file,
-  `${JSON.stringify({ orders: orderCount, runs, loadAverage: loadavg(), enginesAgree, timings: all }, null, 2)}\n`,
+  `${JSON.stringify({ orders: orderCount, runs, loadAverage: loadavg(), enginesAgree, answers: digests(), timings: all }, null, 2)}\n`,
 );
 console.log(`written to ${path.relative(appRoot, file)}`);
 const over = all.filter((t) => t.maxMs >= DASHBOARD_TARGET_MS);
