@@ -18,9 +18,6 @@ const INDEXES = [
   'CREATE INDEX orders_currency_paid ON orders (currency, paid_at, total_minor, subtotal_minor, id)',
   // New or returning: whether an address had a paid order before a given instant, one seek an order.
   'CREATE INDEX orders_email_paid ON orders (lower(trim(customer_email)), paid_at)',
-  // Units, top products and colours, sell-through: the paid orders' lines without their rows.
-  `CREATE INDEX order_lines_order_figures ON order_lines
-     (order_id, product_id, colour, size, quantity, line_total_minor, refunded_quantity, title)`,
   // Web vitals p75 over a period.
   'CREATE INDEX web_vitals_time_metric ON web_vitals (time, metric, value)',
 ];
@@ -35,7 +32,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     'orders_paid_figures',
     'orders_currency_paid',
     'orders_email_paid',
-    'order_lines_order_figures',
     'web_vitals_time_metric',
   ])
     await sql.raw(`DROP INDEX IF EXISTS ${name}`).execute(db);

@@ -14,8 +14,6 @@ const INDEXES = [
      INCLUDE (currency, payment_method, total_minor, subtotal_minor, sales_minor, discount_minor, id)`,
   'CREATE INDEX orders_currency_paid ON orders (currency, paid_at) INCLUDE (total_minor, subtotal_minor, id)',
   'CREATE INDEX orders_email_paid ON orders (lower(trim(customer_email)), paid_at)',
-  `CREATE INDEX order_lines_order_figures ON order_lines (order_id)
-     INCLUDE (product_id, colour, size, quantity, line_total_minor, refunded_quantity, title)`,
   'CREATE INDEX web_vitals_time_metric ON web_vitals (time) INCLUDE (metric, value)',
 ];
 
@@ -29,7 +27,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     'orders_paid_figures',
     'orders_currency_paid',
     'orders_email_paid',
-    'order_lines_order_figures',
     'web_vitals_time_metric',
   ])
     await sql.raw(`DROP INDEX IF EXISTS ${name}`).execute(db);
