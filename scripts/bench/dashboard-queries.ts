@@ -190,7 +190,8 @@ async function openStore(engine: BenchEngine) {
       db: handle.db,
       dataDir,
       close: () => handle.close(),
-      drop: async () => {},
+      // The folder only holds the caller's file storage: the store is the database, kept.
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
       settle: async () => {},
     };
   }
