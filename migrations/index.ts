@@ -33,6 +33,7 @@ import * as paymentStepEmails from './2026-11-28T0031-payment-step-emails.js';
 import * as returns from './2026-11-28T0032-returns.js';
 import * as returnDifferences from './2026-11-29T0033-return-differences.js';
 import * as orderLineFit from './2026-11-29T0034-order-line-fit.js';
+import * as dashboardIndexes from './2026-11-29T0035-dashboard-indexes.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0032-returns': returns,
   '2026-11-29T0033-return-differences': returnDifferences,
   '2026-11-29T0034-order-line-fit': orderLineFit,
+  '2026-11-29T0035-dashboard-indexes': dashboardIndexes,
 };
