@@ -13,10 +13,9 @@ import type { Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { openPostgres } from '../../src/db/postgres/connect-postgres.js';
 import {
+  lineSales,
   newVersusReturning,
-  paymentMix,
   returnsAsked,
-  topItems,
 } from '../../src/modules/dashboard/period-breakdowns.js';
 import { periodFigures } from '../../src/modules/dashboard/period-figures.js';
 import { sellThrough } from '../../src/modules/dashboard/sell-through.js';
@@ -70,15 +69,16 @@ const inputs: Array<[string, DashboardPeriodInput]> = [
 ];
 for (const [label, input] of inputs) {
   const { range, previous } = resolvePeriod(input, NOW, ZONE);
-  await time(`${label}: periodFigures`, () => periodFigures(db, range, previous, ZONE));
+  const units = lineSales(db, range).then((l) => l.units);
+  await time(`${label}: periodFigures (+ payment mix)`, () =>
+    periodFigures(db, range, previous, ZONE, units),
+  );
   await time(`${label}: returnsAsked ×2`, async () => {
     await returnsAsked(db, range);
     await returnsAsked(db, previous);
   });
-  await time(`${label}: paymentMix`, () => paymentMix(db, range));
   await time(`${label}: newVersusReturning`, () => newVersusReturning(db, range));
-  await time(`${label}: topItems product`, () => topItems(db, range, 'product', ['pkr', 'usd']));
-  await time(`${label}: topItems colour`, () => topItems(db, range, 'colour', ['pkr', 'usd']));
+  await time(`${label}: lineSales (units + top items)`, () => lineSales(db, range));
   await time(`${label}: sellThrough catalogue`, () =>
     sellThrough(db, { productId: null, range, reorderPieces: 100 }),
   );

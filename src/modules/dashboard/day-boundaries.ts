@@ -20,12 +20,6 @@ export function daysCte(db: DbOrTx, days: readonly PeriodDay[]): RawBuilder<unkn
   return sql`days(day, starts_at, ends_at) AS (VALUES ${sql.join(rows)})`;
 }
 
-/** A list of currencies as a CTE `currencies(currency)`, to give every day a row in each. */
-export function currenciesCte(currencies: readonly string[]): RawBuilder<unknown> {
-  if (currencies.length === 0) throw new Error('At least one currency');
-  return sql`currencies(currency) AS (VALUES ${sql.join(currencies.map((c) => sql`(${c})`))})`;
-}
-
 /** PostgreSQL answers sums and counts of bigints as text; SQLite as numbers. */
 export function num(value: unknown): number {
   return Number(value ?? 0);

@@ -4,7 +4,7 @@ import type { AdminRole } from '../../shared/auth.js';
 import type { DashboardPeriod, DashboardPeriodInput, DashboardView } from '../../shared/dashboard.js';
 import { PeriodError, resolvePeriod } from '../../shared/dashboard-period.js';
 import { readStoredSettings } from '../settings/settings.repository.js';
-import { newVersusReturning, paymentMix, returnsAsked, topItems } from './period-breakdowns.js';
+import { inCurrencyOrder, lineSales, newVersusReturning, returnsAsked } from './period-breakdowns.js';
 import { periodFigures } from './period-figures.js';
 import { todayCounts } from './today-counts.js';
 
@@ -23,18 +23,24 @@ async function periodOf(
     throw error;
   }
   const { range, previous } = resolved;
-  const [figures, returns, returnsBefore, mix, customers] = await Promise.all([
-    periodFigures(db, range, previous, zone),
+  // Every read of the period at once: the line pass gives the period's units to periodFigures as well.
+  const lines = lineSales(db, range);
+  const [figures, sold, returns, returnsBefore, customers] = await Promise.all([
+    periodFigures(
+      db,
+      range,
+      previous,
+      zone,
+      lines.then((l) => l.units),
+    ),
+    lines,
     returnsAsked(db, range),
     returnsAsked(db, previous),
-    paymentMix(db, range),
     newVersusReturning(db, range),
   ]);
   const order = figures.current.map((c) => c.currency);
-  const [topProducts, topColours] = await Promise.all([
-    topItems(db, range, 'product', order),
-    topItems(db, range, 'colour', order),
-  ]);
+  const topProducts = inCurrencyOrder(sold.products, order);
+  const topColours = inCurrencyOrder(sold.colours, order);
   return {
     range,
     previous,
@@ -44,7 +50,7 @@ async function periodOf(
     returnsBefore,
     topProducts,
     topColours,
-    paymentMix: mix,
+    paymentMix: figures.paymentMix,
     customers,
   };
 }

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
-import type { CurrencyFigures, PeriodRange } from '../../shared/dashboard.js';
+import type { CurrencyFigures, DashboardPeriod, PeriodRange } from '../../shared/dashboard.js';
 import { type PeriodDay, periodDays } from '../../shared/dashboard-period.js';
-import { currenciesCte, daysCte, num } from './day-boundaries.js';
+import { daysCte, num } from './day-boundaries.js';
 
 /**
  * One period's money figures per currency (decision 0041). A paid order is one the orders CSV exports for
@@ -14,10 +14,18 @@ import { currenciesCte, daysCte, num } from './day-boundaries.js';
 /** What paid orders add up to per currency in a range, without the days. */
 type Totals = { currency: string; revenueMinor: number; orders: number; discountsMinor: number };
 
-async function orderTotals(db: DbOrTx, range: PeriodRange): Promise<Totals[]> {
+/** Paid orders of a range by payment method and currency: the payment mix, and the totals added up from it. */
+type MethodTotals = Totals & { method: string };
+
+/**
+ * One read of the range's paid orders for both the totals per currency and the payment mix: the database
+ * sums per (method, currency), and the few groups of a currency are added in JS (exact: integers).
+ */
+async function paidByMethod(db: DbOrTx, range: PeriodRange): Promise<MethodTotals[]> {
   const rows = await db
     .selectFrom('orders')
     .select([
+      'payment_method',
       'currency',
       sql<number>`sum(coalesce(total_minor, subtotal_minor))`.as('revenue'),
       sql<number>`count(*)`.as('orders'),
@@ -25,14 +33,37 @@ async function orderTotals(db: DbOrTx, range: PeriodRange): Promise<Totals[]> {
     ])
     .where('paid_at', '>=', range.startsAt)
     .where('paid_at', '<', range.endsAt)
-    .groupBy('currency')
+    .groupBy(['payment_method', 'currency'])
     .execute();
   return rows.map((r) => ({
+    method: r.payment_method,
     currency: r.currency,
     revenueMinor: num(r.revenue),
     orders: num(r.orders),
     discountsMinor: num(r.discounts),
   }));
+}
+
+function totalsOf(byMethod: readonly MethodTotals[]): Totals[] {
+  const out = new Map<string, Totals>();
+  for (const m of byMethod) {
+    const t = out.get(m.currency) ?? { currency: m.currency, revenueMinor: 0, orders: 0, discountsMinor: 0 };
+    t.revenueMinor += m.revenueMinor;
+    t.orders += m.orders;
+    t.discountsMinor += m.discountsMinor;
+    out.set(m.currency, t);
+  }
+  return [...out.values()];
+}
+
+/** Paid orders of the range by payment method and currency, most orders first. */
+function paymentMixOf(byMethod: readonly MethodTotals[]): DashboardPeriod['paymentMix'] {
+  return byMethod
+    .map((m) => ({ method: m.method, orders: m.orders, currency: m.currency, revenueMinor: m.revenueMinor }))
+    .sort(
+      (a, b) =>
+        b.orders - a.orders || a.method.localeCompare(b.method) || a.currency.localeCompare(b.currency),
+    );
 }
 
 async function unitsByCurrency(db: DbOrTx, range: PeriodRange): Promise<Map<string, number>> {
@@ -60,27 +91,47 @@ async function refundsByCurrency(db: DbOrTx, range: PeriodRange): Promise<Map<st
   return new Map(rows.map((r) => [r.currency, num(r.amount)]));
 }
 
-/** Revenue and orders per shop day and currency, every day of every currency given (0 where none). */
-async function revenueByDay(
-  db: DbOrTx,
+/**
+ * Revenue and orders per shop day and currency of the range's paid orders. Only days with orders come back;
+ * daysOf gives every day of every currency its row. The range bounds on the join let the database read the
+ * range once through the paid_at index rather than probe it once per day.
+ */
+async function revenueByDay(db: DbOrTx, range: PeriodRange, days: readonly PeriodDay[]): Promise<DayRow[]> {
+  const { rows } = await sql<{ day: string; currency: string; revenue: unknown; orders: unknown }>`
+    WITH ${daysCte(db, days)}
+    SELECT d.day AS day, o.currency AS currency,
+      sum(coalesce(o.total_minor, o.subtotal_minor)) AS revenue, count(o.id) AS orders
+    FROM days d
+    JOIN orders o
+      ON o.paid_at >= d.starts_at AND o.paid_at < d.ends_at
+      AND o.paid_at >= ${range.startsAt} AND o.paid_at < ${range.endsAt}
+    GROUP BY d.day, o.currency`.execute(db);
+  return rows.map((r) => ({
+    day: r.day,
+    currency: r.currency,
+    revenueMinor: num(r.revenue),
+    orders: num(r.orders),
+  }));
+}
+
+type DayRow = { day: string; currency: string; revenueMinor: number; orders: number };
+
+/** Every day of every currency given, in day order, 0 where no order was paid. */
+function daysOf(
+  rows: readonly DayRow[],
   days: readonly PeriodDay[],
   currencies: readonly string[],
-): Promise<Map<string, CurrencyFigures['revenueByDay']>> {
-  const out = new Map<string, CurrencyFigures['revenueByDay']>(currencies.map((c) => [c, []]));
-  if (currencies.length === 0) return out;
-  const { rows } = await sql<{ day: string; currency: string; revenue: unknown; orders: unknown }>`
-    WITH ${daysCte(db, days)}, ${currenciesCte(currencies)}
-    SELECT d.day AS day, c.currency AS currency,
-      coalesce(sum(coalesce(o.total_minor, o.subtotal_minor)), 0) AS revenue, count(o.id) AS orders
-    FROM days d
-    CROSS JOIN currencies c
-    LEFT JOIN orders o
-      ON o.currency = c.currency AND o.paid_at >= d.starts_at AND o.paid_at < d.ends_at
-    GROUP BY d.day, c.currency
-    ORDER BY d.day, c.currency`.execute(db);
-  for (const r of rows)
-    out.get(r.currency)?.push({ day: r.day, revenueMinor: num(r.revenue), orders: num(r.orders) });
-  return out;
+): Map<string, CurrencyFigures['revenueByDay']> {
+  const found = new Map(rows.map((r) => [`${r.currency} ${r.day}`, r]));
+  return new Map(
+    currencies.map((c) => [
+      c,
+      days.map((d) => {
+        const r = found.get(`${c} ${d.day}`);
+        return { day: d.day, revenueMinor: r?.revenueMinor ?? 0, orders: r?.orders ?? 0 };
+      }),
+    ]),
+  );
 }
 
 /** revenue / orders rounded half up to the minor unit (revenue is never negative); 0 without orders. */
@@ -90,13 +141,21 @@ export function averageOrder(revenueMinor: number, orders: number): number {
 
 type Aggregates = { totals: Totals[]; units: Map<string, number>; refunds: Map<string, number> };
 
-async function aggregates(db: DbOrTx, range: PeriodRange): Promise<Aggregates> {
-  const [totals, units, refunds] = await Promise.all([
-    orderTotals(db, range),
-    unitsByCurrency(db, range),
+/** A range's reads, all independent of each other, so they go to the database together. */
+async function aggregates(
+  db: DbOrTx,
+  range: PeriodRange,
+  zone: string,
+  units: Promise<Map<string, number>>,
+): Promise<{ byMethod: MethodTotals[]; a: Aggregates; byDay: DayRow[]; days: PeriodDay[] }> {
+  const days = periodDays(range, zone);
+  const [byMethod, unitsMap, refunds, byDay] = await Promise.all([
+    paidByMethod(db, range),
+    units,
     refundsByCurrency(db, range),
+    revenueByDay(db, range, days),
   ]);
-  return { totals, units, refunds };
+  return { byMethod, a: { totals: totalsOf(byMethod), units: unitsMap, refunds }, byDay, days };
 }
 
 function figuresOf(
@@ -122,26 +181,38 @@ function figuresOf(
 /**
  * The period's and the period before's figures for the same currencies: those either had paid orders or
  * refunds in, so a currency that sold before but not now shows as 0 now. Largest revenue now first.
+ * The period's units come from its line pass (lineSales, which also ranks the top items); the period
+ * before's from a sum of its lines.
  */
 export async function periodFigures(
   db: DbOrTx,
   range: PeriodRange,
   previous: PeriodRange,
   zone: string,
-): Promise<{ current: CurrencyFigures[]; before: CurrencyFigures[] }> {
-  const [now, then] = await Promise.all([aggregates(db, range), aggregates(db, previous)]);
+  unitsNow: Promise<Map<string, number>>,
+): Promise<{
+  current: CurrencyFigures[];
+  before: CurrencyFigures[];
+  paymentMix: DashboardPeriod['paymentMix'];
+}> {
+  const [now, then] = await Promise.all([
+    aggregates(db, range, zone, unitsNow),
+    aggregates(db, previous, zone, unitsByCurrency(db, previous)),
+  ]);
   const seen = new Set<string>();
-  for (const a of [now, then]) {
+  for (const { a } of [now, then]) {
     for (const t of a.totals) seen.add(t.currency);
     for (const c of a.refunds.keys()) seen.add(c);
   }
   const currencies = [...seen].sort();
-  const [daysNow, daysThen] = await Promise.all([
-    revenueByDay(db, periodDays(range, zone), currencies),
-    revenueByDay(db, periodDays(previous, zone), currencies),
-  ]);
+  const daysNow = daysOf(now.byDay, now.days, currencies);
+  const daysThen = daysOf(then.byDay, then.days, currencies);
   const current = currencies
-    .map((c) => figuresOf(now, daysNow, c))
+    .map((c) => figuresOf(now.a, daysNow, c))
     .sort((x, y) => y.revenueMinor - x.revenueMinor || x.currency.localeCompare(y.currency));
-  return { current, before: current.map((c) => figuresOf(then, daysThen, c.currency)) };
+  return {
+    current,
+    before: current.map((c) => figuresOf(then.a, daysThen, c.currency)),
+    paymentMix: paymentMixOf(now.byMethod),
+  };
 }
