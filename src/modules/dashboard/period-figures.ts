@@ -18,31 +18,62 @@ type Totals = { currency: string; revenueMinor: number; orders: number; discount
 /** Paid orders of a range by payment method and currency: the payment mix, and the totals added up from it. */
 type MethodTotals = Totals & { method: string };
 
+/** One shop day's paid orders of one method and currency. */
+type DayRow = MethodTotals & { day: string };
+
 /**
- * One read of the range's paid orders for both the totals per currency and the payment mix: the database
- * sums per (method, currency), and the few groups of a currency are added in JS (exact: integers).
+ * The range's paid orders read once, summed by the database per shop day, payment method and currency: the
+ * days, the payment mix and the totals per currency are all added up from these few rows in JS (exact:
+ * integers; at most days × methods × currencies rows). Only days with orders come back; daysOf gives every
+ * day of every currency its row. The range bounds on the join let the database read the range once through
+ * the paid_at index rather than probe it once per day.
  */
-async function paidByMethod(db: DbOrTx, range: PeriodRange): Promise<MethodTotals[]> {
-  const rows = await db
-    .selectFrom('orders')
-    .select([
-      'payment_method',
-      'currency',
-      sql<number>`sum(coalesce(total_minor, subtotal_minor))`.as('revenue'),
-      sql<number>`count(*)`.as('orders'),
-      sql<number>`sum(sales_minor + discount_minor)`.as('discounts'),
-    ])
-    .where('paid_at', '>=', range.startsAt)
-    .where('paid_at', '<', range.endsAt)
-    .groupBy(['payment_method', 'currency'])
-    .execute();
+async function paidByDay(db: DbOrTx, range: PeriodRange, days: readonly PeriodDay[]): Promise<DayRow[]> {
+  const { rows } = await sql<{
+    day: string;
+    method: string;
+    currency: string;
+    revenue: unknown;
+    orders: unknown;
+    discounts: unknown;
+  }>`
+    WITH ${daysCte(db, days)}
+    SELECT d.day AS day, o.payment_method AS method, o.currency AS currency,
+      sum(coalesce(o.total_minor, o.subtotal_minor)) AS revenue, count(*) AS orders,
+      sum(o.sales_minor + o.discount_minor) AS discounts
+    FROM days d
+    JOIN orders o
+      ON o.paid_at >= d.starts_at AND o.paid_at < d.ends_at
+      AND o.paid_at >= ${range.startsAt} AND o.paid_at < ${range.endsAt}
+    GROUP BY d.day, o.payment_method, o.currency`.execute(db);
   return rows.map((r) => ({
-    method: r.payment_method,
+    day: r.day,
+    method: r.method,
     currency: r.currency,
     revenueMinor: num(r.revenue),
     orders: num(r.orders),
     discountsMinor: num(r.discounts),
   }));
+}
+
+/** The days' rows added up per method and currency. */
+function byMethodOf(rows: readonly DayRow[]): MethodTotals[] {
+  const out = new Map<string, MethodTotals>();
+  for (const r of rows) {
+    const key = `${r.method} ${r.currency}`;
+    const m = out.get(key) ?? {
+      method: r.method,
+      currency: r.currency,
+      revenueMinor: 0,
+      orders: 0,
+      discountsMinor: 0,
+    };
+    m.revenueMinor += r.revenueMinor;
+    m.orders += r.orders;
+    m.discountsMinor += r.discountsMinor;
+    out.set(key, m);
+  }
+  return [...out.values()];
 }
 
 function totalsOf(byMethod: readonly MethodTotals[]): Totals[] {
@@ -106,38 +137,21 @@ async function refundsByCurrency(db: DbOrTx, range: PeriodRange): Promise<Map<st
   return new Map(rows.map((r) => [r.currency, num(r.amount)]));
 }
 
-/**
- * Revenue and orders per shop day and currency of the range's paid orders. Only days with orders come back;
- * daysOf gives every day of every currency its row. The range bounds on the join let the database read the
- * range once through the paid_at index rather than probe it once per day.
- */
-async function revenueByDay(db: DbOrTx, range: PeriodRange, days: readonly PeriodDay[]): Promise<DayRow[]> {
-  const { rows } = await sql<{ day: string; currency: string; revenue: unknown; orders: unknown }>`
-    WITH ${daysCte(db, days)}
-    SELECT d.day AS day, o.currency AS currency,
-      sum(coalesce(o.total_minor, o.subtotal_minor)) AS revenue, count(o.id) AS orders
-    FROM days d
-    JOIN orders o
-      ON o.paid_at >= d.starts_at AND o.paid_at < d.ends_at
-      AND o.paid_at >= ${range.startsAt} AND o.paid_at < ${range.endsAt}
-    GROUP BY d.day, o.currency`.execute(db);
-  return rows.map((r) => ({
-    day: r.day,
-    currency: r.currency,
-    revenueMinor: num(r.revenue),
-    orders: num(r.orders),
-  }));
-}
-
-type DayRow = { day: string; currency: string; revenueMinor: number; orders: number };
-
 /** Every day of every currency given, in day order, 0 where no order was paid. */
 function daysOf(
   rows: readonly DayRow[],
   days: readonly PeriodDay[],
   currencies: readonly string[],
 ): Map<string, CurrencyFigures['revenueByDay']> {
-  const found = new Map(rows.map((r) => [`${r.currency} ${r.day}`, r]));
+  // A day's methods added together.
+  const found = new Map<string, { revenueMinor: number; orders: number }>();
+  for (const r of rows) {
+    const key = `${r.currency} ${r.day}`;
+    const f = found.get(key) ?? { revenueMinor: 0, orders: 0 };
+    f.revenueMinor += r.revenueMinor;
+    f.orders += r.orders;
+    found.set(key, f);
+  }
   return new Map(
     currencies.map((c) => [
       c,
@@ -164,12 +178,12 @@ async function aggregates(
   units: Promise<Map<string, number>>,
 ): Promise<{ byMethod: MethodTotals[]; a: Aggregates; byDay: DayRow[]; days: PeriodDay[] }> {
   const days = periodDays(range, zone);
-  const [byMethod, unitsMap, refunds, byDay] = await Promise.all([
-    paidByMethod(db, range),
+  const [byDay, unitsMap, refunds] = await Promise.all([
+    paidByDay(db, range, days),
     units,
     refundsByCurrency(db, range),
-    revenueByDay(db, range, days),
   ]);
+  const byMethod = byMethodOf(byDay);
   return { byMethod, a: { totals: totalsOf(byMethod), units: unitsMap, refunds }, byDay, days };
 }
 
