@@ -3,7 +3,7 @@ import type { PeriodRange } from '../../shared/dashboard.js';
 import { insertDashboardOrder } from '../../test-support/dashboard-orders.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
-import { EXISTS_FORM_MAX_DAYS, newVersusReturning } from './period-breakdowns.js';
+import { newVersusReturning, SHORT_PERIOD_MAX_DAYS } from './period-breakdowns.js';
 
 /** A UTC period of `days` days ending on 29 November 2026. */
 function period(days: number): PeriodRange {
@@ -62,7 +62,7 @@ describe('newVersusReturning: the per-order look-up and the earlier-address set 
     const expected = new Map([
       [7, { newCustomers: 4, returning: 2 }],
       [30, { newCustomers: 4, returning: 2 }],
-      [EXISTS_FORM_MAX_DAYS + 1, { newCustomers: 4, returning: 2 }],
+      [SHORT_PERIOD_MAX_DAYS + 1, { newCustomers: 4, returning: 2 }],
       [366, { newCustomers: 4, returning: 2 }],
       // Every paid order in the period, so nothing is earlier: all new.
       [600, { newCustomers: 8, returning: 0 }],

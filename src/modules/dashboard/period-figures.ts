@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/database.js';
 import type { CurrencyFigures, DashboardPeriod, PeriodRange } from '../../shared/dashboard.js';
 import { type PeriodDay, periodDays } from '../../shared/dashboard-period.js';
 import { daysCte, num } from './day-boundaries.js';
-import { EXISTS_FORM_MAX_DAYS } from './period-breakdowns.js';
+import { SHORT_PERIOD_MAX_DAYS } from './period-breakdowns.js';
 
 /**
  * One period's money figures per currency (decision 0041). A paid order is one the orders CSV exports for
@@ -101,12 +101,12 @@ function paymentMixOf(byMethod: readonly MethodTotals[]): DashboardPeriod['payme
 /**
  * Units of the range's paid orders per currency (the period before's: the period's come from lineSales).
  * Left to itself SQLite reads every line and looks its order up, whatever the range: right for a year, ten
- * times too slow for a day. Up to EXISTS_FORM_MAX_DAYS the range's orders are taken first (a MATERIALIZED
+ * times too slow for a day. Up to SHORT_PERIOD_MAX_DAYS the range's orders are taken first (a MATERIALIZED
  * CTE through the paid_at index) and their lines looked up by order.
  */
 async function unitsByCurrency(db: DbOrTx, range: PeriodRange): Promise<Map<string, number>> {
   const { rows } =
-    range.days <= EXISTS_FORM_MAX_DAYS
+    range.days <= SHORT_PERIOD_MAX_DAYS
       ? await sql<{ currency: string; units: unknown }>`
           WITH paid AS MATERIALIZED (
             SELECT id, currency FROM orders WHERE paid_at >= ${range.startsAt} AND paid_at < ${range.endsAt}
