@@ -1,6 +1,7 @@
 import { router } from './init.js';
 import { accountRouter } from './routers/account.router.js';
 import { adminAuditRouter } from './routers/admin-audit.router.js';
+import { adminDashboardRouter } from './routers/admin-dashboard.router.js';
 import { adminDiscountsRouter } from './routers/admin-discounts.router.js';
 import { adminEmailsRouter } from './routers/admin-emails.router.js';
 import { adminLogsRouter } from './routers/admin-logs.router.js';
@@ -30,6 +31,7 @@ export const appRouter = router({
     account: accountRouter,
     audit: adminAuditRouter,
     catalog: adminCatalogRouter,
+    dashboard: adminDashboardRouter,
     discounts: adminDiscountsRouter,
     emails: adminEmailsRouter,
     logs: adminLogsRouter,

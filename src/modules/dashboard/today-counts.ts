@@ -1,0 +1,63 @@
+import { sql } from 'kysely';
+import type { DbOrTx } from '../../db/database.js';
+import type { DashboardToday } from '../../shared/dashboard.js';
+import { stepCondition } from '../orders/payment-step-filter.js';
+import { num } from './day-boundaries.js';
+
+/**
+ * What needs doing now (no money in it: staff see it too). Each count is the list it links to, read with
+ * the same rules: the payment steps through stepCondition (payment-step-filter.ts, held to paymentStep by
+ * its test), low stock as admin.products.lowStock counts it (on hand less held, at or under the threshold).
+ */
+export async function todayCounts(db: DbOrTx, lowStockThreshold: number): Promise<DashboardToday> {
+  const [orders, returns, emails, lowStock] = await Promise.all([
+    db
+      .selectFrom('orders')
+      .select((eb) => [
+        sql<number>`coalesce(sum(CASE WHEN ${stepCondition(eb, 'awaiting_confirmation')} THEN 1 ELSE 0 END), 0)`.as(
+          'to_confirm',
+        ),
+        // Paid card or transfer orders, and confirmed cash-on-delivery ones: both wait for a parcel.
+        sql<number>`coalesce(sum(CASE WHEN ${eb.or([stepCondition(eb, 'paid'), stepCondition(eb, 'confirmed')])} THEN 1 ELSE 0 END), 0)`.as(
+          'to_ship',
+        ),
+        // Transfers awaited, and cash on delivery on its way or delivered but not yet recorded collected.
+        sql<number>`coalesce(sum(CASE WHEN ${eb.or([
+          stepCondition(eb, 'awaiting_transfer'),
+          eb.and([
+            eb('payment_method', '=', 'cash_on_delivery'),
+            eb('status', '=', 'processing'),
+            eb('fulfilment', 'in', ['shipped', 'delivered']),
+          ]),
+        ])} THEN 1 ELSE 0 END), 0)`.as('payments_waiting'),
+      ])
+      .where('status', 'in', ['pending', 'processing', 'paid'])
+      .where('fulfilment', 'in', ['unfulfilled', 'shipped', 'delivered'])
+      .executeTakeFirst(),
+    db
+      .selectFrom('returns')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('status', 'in', ['requested', 'received'])
+      .executeTakeFirst(),
+    db
+      .selectFrom('email_outbox')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('status', '=', 'failed')
+      .executeTakeFirst(),
+    db
+      .selectFrom('size_stock as s')
+      .innerJoin('products as p', 'p.id', 's.product_id')
+      .select(sql<number>`count(*)`.as('n'))
+      .where((eb) => eb(eb('s.on_hand', '-', eb.ref('s.reserved')), '<=', lowStockThreshold))
+      .executeTakeFirst(),
+  ]);
+  return {
+    ordersToConfirm: num(orders?.to_confirm),
+    ordersToShip: num(orders?.to_ship),
+    returnsWaiting: num(returns?.n),
+    emailsFailed: num(emails?.n),
+    lowStockSizes: num(lowStock?.n),
+    lowStockThreshold,
+    paymentsWaiting: num(orders?.payments_waiting),
+  };
+}

@@ -1,0 +1,114 @@
+import { type DashboardPeriodInput, MAX_PERIOD_DAYS, type PeriodRange } from './dashboard.js';
+import { isTimeZone, localToUtc, utcToLocal } from './zoned-time.js';
+
+/**
+ * The overview's periods (issue 44, decision 0041): a preset or a custom range of the shop's days, turned
+ * into the UTC instants the database compares paid_at with. Pure: the clock and the zone are passed in, so
+ * the server and the tests (and the browser, if it wants to label a preset) get the same days.
+ */
+
+const DAY_MS = 86_400_000;
+const CALENDAR_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A period the overview cannot draw: not a real day, or longer than MAX_PERIOD_DAYS. */
+export class PeriodError extends Error {}
+
+/** Days since 1970-01-01 of a real calendar date (no 31 February), or null. */
+function dayNumber(date: string): number | null {
+  const m = CALENDAR_DAY.exec(date);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const ms = Date.UTC(y, mo - 1, d);
+  const back = new Date(ms);
+  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return null;
+  return ms / DAY_MS;
+}
+
+function dateOf(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The instant the shop's day starts (its first moment, a clock change at midnight included). */
+function dayStart(date: string, zone: string): string {
+  const iso = localToUtc(`${date}T00:00`, zone);
+  if (!iso) throw new PeriodError(`Not a real day: ${date}`);
+  return iso;
+}
+
+function rangeOf(first: number, last: number, zone: string): PeriodRange {
+  const from = dateOf(first);
+  const to = dateOf(last);
+  return {
+    from,
+    to,
+    startsAt: dayStart(from, zone),
+    endsAt: dayStart(dateOf(last + 1), zone),
+    days: last - first + 1,
+  };
+}
+
+/**
+ * The period and the one of the same number of days just before it. 'today' is the shop's today; '7d' and
+ * '30d' end today and count it; 'month' runs from the 1st of this month to today. A custom range is taken
+ * as given (both days included), refused when a day is not real or it spans more than MAX_PERIOD_DAYS.
+ */
+export function resolvePeriod(
+  input: DashboardPeriodInput,
+  now: Date,
+  zone: string,
+): { range: PeriodRange; previous: PeriodRange } {
+  const safeZone = isTimeZone(zone) ? zone : 'UTC';
+  const today = dayNumber(utcToLocal(now.toISOString(), safeZone).slice(0, 10));
+  if (today === null) throw new PeriodError('The clock is not a real day');
+  let first: number;
+  let last = today;
+  switch (input.preset ?? '7d') {
+    case 'today':
+      first = today;
+      break;
+    case '7d':
+      first = today - 6;
+      break;
+    case '30d':
+      first = today - 29;
+      break;
+    case 'month':
+      first = today - (Number(dateOf(today).slice(8, 10)) - 1);
+      break;
+    case 'custom': {
+      const from = input.from ? dayNumber(input.from) : null;
+      const to = input.to ? dayNumber(input.to) : null;
+      if (from === null || to === null) throw new PeriodError('Choose two real days');
+      if (from > to) throw new PeriodError('The first day must not be after the last');
+      if (to - from + 1 > MAX_PERIOD_DAYS)
+        throw new PeriodError(`A period is at most ${MAX_PERIOD_DAYS} days`);
+      first = from;
+      last = to;
+      break;
+    }
+  }
+  const days = last - first + 1;
+  return {
+    range: rangeOf(first, last, safeZone),
+    previous: rangeOf(first - days, first - 1, safeZone),
+  };
+}
+
+/** One shop day of a period and the instants it spans: [startsAt, endsAt). */
+export type PeriodDay = { day: string; startsAt: string; endsAt: string };
+
+/** Every day of a range in order (at most MAX_PERIOD_DAYS), for the database to bucket paid_at by. */
+export function periodDays(range: PeriodRange, zone: string): PeriodDay[] {
+  const safeZone = isTimeZone(zone) ? zone : 'UTC';
+  const first = dayNumber(range.from);
+  const last = dayNumber(range.to);
+  if (first === null || last === null) throw new PeriodError('Not a real period');
+  const out: PeriodDay[] = [];
+  let startsAt = dayStart(dateOf(first), safeZone);
+  for (let d = first; d <= last && out.length < MAX_PERIOD_DAYS; d++) {
+    const endsAt = dayStart(dateOf(d + 1), safeZone);
+    out.push({ day: dateOf(d), startsAt, endsAt });
+    startsAt = endsAt;
+  }
+  return out;
+}
