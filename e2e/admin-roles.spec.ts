@@ -10,7 +10,8 @@ test('a staff account works on products and orders, and is told the rest is the 
   await signIn(page, { email: staffEmail(), password: staffPassword() });
   await expect(page.getByTestId('admin-email')).toHaveText(staffEmail());
   await expect(page.getByTestId('admin-role')).toHaveText('Staff');
-  for (const tab of ['Overview', 'Products', 'Orders']) await expect(page.getByRole('tab', { name: tab })).toBeVisible();
+  for (const tab of ['Overview', 'Products', 'Orders'])
+    await expect(page.getByRole('tab', { name: tab })).toBeVisible();
   for (const tab of ['Catalog Management', 'Settings', 'Logs']) {
     await expect(page.getByRole('tab', { name: tab })).toHaveCount(0);
   }

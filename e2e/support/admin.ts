@@ -42,7 +42,9 @@ export async function createProduct(page: Page, id: string, fields: Record<strin
  * another tab open it first.
  */
 export async function openAdminTab(page: Page, name: string): Promise<void> {
-  const tab = page.getByRole('tablist', { name: 'Dashboard sections' }).getByRole('tab', { name, exact: true });
+  const tab = page
+    .getByRole('tablist', { name: 'Dashboard sections' })
+    .getByRole('tab', { name, exact: true });
   await tab.click();
   await expect(tab).toHaveAttribute('aria-selected', 'true');
 }

@@ -39,9 +39,14 @@ const COUNTS: Count[] = [
     label: 'Payments waiting',
     links: [
       { label: 'Bank transfers', href: paths.adminOrders({ step: 'awaiting_transfer' }) },
+      // Cash on delivery counts while its cash is due: on its way, or delivered and not recorded collected.
       {
-        label: 'Cash to collect',
+        label: 'Cash on its way',
         href: paths.adminOrders({ method: 'cash_on_delivery', step: 'shipped' }),
+      },
+      {
+        label: 'Cash delivered, not collected',
+        href: paths.adminOrders({ method: 'cash_on_delivery', step: 'delivered' }),
       },
     ],
   },
