@@ -73,6 +73,8 @@ const STAFF_MAY = new Set([
   'admin.discounts.get',
   // The overview (issue 44): today's work for any admin; the money in it is the owner's (period null for staff).
   'admin.dashboard.overview',
+  // Sell-through per size and the reorder mix (issue 44): units and stock, no money. The health is the owner's.
+  'admin.dashboard.sellThrough',
 ]);
 
 /** The admin HTTP routes and who may use them; the test fails on a route missing here or gone. */

@@ -95,8 +95,8 @@ export async function newVersusReturning(
   db: DbOrTx,
   range: PeriodRange,
 ): Promise<DashboardPeriod['customers']> {
-  const { rows } = await sql<{ orders: unknown; returning: unknown }>`
-    SELECT count(*) AS orders, coalesce(sum(CASE WHEN earlier.email IS NULL THEN 0 ELSE 1 END), 0) AS returning
+  const { rows } = await sql<{ orders: unknown; returned: unknown }>`
+    SELECT count(*) AS orders, coalesce(sum(CASE WHEN earlier.email IS NULL THEN 0 ELSE 1 END), 0) AS returned
     FROM orders o
     LEFT JOIN (
       SELECT DISTINCT lower(trim(customer_email)) AS email
@@ -105,7 +105,7 @@ export async function newVersusReturning(
     ) earlier ON earlier.email = lower(trim(o.customer_email))
     WHERE o.paid_at >= ${range.startsAt} AND o.paid_at < ${range.endsAt}`.execute(db);
   const orders = num(rows[0]?.orders);
-  const returning = num(rows[0]?.returning);
+  const returning = num(rows[0]?.returned);
   return { newCustomers: orders - returning, returning };
 }
 
