@@ -36,7 +36,7 @@ function Figure({
       <dd className="text-xs text-muted">
         <span aria-hidden="true">{ARROW[moved.direction]} </span>
         {moved.text}
-        <span className="sr-only"> on the period before</span>
+        {moved.direction === 'new' ? null : <span className="sr-only"> on the period before</span>}
       </dd>
     </div>
   );
@@ -143,7 +143,7 @@ export function PeriodFigures({ period }: { period: DashboardPeriod }) {
           <dd className="mt-1 text-2xl tabular-nums">{period.returns}</dd>
           <dd className="text-xs text-muted">
             {returnsMoved.text}
-            <span className="sr-only"> on the period before</span>
+            {returnsMoved.direction === 'new' ? null : <span className="sr-only"> on the period before</span>}
           </dd>
         </div>
         <div className="rounded-xl border border-stone-line p-3" data-testid="figure-customers">
@@ -155,7 +155,8 @@ export function PeriodFigures({ period }: { period: DashboardPeriod }) {
         </div>
       </dl>
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
-        <div>
+        {/* min-w-0: a grid item may be narrower than its table, which scrolls inside it at 320 px. */}
+        <div className="min-w-0">
           <h3 className="text-lg font-medium">Top products</h3>
           <DataTable
             label="Top products"
@@ -166,7 +167,7 @@ export function PeriodFigures({ period }: { period: DashboardPeriod }) {
             testId="top-products"
           />
         </div>
-        <div>
+        <div className="min-w-0">
           <h3 className="text-lg font-medium">Top colours</h3>
           <DataTable
             label="Top colours"

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { barSlots, labelledIndexes, percent, shortDay, sizeLine, valueScale, yOf } from './chart-scale';
+import {
+  axisMoney,
+  barSlots,
+  labelledIndexes,
+  percent,
+  shortDay,
+  sizeLine,
+  valueScale,
+  yOf,
+} from './chart-scale';
 
 describe('valueScale', () => {
   it('rounds the top up to a nice step and lists every tick from zero', () => {
@@ -95,5 +104,16 @@ describe('sizeLine', () => {
     expect(sizeLine({ size: 'M', sold: 8, onHand: 12, rate: 0.4 })).toBe('M: 40 % sold (8 of 20)');
     expect(sizeLine({ size: 'XL', sold: 0, onHand: 0, rate: null })).toBe('XL: none sold, none in stock');
     expect(sizeLine({ size: 'S', sold: 0, onHand: 5, rate: 0 })).toBe('S: 0 % sold (0 of 5)');
+  });
+});
+
+describe('axisMoney', () => {
+  it('writes round tick values short, in the currency', () => {
+    expect(axisMoney(0, 'usd')).toBe('$0');
+    expect(axisMoney(2_500, 'usd')).toBe('$25');
+    expect(axisMoney(150_000_00, 'usd')).toBe('$150K');
+    expect(axisMoney(150_000_000, 'pkr')).toBe('PKR\u00a01.5M'); // Intl puts a no-break space after a code
+    // A currency without minor units is not divided by 100.
+    expect(axisMoney(25_000, 'jpy')).toBe('¥25K');
   });
 });

@@ -1,4 +1,5 @@
 import type { SizeSellThrough } from '@shared/dashboard';
+import { currencyExponent } from '@shared/money';
 
 /**
  * The arithmetic of the Overview's hand-drawn charts (decision 0041 "Charts"), kept apart from the SVG so the
@@ -89,4 +90,19 @@ export function sizeLine(size: Pick<SizeSellThrough, 'size' | 'sold' | 'onHand' 
   return had === 0
     ? `${size.size}: none sold, none in stock`
     : `${size.size}: ${percent(size.rate)} sold (${size.sold} of ${had})`;
+}
+
+/**
+ * An axis value in few characters ("$1.5K", "PKR 2M"): the ticks are round numbers, so the short form is
+ * exact enough, and it fits beside the chart at 320 px where "PKR 1,500,000" would not. The table and the
+ * description give the exact amounts.
+ */
+export function axisMoney(amountMinor: number, currency: string): string {
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+    notation: 'compact',
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 1,
+  }).format(amountMinor / 10 ** currencyExponent(currency));
 }

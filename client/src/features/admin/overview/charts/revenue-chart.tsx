@@ -2,12 +2,12 @@ import type { CurrencyFigures } from '@shared/dashboard';
 import { formatMoney } from '@shared/money';
 import { useId } from 'react';
 import { ChartData } from './chart-data';
-import { barSlots, labelledIndexes, shortDay, valueScale, yOf } from './chart-scale';
+import { axisMoney, barSlots, labelledIndexes, shortDay, valueScale, yOf } from './chart-scale';
 import { useWidth } from './use-width';
 
 const HEIGHT = 180;
 const AXIS = 22; // room under the bars for the day labels
-const LEFT = 64; // room for the value labels
+const LEFT = 72; // room for the value labels (axisMoney keeps them short)
 
 /**
  * Revenue per shop day for one currency as columns, drawn by hand (decision 0041 "Charts"): an SVG image with
@@ -56,7 +56,7 @@ export function RevenueChart({ figures }: { figures: CurrencyFigures }) {
               <g key={tick}>
                 <line x1={LEFT} x2={width} y1={y} y2={y} className="stroke-stone-line" strokeWidth="1" />
                 <text x={LEFT - 6} y={y} dy="0.32em" textAnchor="end" className="fill-muted text-[11px]">
-                  {money(tick)}
+                  {axisMoney(tick, currency)}
                 </text>
               </g>
             );
