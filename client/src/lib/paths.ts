@@ -17,7 +17,9 @@ export const paths = {
   adminDashboard: () => '/admin/dashboard',
   adminProfile: () => '/admin/profile',
   adminAbout: () => '/admin/about',
-  adminLogs: () => '/admin/logs',
+  /** The log's own page; a level opens it filtered (the Overview's error count links there). */
+  adminLogs: (level?: string) =>
+    level ? `/admin/logs?${new URLSearchParams({ level }).toString()}` : '/admin/logs',
   /** Accepting an invitation to the admin: the token is the address's fragment (never sent to a server). */
   adminInvite: () => '/admin/invite',
   /** A printable packing slip for one order (admin-only page). */

@@ -28,3 +28,12 @@ describe('linkedOrderFilters', () => {
     });
   });
 });
+
+describe('the other lists the Overview links to', () => {
+  it('names the returns of one status and the log at one level', () => {
+    expect(paths.adminReturns('requested')).toBe('/admin/dashboard?tab=returns&status=requested');
+    expect(paths.adminLogs('error')).toBe('/admin/logs?level=error');
+    // The route itself is unchanged.
+    expect(paths.adminLogs()).toBe('/admin/logs');
+  });
+});

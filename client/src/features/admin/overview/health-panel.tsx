@@ -73,8 +73,8 @@ export function HealthPanel({ period }: { period: DashboardPeriodInput }) {
           <p className="mt-4 text-sm" data-testid="health-errors">
             <span className="tabular-nums">{health.data.errors}</span>{' '}
             {health.data.errors === 1 ? 'error' : 'errors'} logged in the period.{' '}
-            <Link href={paths.adminLogs()} className="text-maroon underline">
-              Open the log
+            <Link href={paths.adminLogs('error')} className="text-maroon underline">
+              See the errors in the log
             </Link>
           </p>
         </>
