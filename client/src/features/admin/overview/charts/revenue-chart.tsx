@@ -45,7 +45,8 @@ export function RevenueChart({ figures }: { figures: CurrencyFigures }) {
           width={width}
           height={HEIGHT + AXIS}
           role="img"
-          aria-labelledby={`${id}-title ${id}-desc`}
+          aria-labelledby={`${id}-title`}
+          aria-describedby={`${id}-desc`}
           className="block max-w-full text-ink"
         >
           <title id={`${id}-title`}>{title}</title>

@@ -24,7 +24,8 @@ export function SizeBars({ sizes, label }: { sizes: SizeSellThrough[]; label: st
           width={width}
           height={Math.max(1, sizes.length) * ROW}
           role="img"
-          aria-labelledby={`${id}-title ${id}-desc`}
+          aria-labelledby={`${id}-title`}
+          aria-describedby={`${id}-desc`}
           className="block max-w-full"
         >
           <title id={`${id}-title`}>{title}</title>
