@@ -25,7 +25,8 @@ export function FailedEmails({ count }: { count: number }) {
       <ul className="mt-2 grid gap-2 text-sm text-red-950" data-testid="failed-emails">
         {failed.data.items.map((email) => (
           <li key={email.id} className="flex flex-wrap items-start justify-between gap-2">
-            <span>
+            {/* Addresses and SMTP replies have no spaces to wrap at: they break anywhere at 320 px. */}
+            <span className="min-w-0 [overflow-wrap:anywhere]">
               {email.orderNumber === null ? '' : `Order #${email.orderNumber}: `}“{email.subject}” to{' '}
               {email.to}, {dateTime.format(new Date(email.createdAt))}. {EMAIL_STATUS_LABEL[email.status]}
               {email.lastError ? `: ${email.lastError}` : ''}
