@@ -136,7 +136,7 @@ export type SizeSellThrough = {
   size: string;
   sold: number;
   onHand: number;
-  /** sold / (sold + onHand), 0..1; null when neither. */
+  /** sold / (sold + onHand), 0..1; null when neither, or when the size's stock is not counted (no size_stock row). */
   rate: number | null;
   /** This size's pieces of the suggested reorder. */
   reorder: number;

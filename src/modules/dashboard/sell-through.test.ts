@@ -15,6 +15,8 @@ import { orderCsvRows } from '../orders/orders-csv.js';
  *   o6 expired unpaid, created in the period: M×7, not counted.
  *   Sold: S 1, M 4, L 3, XL 1 (9).
  * Shirt (S, M): on hand S 5, M 2; o7: 'm'×2 (a shopper's spelling), S×1.
+ * Dupatta (M, S in that order): on hand M 1 and 'Free' 3 (a size it no longer offers); o8: M×1 and XS×2 (a
+ *   size it offered once).
  */
 const ZONE = 'Asia/Karachi';
 const NOVEMBER = { preset: 'custom' as const, from: '2026-11-01', to: '2026-11-28' };
@@ -80,6 +82,10 @@ describe('admin.dashboard.sellThrough', () => {
       .insertInto('products')
       .values({ ...productRow({ id: 'shirt', title: 'Shirt' }), sizes: '["S","M"]', sku: 'S' })
       .execute();
+    await db
+      .insertInto('products')
+      .values({ ...productRow({ id: 'dupatta', title: 'Dupatta' }), sizes: '["M","S"]', sku: 'D' })
+      .execute();
     const stock: Array<[string, string, string, number]> = [
       ['kurta', 'teal', 'S', 2],
       ['kurta', 'rust', 'S', 1],
@@ -89,6 +95,8 @@ describe('admin.dashboard.sellThrough', () => {
       ['kurta', 'rust', 'L', 6],
       ['shirt', '', 'S', 5],
       ['shirt', '', 'M', 2],
+      ['dupatta', '', 'M', 1],
+      ['dupatta', '', 'Free', 3],
     ];
     await db
       .insertInto('size_stock')
@@ -114,6 +122,10 @@ describe('admin.dashboard.sellThrough', () => {
     await order(db, 'o7', 7, '2026-11-20T08:00:00.000Z', [
       { productId: 'shirt', size: 'm', quantity: 2 },
       { productId: 'shirt', size: 'S', quantity: 1 },
+    ]);
+    await order(db, 'o8', 8, '2026-11-21T08:00:00.000Z', [
+      { productId: 'dupatta', size: 'M', quantity: 1 },
+      { productId: 'dupatta', size: 'XS', quantity: 2 },
     ]);
   });
   afterAll(async () => store.cleanup());
@@ -147,12 +159,26 @@ describe('admin.dashboard.sellThrough', () => {
     expect(view.productId).toBeNull();
     expect(view.title).toBeNull();
     expect(view.reorderPieces).toBe(50);
-    // 50 × (2, 6, 3, 1)/12 = 8 r4, 25 r0, 12 r6, 4 r2: 49 whole, the last to L.
+    // By size order, whatever order a product lists them in; sizes no size list names (Free) last.
+    // 50 × (2, 2, 7, 3, 1, 0)/15 = 6 r10, 6 r10, 23 r5, 10 r0, 3 r5, 0: 48 whole, the two left to XS and S.
     expect(view.sizes).toEqual([
-      { size: 'S', sold: 2, onHand: 8, rate: 2 / 10, reorder: 8 },
-      { size: 'M', sold: 6, onHand: 2, rate: 6 / 8, reorder: 25 },
-      { size: 'L', sold: 3, onHand: 10, rate: 3 / 13, reorder: 13 },
-      { size: 'XL', sold: 1, onHand: 0, rate: null, reorder: 4 },
+      { size: 'XS', sold: 2, onHand: 0, rate: null, reorder: 7 },
+      { size: 'S', sold: 2, onHand: 8, rate: 2 / 10, reorder: 7 },
+      { size: 'M', sold: 7, onHand: 3, rate: 7 / 10, reorder: 23 },
+      { size: 'L', sold: 3, onHand: 10, rate: 3 / 13, reorder: 10 },
+      { size: 'XL', sold: 1, onHand: 0, rate: null, reorder: 3 },
+      { size: 'FREE', sold: 0, onHand: 3, rate: 0, reorder: 0 },
+    ]);
+  });
+
+  it("keeps a product's own size order, then the sizes it sold or counts but no longer offers", async () => {
+    const view = await call({ ...NOVEMBER, productId: 'dupatta', reorderPieces: 5 });
+    // 5 × (1, 0, 2, 0)/3 = 1 r2, 0, 3 r1, 0: the fifth to M.
+    expect(view.sizes).toEqual([
+      { size: 'M', sold: 1, onHand: 1, rate: 1 / 2, reorder: 2 },
+      { size: 'S', sold: 0, onHand: 0, rate: null, reorder: 0 },
+      { size: 'XS', sold: 2, onHand: 0, rate: null, reorder: 3 },
+      { size: 'Free', sold: 0, onHand: 3, rate: 0, reorder: 0 },
     ]);
   });
 

@@ -91,11 +91,17 @@ export async function sellThrough(db: DbOrTx, query: SellThroughQuery): Promise<
   }
 
   const offeredKeys = new Set(offered.map(sizeKey));
-  const extra = sortSizes([...names.values()].filter((n) => !offeredKeys.has(sizeKey(n))));
-  const ordered = [...new Set([...offered.map((s) => productSpelling(offered, s)), ...extra])];
-  const rows = ordered.map((size) => ({
-    size,
-    ...(tallies.get(sizeKey(size)) ?? { sold: 0, onHand: 0, tracked: false }),
+  // Sizes of one rank (outside XXS…XXXL) in alphabetical order, not the order the database grouped them in.
+  const extra = sortSizes(
+    [...names.values()]
+      .filter((n) => !offeredKeys.has(sizeKey(n)))
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
+  // One row per size, however many spellings of it the product lists.
+  const ordered = [...new Set([...offered, ...extra].map(sizeKey))];
+  const rows = ordered.map((key) => ({
+    size: names.get(key) ?? key,
+    ...(tallies.get(key) ?? { sold: 0, onHand: 0, tracked: false }),
   }));
   const mix =
     rows.length === 0
