@@ -104,6 +104,8 @@ describe('sizeLine', () => {
     expect(sizeLine({ size: 'M', sold: 8, onHand: 12, rate: 0.4 })).toBe('M: 40 % sold (8 of 20)');
     expect(sizeLine({ size: 'XL', sold: 0, onHand: 0, rate: null })).toBe('XL: none sold, none in stock');
     expect(sizeLine({ size: 'S', sold: 0, onHand: 5, rate: 0 })).toBe('S: 0 % sold (0 of 5)');
+    // Made to order: no stock to measure against, the units alone.
+    expect(sizeLine({ size: 'L', sold: 4, onHand: 0, rate: null })).toBe('L: 4 sold, stock not counted');
   });
 });
 

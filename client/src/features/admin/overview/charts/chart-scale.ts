@@ -84,12 +84,16 @@ export function percent(rate: number | null): string {
   return rate === null ? '—' : `${Math.round(rate * 100)} %`;
 }
 
-/** "M: 40 % sold (8 of 20)": what each bar says in words, so its length is never the only telling. */
+/**
+ * "M: 40 % sold (8 of 20)": what each bar says in words, so its length is never the only telling. A size
+ * whose stock is not counted (made to order) has no rate: its units sold alone.
+ */
 export function sizeLine(size: Pick<SizeSellThrough, 'size' | 'sold' | 'onHand' | 'rate'>): string {
-  const had = size.sold + size.onHand;
-  return had === 0
-    ? `${size.size}: none sold, none in stock`
-    : `${size.size}: ${percent(size.rate)} sold (${size.sold} of ${had})`;
+  if (size.rate === null)
+    return size.sold === 0
+      ? `${size.size}: none sold, none in stock`
+      : `${size.size}: ${size.sold} sold, stock not counted`;
+  return `${size.size}: ${percent(size.rate)} sold (${size.sold} of ${size.sold + size.onHand})`;
 }
 
 /**
