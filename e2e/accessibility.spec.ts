@@ -1,4 +1,4 @@
-import { signIn } from './support/admin';
+import { openAdminTab, signIn } from './support/admin';
 import { expectNoAxeViolations } from './support/axe';
 import { demoPaymentForm, payWithDemoForm } from './support/demo-payment';
 import { expect, type Page, test } from './support/test';
@@ -222,6 +222,7 @@ test.describe('the admin', () => {
 
   test('products, and the admin menu', async ({ page }) => {
     await signIn(page);
+    await openAdminTab(page, 'Products');
     await expect(page.getByTestId('product-row').first()).toBeVisible();
     await settle(page);
     await expectNoAxeViolations(page, 'the products tab');
@@ -235,6 +236,7 @@ test.describe('the admin', () => {
     tag: '@edits-catalogue',
   }, async ({ page }) => {
     await signIn(page);
+    await openAdminTab(page, 'Products');
     await page.getByRole('button', { name: 'Add Product' }).click();
     const form = page.getByRole('dialog', { name: 'Add New Product' });
     await expect(form.getByLabel('SKU')).toHaveValue(/^SKU-/);
@@ -267,6 +269,7 @@ test.describe('the admin', () => {
 
   test('the edit product dialog with media, and the edit media dialog', async ({ page }) => {
     await signIn(page);
+    await openAdminTab(page, 'Products');
     const title = await demoProductTitle(page);
     await page.getByPlaceholder('Search products by title, SKU, price, or tags...').fill(title);
     const row = page.getByTestId('product-row').filter({ hasText: title }).first();
@@ -309,6 +312,7 @@ test.describe('the admin', () => {
 
   test('catalog management opened from the products tab', async ({ page }) => {
     await signIn(page);
+    await openAdminTab(page, 'Products');
     await page.getByRole('button', { name: 'Manage Catalog' }).click();
     const dialog = page.getByRole('dialog', { name: 'Catalog Management' });
     await expect(dialog.getByRole('tab', { name: 'Catalog Versions' })).toBeVisible();

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { signIn } from './support/admin';
+import { openAdminTab, signIn } from './support/admin';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, test } from './support/test';
 
@@ -34,6 +34,7 @@ test('the owner gives a product two colours, a photo and a price for one, and st
   test.setTimeout(90_000);
   const title = `Lawn Kurta in Colours ${Date.now()}`;
   await signIn(page);
+  await openAdminTab(page, 'Products');
   await page.getByRole('button', { name: 'Add Product' }).click();
   const form = page.getByRole('dialog', { name: 'Add New Product' });
   await form.getByLabel('Title').fill(title);
@@ -118,6 +119,7 @@ test('the owner gives a product two colours, a photo and a price for one, and st
   await history.getByRole('button', { name: 'Close' }).click();
   await page.reload();
   await expect(page.getByTestId('low-stock').getByText(`${title}`).first()).toContainText('Teal / M: 1 left');
+  await openAdminTab(page, 'Products');
 
   // Clean up: the product goes.
   await page.getByPlaceholder('Search products by title, SKU, price, or tags...').fill(title);

@@ -1,4 +1,4 @@
-import { signIn } from './support/admin';
+import { openAdminTab, signIn } from './support/admin';
 import { expect, type Page, test } from './support/test';
 
 /** A product of this test's own, with the given stock; returns its row in the products table. */
@@ -21,6 +21,7 @@ test('the Stock cell reads each size, its count and its state apart: "S: 3; M: 0
   tag: '@edits-catalogue',
 }, async ({ page }) => {
   await signIn(page);
+  await openAdminTab(page, 'Products');
   const row = await addProduct(page, `Stock Words Kurta ${Date.now()}`, { S: '3', M: '0', L: '1' });
   const cell = row.getByRole('cell').filter({ has: page.getByTestId('product-stock') });
   await expect(cell).toHaveAccessibleName('S: 3; M: 0, sold out; L: 1');
@@ -33,6 +34,7 @@ test('Add media stays off while the URL or the file name is blank, and at 20 of 
 }, async ({ page }) => {
   test.setTimeout(120_000);
   await signIn(page);
+  await openAdminTab(page, 'Products');
   const title = `Media Limit Dupatta ${Date.now()}`;
   const row = await addProduct(page, title, {});
   await row.getByRole('button', { name: `Edit ${title}` }).click();

@@ -75,7 +75,7 @@ test('staff walking every admin tab, the order dialog, the menu and the profile 
   // Every tab staff have, each with its content loaded.
   const tabs = page.getByRole('tablist', { name: 'Dashboard sections' }).getByRole('tab');
   const names = await tabs.allTextContents();
-  expect(names).toEqual(['Products', 'Orders', 'Returns', 'Discounts']);
+  expect(names).toEqual(['Overview', 'Products', 'Orders', 'Returns', 'Discounts']);
   for (const name of names) {
     await page.getByRole('tab', { name, exact: true }).click();
     await settled(page);

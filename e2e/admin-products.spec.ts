@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { adminEmail, signIn } from './support/admin';
+import { adminEmail, openAdminTab, signIn } from './support/admin';
 import { expect, test } from './support/test';
 
 const fixtures = path.resolve(import.meta.dirname, 'fixtures');
@@ -10,6 +10,7 @@ test('the operator adds a product with sizes, tags, size details and two images,
   test.setTimeout(90_000);
   const title = `Saffron Silk Angrakha ${Date.now()}`;
   await signIn(page);
+  await openAdminTab(page, 'Products');
   await page.getByRole('button', { name: 'Add Product' }).click();
   const form = page.getByRole('dialog', { name: 'Add New Product' });
   await expect(form.getByLabel('SKU')).toHaveValue(/^SKU-[a-z0-9]{8}$/);
@@ -102,6 +103,7 @@ test('the operator adds a product with sizes, tags, size details and two images,
 
 test('the form shows what is wrong before anything is saved', async ({ page }) => {
   await signIn(page);
+  await openAdminTab(page, 'Products');
   await page.getByRole('button', { name: 'Add Product' }).click();
   const form = page.getByRole('dialog', { name: 'Add New Product' });
   await form.getByLabel('Price').fill('-5');

@@ -1,4 +1,4 @@
-import { signIn } from './support/admin';
+import { openAdminTab, signIn } from './support/admin';
 import { expect, test } from './support/test';
 
 // A product of its own rather than a demo one: the other journeys buy demo products in size M, in parallel.
@@ -8,6 +8,7 @@ test('a listing card names a sold-out size and will not add it to the cart; stoc
   test.setTimeout(60_000);
   const title = `Saffron Lawn Kurta ${Date.now()}`;
   await signIn(page);
+  await openAdminTab(page, 'Products');
   await page.getByRole('button', { name: 'Add Product' }).click();
   const form = page.getByRole('dialog', { name: 'Add New Product' });
   await form.getByLabel('Title').fill(title);

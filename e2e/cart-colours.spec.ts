@@ -1,4 +1,4 @@
-import { createProduct, signIn } from './support/admin';
+import { createProduct, openAdminTab, signIn } from './support/admin';
 import { payWithDemoForm } from './support/demo-payment';
 import { runOnStore } from './support/store-database';
 import { expect, type Page, test } from './support/test';
@@ -10,6 +10,7 @@ type CartLine = { productId: string; colour: string | null; size: string | null;
 /** Deletes a product from the products table, as the owner does. */
 async function deleteProduct(page: Page, title: string): Promise<void> {
   await page.goto('/admin');
+  await openAdminTab(page, 'Products');
   await page.getByPlaceholder('Search products by title, SKU, price, or tags...').fill(title);
   const row = page.getByTestId('product-row').filter({ hasText: title });
   await expect(row).toHaveCount(1);

@@ -161,6 +161,11 @@ test('an operator with only a keyboard signs in, adds a product, exports a catal
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
   await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
 
+  // The dashboard opens on the Overview: the arrow key moves to Products, the next tab.
+  await tabTo(page, page.getByRole('tab', { name: 'Overview' }));
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Products' })).toHaveAttribute('aria-selected', 'true');
+
   // The add product dialog: focus goes in, stays in, and Escape gives it back to the button that opened it.
   const addButton = page.getByRole('button', { name: 'Add Product' });
   await tabTo(page, addButton);

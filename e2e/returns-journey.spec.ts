@@ -1,4 +1,4 @@
-import { signIn } from './support/admin';
+import { openAdminTab, signIn } from './support/admin';
 import { expectNoAxeViolations } from './support/axe';
 import { placeDemoOrder } from './support/demo-order';
 import { queryStore } from './support/store-database';
@@ -170,6 +170,7 @@ test('a shopper swaps a size that is too small, another is refunded, and the own
 
   // The product's admin page says why its units came back.
   await page.goto('/admin');
+  await openAdminTab(page, 'Products');
   await page
     .getByTestId('product-row')
     .filter({ hasText: title })
@@ -191,6 +192,7 @@ test('an exchange for a dearer colour: the shopper pays the difference, the owne
 
   // The owner prices the product's second colour 15.00 above the product.
   await signIn(page);
+  await openAdminTab(page, 'Products');
   await page.getByPlaceholder('Search products by title, SKU, price, or tags...').fill(title);
   const row = page.getByTestId('product-row').filter({ hasText: title }).first();
   await row.getByRole('button', { name: `Edit ${title}` }).click();

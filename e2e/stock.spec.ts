@@ -1,4 +1,4 @@
-import { signIn } from './support/admin';
+import { openAdminTab, signIn } from './support/admin';
 import { expect, test } from './support/test';
 
 // A product of its own rather than a demo one: the other journeys buy demo products in size M, in parallel.
@@ -8,6 +8,7 @@ test('the operator sets a size to none left; the store shows it disabled and nam
   test.setTimeout(60_000);
   const title = `Indigo Block-print Kurta ${Date.now()}`;
   await signIn(page);
+  await openAdminTab(page, 'Products');
   await page.getByRole('button', { name: 'Add Product' }).click();
   const form = page.getByRole('dialog', { name: 'Add New Product' });
   await form.getByLabel('Title').fill(title);
@@ -75,7 +76,8 @@ test('the operator sets a size to none left; the store shows it disabled and nam
     'We will email waiting@example.com once when M is back.',
   );
 
-  // Clean up: the product goes.
+  // Clean up: the product goes (the reload opened the dashboard on the Overview).
+  await openAdminTab(page, 'Products');
   page.once('dialog', (d) => void d.accept());
   await row.getByRole('button', { name: `Delete ${title}` }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Product deleted successfully' })).toBeVisible();

@@ -36,3 +36,15 @@ export async function createProduct(page: Page, id: string, fields: Record<strin
   );
   expect(res.status, res.body).toBe(200);
 }
+
+/**
+ * Opens one of the dashboard's tabs. The dashboard opens on the Overview (issue 44): journeys that work in
+ * another tab open it first.
+ */
+export async function openAdminTab(page: Page, name: string): Promise<void> {
+  const tab = page
+    .getByRole('tablist', { name: 'Dashboard sections' })
+    .getByRole('tab', { name, exact: true });
+  await tab.click();
+  await expect(tab).toHaveAttribute('aria-selected', 'true');
+}

@@ -1,3 +1,8 @@
+/** A filter's fields that are set, as URLSearchParams takes them ("undefined" is never a value). */
+function definedOnly(filter: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(filter).filter((e): e is [string, string] => Boolean(e[1])));
+}
+
 /** Every URL the client builds, pages and API routes, in one place. */
 export const paths = {
   home: () => '/',
@@ -12,7 +17,9 @@ export const paths = {
   adminDashboard: () => '/admin/dashboard',
   adminProfile: () => '/admin/profile',
   adminAbout: () => '/admin/about',
-  adminLogs: () => '/admin/logs',
+  /** The log's own page; a level opens it filtered (the Overview's error count links there). */
+  adminLogs: (level?: string) =>
+    level ? `/admin/logs?${new URLSearchParams({ level }).toString()}` : '/admin/logs',
   /** Accepting an invitation to the admin: the token is the address's fragment (never sent to a server). */
   adminInvite: () => '/admin/invite',
   /** A printable packing slip for one order (admin-only page). */
@@ -22,6 +29,12 @@ export const paths = {
   /** The dashboard with the Returns tab open on one return (the order dialog links there). */
   adminReturn: (returnId: string) =>
     `/admin/dashboard?${new URLSearchParams({ tab: 'returns', return: returnId }).toString()}`,
+  /** The dashboard with the Orders tab open on a filtered list (the Overview's counts link there). */
+  adminOrders: (filter: { method?: string; step?: string }) =>
+    `/admin/dashboard?${new URLSearchParams({ tab: 'orders', ...definedOnly(filter) }).toString()}`,
+  /** The dashboard with the Returns tab open on the returns of one status. */
+  adminReturns: (status: string) =>
+    `/admin/dashboard?${new URLSearchParams({ tab: 'returns', status }).toString()}`,
   /** Paid orders of a range of days (by paid date, UTC) as a CSV download (admin-only). */
   adminOrdersExport: (range: { from: string; to: string }) =>
     `/api/admin/orders/export.csv?${new URLSearchParams({ from: range.from, to: range.to }).toString()}`,

@@ -1,6 +1,7 @@
 import { LOG_LEVELS, type LogLevelName } from '@shared/logs';
 import { Download, RefreshCw, Trash2, X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
+import { useSearch } from 'wouter';
 import { type Column, DataTable } from '../../../components/admin/data-table';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { paths } from '../../../lib/paths';
@@ -40,7 +41,11 @@ function useDebounced<T>(value: T, ms: number): T {
 export function LogManagement({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
   const [search, setSearch] = useState('');
   const [source, setSource] = useState('');
-  const [level, setLevel] = useState<LogLevelName | ''>('');
+  // Opened by a link (the Overview's error count: /admin/logs?level=error), the list starts at that level.
+  const linkedLevel = new URLSearchParams(useSearch()).get('level');
+  const [level, setLevel] = useState<LogLevelName | ''>(
+    () => LOG_LEVELS.find((l) => l === linkedLevel) ?? '',
+  );
   const [live, setLive] = useState(true);
   const [open, setOpen] = useState<Set<number>>(() => new Set());
   const q = useDebounced(search.trim(), 300);

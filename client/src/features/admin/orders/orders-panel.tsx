@@ -9,9 +9,11 @@ import {
   type PaymentStep,
 } from '@shared/payment-methods';
 import { useId, useState } from 'react';
+import { useSearch } from 'wouter';
 import { type Column, DataTable } from '../../../components/admin/data-table';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { paths } from '../../../lib/paths';
+import { linkedOrderFilters } from './linked-filters';
 import { OrderDialog } from './order-dialog';
 import { OrdersSummaryLine } from './orders-summary';
 import { type OrderRow, useOrderList, useReconcileOrders } from './use-orders';
@@ -96,13 +98,16 @@ function orderColumns(open: (id: string) => void): Array<Column<OrderRow>> {
 }
 
 export function OrdersPanel() {
-  const [status, setStatus] = useState<OrderStatusName | ''>('');
+  // Opened by a link (the Overview's counts), the list starts narrowed to what the link names.
+  const search = useSearch();
+  const [linked] = useState(() => linkedOrderFilters(search));
+  const [status, setStatus] = useState<OrderStatusName | ''>(linked.status);
   const [selected, setSelected] = useState<string | null>(null);
   // The code filter applies when submitted (Enter or the button), not on every keystroke.
   const [codeText, setCodeText] = useState('');
   const [code, setCode] = useState('');
-  const [method, setMethod] = useState<PaymentMethodName | ''>('');
-  const [step, setStep] = useState<PaymentStep | ''>('');
+  const [method, setMethod] = useState<PaymentMethodName | ''>(linked.method);
+  const [step, setStep] = useState<PaymentStep | ''>(linked.step);
   const codeId = useId();
   const { list, items, summary } = useOrderList({ status, code, method, step });
   const filtered = code !== '' || method !== '' || step !== '';

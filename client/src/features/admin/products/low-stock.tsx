@@ -2,13 +2,17 @@ import { variantLabel } from '@shared/colours';
 import { useId } from 'react';
 import { trpc } from '../../../lib/trpc';
 
-/** The sizes to reorder: at or under the settings' low-stock threshold, fewest left first. */
+/** The sizes to reorder: at or under the settings' low-stock threshold, fewest left first (the Overview's). */
 export function LowStock() {
   const headingId = useId();
   const low = trpc.admin.products.lowStock.useQuery();
   if (!low.data || low.data.items.length === 0) return null;
   return (
-    <section aria-labelledby={headingId} className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4">
+    <section
+      id="low-stock"
+      aria-labelledby={headingId}
+      className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4"
+    >
       <h2 id={headingId} className="text-sm font-semibold text-amber-950">
         Low stock: {low.data.threshold} or fewer left
       </h2>

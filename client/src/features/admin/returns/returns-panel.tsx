@@ -54,11 +54,15 @@ function returnColumns(open: (id: string) => void): Array<Column<ReturnRow>> {
 
 /** The admin's Returns (issue 43): every return, newest first, narrowed by status; one opens in a dialog. */
 export function ReturnsPanel() {
-  const [status, setStatus] = useState<ReturnStatusName | ''>('');
+  const query = new URLSearchParams(useSearch());
+  // Opened by a link (?status=requested, the Overview's counts), the list starts on that status.
+  const [status, setStatus] = useState<ReturnStatusName | ''>(
+    () => RETURN_STATUSES.find((s) => s === query.get('status')) ?? '',
+  );
   const [selected, setSelected] = useState<string | null>(null);
   const { list, items } = useReturnList(status);
   // A return named by the address (?return=…, an order's link to it) opens at once.
-  const linked = new URLSearchParams(useSearch()).get('return');
+  const linked = query.get('return');
   const [, navigate] = useLocation();
   const filter = useRef<HTMLSelectElement>(null);
   useEffect(() => {
