@@ -450,8 +450,27 @@ describe('admin.dashboard.overview: hand-computed figures', () => {
         { product_id: 'p3', size: 'M', on_hand: 9, reserved: 0 },
       ])
       .execute();
+    // A failed team invitation: the owner's to see, so staff neither list nor count it.
+    await db
+      .insertInto('email_outbox')
+      .values({
+        id: 'e5',
+        kind: 'admin_invite',
+        order_id: null,
+        to_address: 'new@shop.example',
+        subject: 'You are invited',
+        html: '<p>Join</p>',
+        text_body: 'Join',
+        status: 'failed',
+        created_at: NOW,
+        sent_at: null,
+        next_attempt_at: null,
+      })
+      .execute();
     const today = (await overview({ preset: 'today' })).today;
-    expect([today.emailsFailed, today.lowStockSizes, today.lowStockThreshold]).toEqual([2, 3, 2]);
+    expect([today.emailsFailed, today.lowStockSizes, today.lowStockThreshold]).toEqual([3, 3, 2]);
+    const staff = store.caller({ admin: { ...ownerSession, id: 2, role: 'staff' }, clock });
+    expect((await staff.admin.dashboard.overview({ preset: 'today' })).today.emailsFailed).toBe(2);
     await db.updateTable('settings').set({ low_stock_threshold: 3 }).where('id', '=', 1).execute();
     const raised = (await overview({ preset: 'today' })).today;
     expect([raised.lowStockSizes, raised.lowStockThreshold]).toEqual([4, 3]);

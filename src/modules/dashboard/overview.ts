@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../db/database.js';
 import type { AdminRole } from '../../shared/auth.js';
 import type { DashboardPeriod, DashboardPeriodInput, DashboardView } from '../../shared/dashboard.js';
 import { PeriodError, resolvePeriod } from '../../shared/dashboard-period.js';
+import { emailKindsHiddenFrom } from '../email/email-visibility.js';
 import { readStoredSettings } from '../settings/settings.repository.js';
 import { inCurrencyOrder, lineSales, newVersusReturning, returnsAsked } from './period-breakdowns.js';
 import { periodFigures } from './period-figures.js';
@@ -65,7 +66,7 @@ export async function dashboardOverview(
   viewer: { role: AdminRole; now: Date },
 ): Promise<DashboardView> {
   const settings = await readStoredSettings(db);
-  const today = await todayCounts(db, settings.lowStockThreshold ?? 2);
+  const today = await todayCounts(db, settings.lowStockThreshold ?? 2, emailKindsHiddenFrom(viewer.role));
   if (viewer.role !== 'owner') return { role: 'staff', today, period: null };
   return { role: 'owner', today, period: await periodOf(db, input, viewer.now, settings.timeZone ?? 'UTC') };
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx, EmailKind } from '../../db/database.js';
 import type { DashboardToday } from '../../shared/dashboard.js';
 import { stepCondition } from '../orders/payment-step-filter.js';
 import { num } from './day-boundaries.js';
@@ -9,7 +9,12 @@ import { num } from './day-boundaries.js';
  * the same rules: the payment steps through stepCondition (payment-step-filter.ts, held to paymentStep by
  * its test), low stock as admin.products.lowStock counts it (on hand less held, at or under the threshold).
  */
-export async function todayCounts(db: DbOrTx, lowStockThreshold: number): Promise<DashboardToday> {
+export async function todayCounts(
+  db: DbOrTx,
+  lowStockThreshold: number,
+  /** Email kinds this admin may not list (emailKindsHiddenFrom): not counted either. */
+  hiddenEmailKinds: readonly EmailKind[] = [],
+): Promise<DashboardToday> {
   const [orders, returns, emails, lowStock] = await Promise.all([
     db
       .selectFrom('orders')
@@ -43,6 +48,7 @@ export async function todayCounts(db: DbOrTx, lowStockThreshold: number): Promis
       .selectFrom('email_outbox')
       .select(sql<number>`count(*)`.as('n'))
       .where('status', '=', 'failed')
+      .$if(hiddenEmailKinds.length > 0, (q) => q.where('kind', 'not in', [...hiddenEmailKinds]))
       .executeTakeFirst(),
     db
       .selectFrom('size_stock as s')

@@ -1,18 +1,8 @@
 import { TRPCError } from '@trpc/server';
-import type { AdminRole, EmailKind } from '../../db/database.js';
+import { emailKindsHiddenFrom } from '../../modules/email/email-visibility.js';
 import { listEmails, requeueEmail } from '../../modules/email/outbox.repository.js';
 import { emailIdInput, emailListInput } from '../../shared/emails.js';
 import { adminProcedure, router } from '../init.js';
-
-/**
- * Team invitations are the owner's (admin.team.invite is owner-only): their emails, which name who is
- * invited and where from, are neither listed to staff nor sent again by them.
- */
-const OWNER_ONLY_KINDS: readonly EmailKind[] = ['admin_invite'];
-
-function hiddenKindsFor(role: AdminRole): readonly EmailKind[] {
-  return role === 'owner' ? [] : OWNER_ONLY_KINDS;
-}
 
 /** admin.emails.*: what became of each order email, and sending one again. Bodies never leave the server. */
 export const adminEmailsRouter = router({
@@ -20,7 +10,7 @@ export const adminEmailsRouter = router({
     listEmails(ctx.db, {
       orderId: input.orderId,
       status: input.status,
-      hiddenKinds: hiddenKindsFor(ctx.admin.role),
+      hiddenKinds: emailKindsHiddenFrom(ctx.admin.role),
       offset: input.cursor ?? 0,
       limit: input.limit,
     }),
@@ -31,7 +21,12 @@ export const adminEmailsRouter = router({
    * the customer lost. The worker is nudged after the write has committed.
    */
   resend: adminProcedure.input(emailIdInput).mutation(async ({ ctx, input }) => {
-    const result = await requeueEmail(ctx.db, input.id, ctx.clock.now(), hiddenKindsFor(ctx.admin.role));
+    const result = await requeueEmail(
+      ctx.db,
+      input.id,
+      ctx.clock.now(),
+      emailKindsHiddenFrom(ctx.admin.role),
+    );
     if (!result.ok) {
       if (result.reason === 'not_found')
         throw new TRPCError({ code: 'NOT_FOUND', message: 'Email not found' });
