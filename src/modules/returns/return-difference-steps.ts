@@ -2,15 +2,15 @@ import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { recordDifferencePaidInput, refundDifferenceInput } from '../../shared/return-admin-input.js';
 import { recordOrderEvent } from '../orders/order-events.repository.js';
-import {
-  type RefundDeps,
-  type RefundPayment,
-  reserveRefundIn,
-  sendReservedRefund,
-} from '../orders/refunds.service.js';
+import { type RefundDeps, type RefundPayment, sendReservedRefund } from '../orders/refunds.service.js';
 import { DEMO_DIFFERENCE_PREFIX } from '../payments/demo-gateway.js';
 import { queueReturnStepEmail } from './return-mail.js';
-import { type ReturnStepDeps, returnOf } from './return-steps.service.js';
+import {
+  queueRefundedEmail,
+  type ReturnStepDeps,
+  reserveDifferenceRefund,
+  returnOf,
+} from './return-steps.service.js';
 
 /**
  * The owner's steps of an exchange's price difference (decision 0039) besides closing: recording it paid
@@ -121,24 +121,18 @@ export async function refundDifference(
         code: 'CONFLICT',
         message: `This return of order #${ret.number} has no price difference to refund now.`,
       });
-    const reserved = await reserveRefundIn(
+    const reserved = await reserveDifferenceRefund(
       trx,
       deps,
       admin,
+      { id: input.id, orderId: ret.order_id, number: ret.number },
       {
-        id: ret.order_id,
         amountMinor: Math.abs(moved.difference_minor),
-        reason: `Exchange on order #${ret.number}: price difference`,
         paidVia: input.paidVia,
         note: input.note,
+        ...(moved.difference_minor > 0 ? { besides: paymentOf(moved) } : {}),
       },
-      { returnId: input.id, ...(moved.difference_minor > 0 ? { besides: paymentOf(moved) } : {}) },
     );
-    await trx
-      .updateTable('returns')
-      .set({ difference_refund_id: reserved.refundId })
-      .where('id', '=', input.id)
-      .execute();
     await recordOrderEvent(trx, {
       orderId: ret.order_id,
       kind: 'return_difference_refunded',
@@ -151,11 +145,12 @@ export async function refundDifference(
       },
       at: now,
     });
-    if (reserved.manual) await queueRefunded(trx, deps, input.id);
+    if (reserved.manual) await queueRefundedEmail(trx, deps, input.id, now);
     return reserved;
   });
   const refund = await sendReservedRefund(deps, admin, reserved);
-  if (!reserved.manual) await deps.db.transaction().execute((trx) => queueRefunded(trx, deps, input.id));
+  if (!reserved.manual)
+    await deps.db.transaction().execute((trx) => queueRefundedEmail(trx, deps, input.id, deps.clock.now()));
   return { id: input.id, differenceStatus: 'refunded' as const, refund };
 }
 
@@ -175,8 +170,4 @@ function paymentOf(paid: {
     paymentIntentId: paid.difference_payment_intent_id,
     sessionId: paid.difference_session_id,
   };
-}
-
-function queueRefunded(trx: Parameters<typeof queueReturnStepEmail>[0], deps: ReturnStepDeps, id: string) {
-  return queueReturnStepEmail(trx, { publicUrl: deps.publicUrl, now: deps.clock.now() }, id, 'refunded');
 }

@@ -4,6 +4,7 @@ import type { DbOrTx, ReturnStatus } from '../../db/database.js';
 import { FRESH_PROOF_MESSAGE } from '../../shared/auth.js';
 import { ALL_COLOURS, colourKey, variantLabel } from '../../shared/colours.js';
 import { formatMoney } from '../../shared/money.js';
+import type { refundOrderInput } from '../../shared/order-admin-input.js';
 import type {
   closeExchangeInput,
   closeRefundInput,
@@ -11,7 +12,12 @@ import type {
   receiveReturnInput,
 } from '../../shared/return-admin-input.js';
 import { recordOrderEvent } from '../orders/order-events.repository.js';
-import { type RefundDeps, reserveRefundIn, sendReservedRefund } from '../orders/refunds.service.js';
+import {
+  type RefundDeps,
+  type RefundPayment,
+  reserveRefundIn,
+  sendReservedRefund,
+} from '../orders/refunds.service.js';
 import { releaseExchangeHolds, sellExchangeHolds } from './exchange-holds.js';
 import { endDifference } from './return-differences.js';
 import { queueReturnStepEmail } from './return-mail.js';
@@ -304,26 +310,14 @@ export async function closeExchange(
     if (!moved) throw await notAt(trx, input.id, 'closed with a shipment');
     await sellExchangeHolds(trx, input.id);
     const reserved = refunding
-      ? await reserveRefundIn(
+      ? await reserveDifferenceRefund(
           trx,
           deps,
           admin,
-          {
-            id: moved.order_id,
-            amountMinor: -ret.difference_minor,
-            reason: `Exchange on order #${ret.number}: price difference`,
-            paidVia: input.paidVia,
-            note: input.note,
-          },
-          { returnId: input.id },
+          { id: input.id, orderId: moved.order_id, number: ret.number },
+          { amountMinor: -ret.difference_minor, paidVia: input.paidVia, note: input.note },
         )
       : null;
-    if (reserved)
-      await trx
-        .updateTable('returns')
-        .set({ difference_refund_id: reserved.refundId })
-        .where('id', '=', input.id)
-        .execute();
     await recordOrderEvent(trx, {
       orderId: moved.order_id,
       kind: 'return_closed',
@@ -369,7 +363,43 @@ function queueShippedEmail(trx: DbOrTx, deps: ReturnStepDeps, returnId: string, 
   return queueReturnStepEmail(trx, { publicUrl: deps.publicUrl, now }, returnId, 'exchange_shipped');
 }
 
-function queueRefundedEmail(trx: DbOrTx, deps: ReturnStepDeps, returnId: string, now: Date) {
+/**
+ * Promises an exchange's price difference back through the order's refunds (reserveRefundIn, in the
+ * caller's transaction) and names the refund on the return. `besides`: money the shopper paid besides the
+ * order's total, and the payment it goes back to; without it, out of what the order was paid.
+ */
+export async function reserveDifferenceRefund(
+  trx: DbOrTx,
+  deps: Pick<RefundDeps, 'clock' | 'publicUrl'>,
+  admin: string,
+  ret: { id: string; orderId: string; number: number },
+  money: { amountMinor: number; besides?: RefundPayment } & Pick<
+    z.output<typeof refundOrderInput>,
+    'paidVia' | 'note'
+  >,
+) {
+  const reserved = await reserveRefundIn(
+    trx,
+    deps,
+    admin,
+    {
+      id: ret.orderId,
+      amountMinor: money.amountMinor,
+      reason: `Exchange on order #${ret.number}: price difference`,
+      paidVia: money.paidVia,
+      note: money.note,
+    },
+    { returnId: ret.id, ...(money.besides ? { besides: money.besides } : {}) },
+  );
+  await trx
+    .updateTable('returns')
+    .set({ difference_refund_id: reserved.refundId })
+    .where('id', '=', ret.id)
+    .execute();
+  return reserved;
+}
+
+export function queueRefundedEmail(trx: DbOrTx, deps: ReturnStepDeps, returnId: string, now: Date) {
   return queueReturnStepEmail(trx, { publicUrl: deps.publicUrl, now }, returnId, 'refunded');
 }
 
