@@ -1,16 +1,11 @@
 import { variantLabel } from '@shared/colours';
 import { formatMoney } from '@shared/money';
 import { struckRegularPrice } from '@shared/order-charges';
-import { Printer } from 'lucide-react';
 import { useParams } from 'wouter';
 import { PostalAddress } from '../../../components/postal-address';
-import { Button } from '../../../components/ui/button';
 import { usePageTitle } from '../../../lib/use-page-title';
-import { useSiteSettings } from '../../../lib/use-site-settings';
+import { SlipFrame, SlipNotReady, slipDay } from './slip-frame';
 import { type OrderDetail, useOrder } from './use-orders';
-import './packing-slip.css';
-
-const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
 
 /**
  * /admin/orders/:id/packing-slip: what goes in the parcel, to print and put in it. No prices, except on an
@@ -20,54 +15,24 @@ const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
 export function PackingSlipPage() {
   const { id = '' } = useParams<{ id: string }>();
   const order = useOrder(id);
-  const storeName = useSiteSettings().data?.storeName ?? '';
   usePageTitle(order.data ? `Packing slip, order #${order.data.number}` : 'Packing slip');
 
-  if (order.isError) {
-    return (
-      <div className="mx-auto max-w-3xl px-4 py-10">
-        <h1 className="font-serif text-3xl">Packing slip</h1>
-        <p role="alert" className="mt-6 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
-          Could not load the order: {order.error.message}
-        </p>
-      </div>
-    );
-  }
-  if (!order.data) {
-    return (
-      <div className="mx-auto max-w-3xl px-4 py-10" aria-busy="true">
-        <div className="skeleton h-10 w-64 rounded" aria-hidden="true" />
-        <div className="skeleton mt-8 h-48 rounded" aria-hidden="true" />
-      </div>
-    );
-  }
+  if (order.isError) return <SlipNotReady failure={`Could not load the order: ${order.error.message}`} />;
+  if (!order.data) return <SlipNotReady failure={null} />;
   const o = order.data;
   // The column says "Size" as it always did, and "Colour / size" once a line of the order has a colour.
   const coloured = o.lines.some((l) => l.colour);
   const priced = o.discountMinor > 0 || o.lines.some((l) => struckRegularPrice(l) !== null);
   return (
-    <article
-      className="packing-slip mx-auto max-w-3xl bg-white px-8 py-10 text-ink"
-      aria-labelledby="slip-title"
-    >
-      <div className="no-print mb-8 flex justify-end">
-        <Button onClick={() => window.print()}>
-          <Printer aria-hidden="true" className="h-4 w-4" />
-          Print
-        </Button>
-      </div>
-      <header className="flex flex-wrap items-start justify-between gap-4 border-b border-ink pb-4">
-        <div>
-          <p className="font-serif text-xl tracking-[0.1em] uppercase">{storeName}</p>
-          <h1 id="slip-title" className="mt-2 font-serif text-3xl">
-            Packing slip · Order #{o.number}
-          </h1>
-        </div>
-        <p className="text-sm">
-          Ordered {day.format(new Date(o.paidAt ?? o.createdAt))}
+    <SlipFrame
+      title={`Packing slip · Order #${o.number}`}
+      aside={
+        <>
+          Ordered {slipDay.format(new Date(o.paidAt ?? o.createdAt))}
           {o.fulfilment === 'cancelled' ? <strong className="block">CANCELLED: do not ship</strong> : null}
-        </p>
-      </header>
+        </>
+      }
+    >
       {o.paymentMethod === 'cash_on_delivery' && o.totalMinor !== null && COLLECT_AT_DOOR.has(o.step) ? (
         <p
           className="mt-6 rounded-lg border-4 border-ink px-4 py-3 text-center text-2xl font-bold"
@@ -148,7 +113,7 @@ export function PackingSlipPage() {
           </tfoot>
         ) : null}
       </table>
-    </article>
+    </SlipFrame>
   );
 }
 

@@ -1,69 +1,32 @@
 import { variantLabel } from '@shared/colours';
 import { formatMoney } from '@shared/money';
-import { Printer } from 'lucide-react';
 import { useParams } from 'wouter';
 import { PostalAddress } from '../../../components/postal-address';
-import { Button } from '../../../components/ui/button';
 import { usePageTitle } from '../../../lib/use-page-title';
-import { useSiteSettings } from '../../../lib/use-site-settings';
+import { SlipFrame, SlipNotReady, slipDay } from '../orders/slip-frame';
 import { useReturnPackingSlip } from './use-returns';
-import '../orders/packing-slip.css';
-
-const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
 
 /**
  * /admin/returns/:id/packing-slip: what goes in an exchange's parcel (the replacement), where it goes and,
  * on a cash-on-delivery order, the price difference the courier collects. Printed as the order's slip is
- * (packing-slip.css); no other money is on it.
+ * (slip-frame.tsx); no other money is on it.
  */
 export function ReturnPackingSlipPage() {
   const { id = '' } = useParams<{ id: string }>();
   const slip = useReturnPackingSlip(id);
-  const storeName = useSiteSettings().data?.storeName ?? '';
   usePageTitle(slip.data ? `Packing slip, exchange for order #${slip.data.orderNumber}` : 'Packing slip');
 
-  if (slip.isError) {
-    return (
-      <div className="mx-auto max-w-3xl px-4 py-10">
-        <h1 className="font-serif text-3xl">Packing slip</h1>
-        <p role="alert" className="mt-6 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
-          Could not load the exchange: {slip.error.message}
-        </p>
-      </div>
-    );
-  }
-  if (!slip.data) {
-    return (
-      <div className="mx-auto max-w-3xl px-4 py-10" aria-busy="true">
-        <div className="skeleton h-10 w-64 rounded" aria-hidden="true" />
-        <div className="skeleton mt-8 h-48 rounded" aria-hidden="true" />
-      </div>
-    );
-  }
+  if (slip.isError) return <SlipNotReady failure={`Could not load the exchange: ${slip.error.message}`} />;
+  if (!slip.data) return <SlipNotReady failure={null} />;
   const s = slip.data;
   const coloured = s.lines.some((l) => l.colour);
   const skus = s.lines.some((l) => l.sku);
   return (
-    <article
-      className="packing-slip mx-auto max-w-3xl bg-white px-8 py-10 text-ink"
-      aria-labelledby="slip-title"
-      data-testid="return-packing-slip"
+    <SlipFrame
+      title={`Packing slip · Exchange for order #${s.orderNumber}`}
+      aside={`Exchange asked ${slipDay.format(new Date(s.createdAt))}`}
+      testId="return-packing-slip"
     >
-      <div className="no-print mb-8 flex justify-end">
-        <Button onClick={() => window.print()}>
-          <Printer aria-hidden="true" className="h-4 w-4" />
-          Print
-        </Button>
-      </div>
-      <header className="flex flex-wrap items-start justify-between gap-4 border-b border-ink pb-4">
-        <div>
-          <p className="font-serif text-xl tracking-[0.1em] uppercase">{storeName}</p>
-          <h1 id="slip-title" className="mt-2 font-serif text-3xl">
-            Packing slip · Exchange for order #{s.orderNumber}
-          </h1>
-        </div>
-        <p className="text-sm">Exchange asked {day.format(new Date(s.createdAt))}</p>
-      </header>
       {s.collectOnDeliveryMinor !== null ? (
         <p
           className="mt-6 rounded-lg border-4 border-ink px-4 py-3 text-center text-2xl font-bold"
@@ -129,6 +92,6 @@ export function ReturnPackingSlipPage() {
           ))}
         </tbody>
       </table>
-    </article>
+    </SlipFrame>
   );
 }
