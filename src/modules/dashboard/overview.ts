@@ -1,12 +1,11 @@
-import { TRPCError } from '@trpc/server';
 import type { DbOrTx } from '../../db/database.js';
 import type { AdminRole } from '../../shared/auth.js';
 import type { DashboardPeriod, DashboardPeriodInput, DashboardView } from '../../shared/dashboard.js';
-import { PeriodError, resolvePeriod } from '../../shared/dashboard-period.js';
 import { emailKindsHiddenFrom } from '../email/email-visibility.js';
 import { readStoredSettings } from '../settings/settings.repository.js';
 import { inCurrencyOrder, lineSales, newVersusReturning, returnsAsked } from './period-breakdowns.js';
 import { periodFigures } from './period-figures.js';
+import { periodIn } from './shop-period.js';
 import { todayCounts } from './today-counts.js';
 
 /** The period's figures in the shop's zone (owner only: all money). */
@@ -16,14 +15,7 @@ async function periodOf(
   now: Date,
   zone: string,
 ): Promise<DashboardPeriod> {
-  let resolved: ReturnType<typeof resolvePeriod>;
-  try {
-    resolved = resolvePeriod(input, now, zone);
-  } catch (error) {
-    if (error instanceof PeriodError) throw new TRPCError({ code: 'BAD_REQUEST', message: error.message });
-    throw error;
-  }
-  const { range, previous } = resolved;
+  const { range, previous } = periodIn(input, now, zone);
   // Every read of the period at once: the line pass gives the period's units to periodFigures as well.
   const lines = lineSales(db, range);
   const [figures, sold, returns, returnsBefore, customers] = await Promise.all([
