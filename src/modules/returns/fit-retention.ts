@@ -34,14 +34,9 @@ export async function eraseSpentFits(db: DbOrTx, now: Date): Promise<number> {
   const orders = await db
     .selectFrom('orders as o')
     .select(['o.id', 'o.status', 'o.fulfilment', 'o.shipped_at', 'o.delivered_at'])
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('order_lines as ol')
-          .select('ol.id')
-          .whereRef('ol.order_id', '=', 'o.id')
-          .where('ol.fit_cm', 'is not', null),
-      ),
+    // From the lines that still hold measurements (their partial index), not from every order.
+    .where('o.id', 'in', (eb) =>
+      eb.selectFrom('order_lines as ol').select('ol.order_id').where('ol.fit_cm', 'is not', null),
     )
     .execute();
   const spent = orders.filter((o) => fitSpent(o, settings, now)).map((o) => o.id);
