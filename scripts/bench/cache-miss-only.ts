@@ -4,11 +4,14 @@
  * older tree's scripts/bench/ to run it there; trees of one schema can share a catalogue.
  *
  *   npx tsx scripts/bench/cache-miss-only.ts /tmp/cm-catalogue [products]
+ *
+ * CPU_PROF_DIR=/tmp/prof writes the store's CPU profile there (node --cpu-prof) for a side-by-side look.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnNode } from '../launcher/node-process.js';
 import { freePort, startServer, waitForHealthy } from '../launcher/server.js';
+import { SERVER_NODE_FLAGS } from '../server-flags.js';
 import { openBenchDatabase } from './bench-database.js';
 import { distinctListingPaths } from './cache-miss.js';
 import { generateCatalogue } from './generate-catalogue.js';
@@ -29,6 +32,9 @@ const store = await startServer({
   entry: 'dist',
   dataDir: dir,
   port: await freePort(),
+  ...(process.env.CPU_PROF_DIR
+    ? { nodeFlags: [...SERVER_NODE_FLAGS, '--cpu-prof', '--cpu-prof-dir', process.env.CPU_PROF_DIR] }
+    : {}),
   env: {
     ...handle.serverEnv,
     DEMO_CATALOGUE: 'false',

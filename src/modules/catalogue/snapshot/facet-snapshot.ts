@@ -96,6 +96,13 @@ export type FacetSnapshot = {
    * the first count and dropped by every change to a set, to be made again from the sets as they are.
    */
   counter: BitCounter | null;
+  /**
+   * Each colour term's holders less those with nothing to sell in it (colourSoldOut): what a colour filter
+   * finds and its count counts, made once per snapshot state rather than once per listing (a union and an
+   * AND NOT per chosen colour, and an AND NOT count per colour, were a listing's). Made with the counter,
+   * whose sets they are among, and dropped with it.
+   */
+  colourSellable: Map<Term, SlotSet> | null;
 };
 
 type Term = { kind: FacetKind; key: string; value: string; slots: SlotSet };
@@ -156,6 +163,7 @@ export function snapshotFromLoad(load: FacetLoad, revision: string): FacetSnapsh
     wordReads: new Map(),
     rankedSlots: new Map(),
     counter: null,
+    colourSellable: null,
   };
   for (const [i, t] of load.terms.entries()) {
     const set = load.sets.subarray(load.setStart[i] ?? 0, load.setStart[i + 1] ?? 0);
@@ -383,6 +391,7 @@ export async function refreshFacetSnapshot(
 
   // Applied in one synchronous step, so a count never sees a product half changed.
   snap.counter = null;
+  snap.colourSellable = null;
   for (const id of ids) {
     const slot = slotOfId(snap, id);
     if (slot === undefined) continue;
@@ -548,7 +557,11 @@ export function filterMasks(
     let held: Uint32Array | undefined;
     for (const t of snap.terms.values()) {
       if (t.kind !== kind || !keys.has(t.key)) continue;
-      const sold = unsellable(snap, f, t);
+      if (kind === 'color') {
+        union(mask, sellableSlots(snap, t));
+        continue;
+      }
+      const sold = unsoldSizes(snap, f, t);
       if (!sold) {
         union(mask, t.slots);
         continue;
@@ -585,33 +598,58 @@ export function filterMasks(
 }
 
 /**
- * The products of `mask` (placed at `at`) holding the term, less the `sold` ones (in stock only: a size
- * counts for a product only where it is not sold out). A rare value's few slots are looked up in the mask.
+ * The products of `mask` (placed at `at`) in `slots`, less the `sold` ones (in stock only: a size counts for
+ * a product only where it is not sold out). A rare value's few slots are looked up in the mask.
  */
 function countTerm(
   counter: BitCounter,
-  t: Term,
+  slots: SlotSet,
   mask: Uint32Array,
   at: number,
   sold: Uint32Array | undefined,
 ): number {
-  if ('bits' in t.slots) {
-    const bits = counter.at(t.slots.bits);
+  if ('bits' in slots) {
+    const bits = counter.at(slots.bits);
     return sold ? counter.andNotCount(at, bits, counter.at(sold)) : counter.andCount(at, bits);
   }
   let n = 0;
-  for (const slot of t.slots.list) if (hasBit(mask, slot) && !hasBit(sold, slot)) n++;
+  for (const slot of slots.list) if (hasBit(mask, slot) && !hasBit(sold, slot)) n++;
   return n;
 }
 
-/**
- * The holders of `t` it does not count for (undefined when none): a colour's, always, those with none of
- * their sizes buyable in it (a colour filter means "has this colour to sell"); a size's, in stock only,
- * those with it sold out in every colour.
- */
-function unsellable(snap: FacetSnapshot, f: CatalogueFilter, t: Term): Uint32Array | undefined {
-  if (t.kind === 'color') return snap.colourSoldOut.get(t.key);
+/** In stock only, a size's holders that have it sold out in every colour: its count leaves them out. */
+function unsoldSizes(snap: FacetSnapshot, f: CatalogueFilter, t: Term): Uint32Array | undefined {
   return f.inStock && t.kind === 'size' ? snap.soldOut.get(t.key) : undefined;
+}
+
+/**
+ * The products a colour term finds: its holders less those with none of their sizes buyable in it (a colour
+ * filter means "has this colour to sell", decision 0036). Every colour term's, made at the first ask.
+ */
+function sellableSlots(snap: FacetSnapshot, t: Term): SlotSet {
+  snap.colourSellable ??= colourSellable(snap);
+  return snap.colourSellable.get(t) ?? t.slots;
+}
+
+/** The counter of the snapshot's bitsets as they are now: its terms', colours' sellable and sold-out sizes'. */
+function counterOf(snap: FacetSnapshot, sellable: Map<Term, SlotSet>): BitCounter {
+  const sets = new Set<Uint32Array>();
+  for (const t of snap.terms.values()) if ('bits' in t.slots) sets.add(t.slots.bits);
+  for (const slots of sellable.values()) if ('bits' in slots) sets.add(slots.bits);
+  for (const bits of snap.soldOut.values()) sets.add(bits);
+  return bitCounter([...sets], snap.alive.length, FACET_GROUPS.length);
+}
+
+function colourSellable(snap: FacetSnapshot): Map<Term, SlotSet> {
+  const out = new Map<Term, SlotSet>();
+  for (const t of snap.terms.values()) {
+    if (t.kind !== 'color') continue;
+    const sold = snap.colourSoldOut.get(t.key);
+    if (!sold) out.set(t, t.slots);
+    else if ('bits' in t.slots) out.set(t, { bits: andNot(t.slots.bits, sold) });
+    else out.set(t, { list: t.slots.list.filter((slot) => !hasBit(sold, slot)) });
+  }
+  return out;
 }
 
 /**
@@ -643,15 +681,9 @@ function countWith(
 ): RawFacetCounts & { revision: string } {
   // Per group, by key (no string made per term and request), in the order the values were first counted.
   const byKey = new Map<FacetKind, Map<string, { key: string; value: string; count: number }>>();
-  snap.counter ??= bitCounter(
-    [
-      ...[...snap.terms.values()].flatMap((t) => ('bits' in t.slots ? [t.slots.bits] : [])),
-      ...snap.soldOut.values(),
-      ...snap.colourSoldOut.values(),
-    ],
-    snap.alive.length,
-    FACET_GROUPS.length,
-  );
+  snap.colourSellable ??= colourSellable(snap);
+  const sellable = snap.colourSellable;
+  snap.counter ??= counterOf(snap, sellable);
   const counter = snap.counter;
   // Each group's mask is placed once and counted against every one of its values.
   const masks = new Map<FacetKind, Uint32Array>();
@@ -665,7 +697,8 @@ function countWith(
     const mask = masks.get(t.kind);
     const at = mask && placed.get(mask);
     if (!mask || at === undefined) continue;
-    const count = countTerm(counter, t, mask, at, unsellable(snap, f, t));
+    const slots = t.kind === 'color' ? (sellable.get(t) ?? t.slots) : t.slots;
+    const count = countTerm(counter, slots, mask, at, unsoldSizes(snap, f, t));
     if (count === 0) continue;
     // Several spellings of one value (Mint, mint) count together and show the lowest, as SQL's min().
     let keys = byKey.get(t.kind);

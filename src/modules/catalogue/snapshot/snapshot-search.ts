@@ -41,10 +41,10 @@ export async function searchSnapshot(
       sort === 'price-asc' || sort === 'price-desc' ? prices.orders[sort] : snap.orders[sort];
     const slots =
       opts.sort !== 'relevance'
-        ? pageOf(order(opts.sort), listed, opts.offset, opts.limit)
+        ? pageOf(order(opts.sort), listed, opts.offset, opts.limit, count)
         : text && matches
           ? relevancePage(snap, text, matches, { mask: listed, count }, opts, take)
-          : pageOf(snap.orders.featured, listed, opts.offset, opts.limit);
+          : pageOf(snap.orders.featured, listed, opts.offset, opts.limit, count);
     return { slots, count };
   });
 }
