@@ -248,41 +248,45 @@ export function colourCard(
 ): ProductCard {
   const colours = card.colours;
   if (!colours || keys.length === 0) return card;
-  // A kept card's versions by the filter's keys: a listing asks again for the colours others asked for.
-  const filterKey = keys.length === 1 ? (keys[0] as string) : keys.join('\n');
+  const colour = foundColour(card, colours, keys);
+  if (!colour) return card;
+  // A kept card's versions by colour, not by filter: the stream of shoppers' filters seldom repeats one, but
+  // every filter that finds a card finds it in one of its few colours.
   const versions = colourVersions.get(card);
-  const seen = versions?.get(filterKey);
+  const seen = versions?.get(colour.name);
   if (seen) return seen;
-  const version = makeColourCard(card, colours, keys, photosOf);
+  const version = makeColourCard(card, colours, colour, photosOf);
   // Only a kept card (frozen with its JSON) lives long enough for its versions to be asked for again.
   if (Object.isFrozen(card)) {
-    if (!versions) colourVersions.set(card, new Map([[filterKey, version]]));
-    // Filters of several colours are many: a card keeps its versions of a few.
-    else if (versions.size < 16) versions.set(filterKey, version);
+    if (!versions) colourVersions.set(card, new Map([[colour.name, version]]));
+    else versions.set(colour.name, version);
   }
   return version;
+}
+
+/** The first of `keys` the card has something of to sell in (else the first it has at all). */
+function foundColour(
+  card: ProductCard,
+  colours: CardColour[],
+  keys: readonly string[],
+): CardColour | undefined {
+  let first: CardColour | undefined;
+  for (const key of keys) {
+    for (const c of colours) {
+      if (colourKeyOf(c.name) !== key) continue;
+      first ??= c;
+      if (card.sizes.length === 0 || (c.soldOutSizes?.length ?? 0) < card.sizes.length) return c;
+    }
+  }
+  return first;
 }
 
 function makeColourCard(
   card: ProductCard,
   colours: CardColour[],
-  keys: readonly string[],
+  colour: CardColour,
   photosOf: ProductCard,
 ): ProductCard {
-  let colour: CardColour | undefined;
-  let first: CardColour | undefined;
-  search: for (const key of keys) {
-    for (const c of colours) {
-      if (colourKeyOf(c.name) !== key) continue;
-      first ??= c;
-      if (card.sizes.length === 0 || (c.soldOutSizes?.length ?? 0) < card.sizes.length) {
-        colour = c;
-        break search;
-      }
-    }
-  }
-  colour ??= first;
-  if (!colour) return card;
   const colourImage = colourPhotosOf.get(photosOf)?.get(colourKeyOf(colour.name))?.image;
   // Every field by name: a literal is what V8 makes fastest (a spread of the card cost a third of a colour
   // filter's listing in the bench), and `satisfies` keeps the list whole as cards gain fields.
@@ -310,7 +314,7 @@ function makeColourCard(
   return card.colour === undefined ? keepJsonWith(version, card, extra) : version;
 }
 
-/** The colour versions made of each kept card, by their filter's keys, with their JSON. */
+/** The colour versions made of each kept card, by colour name, with their JSON. */
 const colourVersions = new WeakMap<ProductCard, Map<string, ProductCard>>();
 
 /**
