@@ -5,7 +5,8 @@
  *
  *   npx tsx scripts/bench/cache-miss-only.ts /tmp/cm-catalogue [products]
  *
- * CPU_PROF_DIR=/tmp/prof writes the store's CPU profile there (node --cpu-prof) for a side-by-side look.
+ * CPU_PROF_DIR=/tmp/prof writes the store's CPU profile there (node --cpu-prof) for a side-by-side look;
+ * GENERATE_ONLY=1 only makes the catalogue (for cache-miss-ab.ts).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +29,7 @@ if (!existsSync(generated)) {
   writeFileSync(generated, products);
 }
 await handle.close();
+if (process.env.GENERATE_ONLY) process.exit(0);
 const store = await startServer({
   entry: 'dist',
   dataDir: dir,
