@@ -1,0 +1,155 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database, DbOrTx } from '../../db/database.js';
+import { engineOf } from '../../db/engine-sql.js';
+import {
+  daySpans,
+  daysFromTo,
+  monthSpans,
+  type NamedSpan,
+  nextMonth,
+  shopDayOf,
+} from '../../shared/dashboard-period.js';
+import { isTimeZone } from '../../shared/zoned-time.js';
+import { DAY_COLUMNS, dayRowsQuery, inChunks, MONTH_COLUMNS, monthRowsQuery } from './summary-rows.js';
+
+/**
+ * Brings the dashboard's summaries up to date with the orders before the owner's period is read (decision
+ * 0041 "Speed"). The triggers mark every instant whose shop day a write changed; this sums exactly those
+ * days and months again and deletes the marks it read, in one transaction. Nothing marked and the same zone:
+ * one small read. A changed zone (or a store whose summaries were never summed) sums everything again.
+ */
+export async function refreshSummary(db: DbOrTx, zone: string): Promise<void> {
+  const shopZone = isTimeZone(zone) ? zone : 'UTC';
+  const { rows } = await sql<{ zone: string | null; dirty: unknown }>`
+    SELECT (SELECT zone FROM dashboard_state WHERE id = 1) AS zone,
+      EXISTS (SELECT 1 FROM dashboard_dirty) AS dirty`.execute(db);
+  if (rows[0]?.zone === shopZone && !Number(rows[0]?.dirty)) return;
+  if (db.isTransaction) await refreshLocked(db as Transaction<Database>, shopZone);
+  else await db.transaction().execute((tx) => refreshLocked(tx, shopZone));
+}
+
+/**
+ * The summaries' zone, the state row locked: PostgreSQL's concurrent refreshers wait here for the one ahead
+ * and then find its marks gone (SQLite's writer lock, taken at BEGIN IMMEDIATE, already serialises them).
+ */
+async function lockedZone(tx: Transaction<Database>): Promise<string | null> {
+  const lock = engineOf(tx) === 'postgres' ? sql`FOR UPDATE` : sql``;
+  const read = () =>
+    sql<{ zone: string | null }>`SELECT zone FROM dashboard_state WHERE id = 1 ${lock}`.execute(tx);
+  let { rows } = await read();
+  if (rows.length === 0) {
+    await sql`INSERT INTO dashboard_state (id, zone) VALUES (1, NULL) ON CONFLICT (id) DO NOTHING`.execute(
+      tx,
+    );
+    ({ rows } = await read());
+  }
+  return rows[0]?.zone ?? null;
+}
+
+async function refreshLocked(tx: Transaction<Database>, zone: string): Promise<void> {
+  if ((await lockedZone(tx)) !== zone) {
+    await rebuild(tx, zone);
+    return;
+  }
+  // Exactly the marks this statement sees are deleted and summed: on PostgreSQL a mark of a transaction
+  // still open (even with a lower id) is not among them and waits for the next read.
+  const { rows } = await sql<{ paid_at: string }>`DELETE FROM dashboard_dirty RETURNING paid_at`.execute(tx);
+  if (rows.length === 0) return;
+  const days = daysOfInstants(
+    rows.map((r) => r.paid_at),
+    zone,
+  );
+  const months = [...new Set(days.map((d) => d.slice(0, 7)))];
+  await sumDays(tx, daySpans(days, zone));
+  await sumMonths(tx, monthSpans(months, zone));
+}
+
+/**
+ * The shop days the instants fall on. Each day's bounds are computed once for the span of days the marks
+ * cover and each instant found among them by bisection, instead of asking Intl for every mark (a bulk
+ * import marks every order it writes).
+ */
+export function daysOfInstants(instants: readonly string[], zone: string): string[] {
+  const sorted = instants.map((i) => new Date(i).toISOString()).sort();
+  const first = sorted[0];
+  const last = sorted.at(-1);
+  if (!first || !last) return [];
+  const spans = daySpans(daysFromTo(shopDayOf(first, zone), shopDayOf(last, zone)), zone);
+  const found = new Set<string>();
+  for (const instant of sorted) {
+    let lo = 0;
+    let hi = spans.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((spans[mid]?.startsAt ?? '') <= instant) lo = mid;
+      else hi = mid - 1;
+    }
+    const span = spans[lo];
+    found.add(
+      span && span.startsAt <= instant && instant < span.endsAt ? span.name : shopDayOf(instant, zone),
+    );
+  }
+  return [...found].sort();
+}
+
+async function sumDays(tx: Transaction<Database>, spans: readonly NamedSpan[]): Promise<void> {
+  for (const chunk of inChunks(spans)) {
+    await tx
+      .deleteFrom('dashboard_days')
+      .where(
+        'day',
+        'in',
+        chunk.map((s) => s.name),
+      )
+      .execute();
+    await sql`INSERT INTO dashboard_days (${sql.raw(DAY_COLUMNS.join(', '))}) ${dayRowsQuery(tx, chunk)}`.execute(
+      tx,
+    );
+  }
+}
+
+async function sumMonths(tx: Transaction<Database>, spans: readonly NamedSpan[]): Promise<void> {
+  for (const chunk of inChunks(spans)) {
+    await tx
+      .deleteFrom('dashboard_months')
+      .where(
+        'month',
+        'in',
+        chunk.map((s) => s.name),
+      )
+      .execute();
+    await sql`INSERT INTO dashboard_months (${sql.raw(MONTH_COLUMNS.join(', '))}) ${monthRowsQuery(tx, chunk)}`.execute(
+      tx,
+    );
+  }
+}
+
+/** Every shop day (and month) from the first paid order's to the last's. */
+export async function paidSpans(
+  db: DbOrTx,
+  zone: string,
+): Promise<{ days: NamedSpan[]; months: NamedSpan[] }> {
+  const bounds = await db
+    .selectFrom('orders')
+    .select((eb) => [eb.fn.min('paid_at').as('first'), eb.fn.max('paid_at').as('last')])
+    .executeTakeFirst();
+  const first = bounds?.first;
+  const last = bounds?.last;
+  if (!first || !last) return { days: [], months: [] };
+  const days = daysFromTo(shopDayOf(first, zone), shopDayOf(last, zone));
+  const months: string[] = [];
+  const lastMonth = days.at(-1)?.slice(0, 7) ?? '';
+  for (let m = days[0]?.slice(0, 7) ?? ''; m <= lastMonth; m = nextMonth(m)) months.push(m);
+  return { days: daySpans(days, zone), months: monthSpans(months, zone) };
+}
+
+/** The summaries emptied and summed again from every paid order, in `zone`'s days. */
+async function rebuild(tx: Transaction<Database>, zone: string): Promise<void> {
+  await sql`DELETE FROM dashboard_dirty`.execute(tx);
+  await tx.deleteFrom('dashboard_days').execute();
+  await tx.deleteFrom('dashboard_months').execute();
+  const { days, months } = await paidSpans(tx, zone);
+  await sumDays(tx, days);
+  await sumMonths(tx, months);
+  await tx.updateTable('dashboard_state').set({ zone }).where('id', '=', 1).execute();
+}
