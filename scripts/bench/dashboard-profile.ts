@@ -73,9 +73,7 @@ const inputs: Array<[string, DashboardPeriodInput]> = [
 ];
 for (const [label, input] of inputs) {
   const { range, previous } = resolvePeriod(input, NOW, ZONE);
-  await time(`${label}: periodFigures (+ payment mix, customers)`, () =>
-    periodFigures(db, range, previous, ZONE),
-  );
+  await time(`${label}: periodFigures (+ payment mix, customers)`, () => periodFigures(db, range, previous));
   await time(`${label}: returnsAsked ×2`, async () => {
     await returnsAsked(db, range);
     await returnsAsked(db, previous);

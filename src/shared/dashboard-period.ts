@@ -94,25 +94,6 @@ export function resolvePeriod(
   };
 }
 
-/** One shop day of a period and the instants it spans: [startsAt, endsAt). */
-export type PeriodDay = { day: string; startsAt: string; endsAt: string };
-
-/** Every day of a range in order (at most MAX_PERIOD_DAYS), for the database to bucket paid_at by. */
-export function periodDays(range: PeriodRange, zone: string): PeriodDay[] {
-  const safeZone = isTimeZone(zone) ? zone : 'UTC';
-  const first = dayNumber(range.from);
-  const last = dayNumber(range.to);
-  if (first === null || last === null) throw new PeriodError('Not a real period');
-  const out: PeriodDay[] = [];
-  let startsAt = dayStart(dateOf(first), safeZone);
-  for (let d = first; d <= last && out.length < MAX_PERIOD_DAYS; d++) {
-    const endsAt = dayStart(dateOf(d + 1), safeZone);
-    out.push({ day: dateOf(d), startsAt, endsAt });
-    startsAt = endsAt;
-  }
-  return out;
-}
-
 /** A span of instants named by the shop day ('YYYY-MM-DD') or month ('YYYY-MM') it is: [startsAt, endsAt). */
 export type NamedSpan = { name: string; startsAt: string; endsAt: string };
 

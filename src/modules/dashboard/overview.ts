@@ -20,7 +20,7 @@ async function periodOf(
   // The summaries first: every read below that sums days or months reads them.
   await refreshSummary(db, zone);
   const [figures, sold, returns, returnsBefore] = await Promise.all([
-    periodFigures(db, range, previous, zone),
+    periodFigures(db, range, previous),
     lineSales(db, range, zone),
     returnsAsked(db, range),
     returnsAsked(db, previous),
