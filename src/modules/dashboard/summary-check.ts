@@ -1,9 +1,17 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
+import { engineOf } from '../../db/engine-sql.js';
 import { readTimeZone } from '../settings/settings.repository.js';
 import { num } from './sql-number.js';
 import { paidSpans } from './summary-refresh.js';
-import { DAY_COLUMNS, dayRowsQuery, inChunks, MONTH_COLUMNS, monthRowsQuery } from './summary-rows.js';
+import {
+  DAY_COLUMNS,
+  dayRowsQuery,
+  inChunks,
+  inSummaryTransaction,
+  MONTH_COLUMNS,
+  monthRowsQuery,
+} from './summary-rows.js';
 
 /** A summary row that is not what the orders say: `expected` null = a row too many, `actual` null = missing. */
 export type SummaryDisagreement = {
@@ -46,6 +54,11 @@ function differences(
  * disagree with the orders). Marks not yet read are not excused: call it after a refresh.
  */
 export async function summaryDisagreements(db: DbOrTx): Promise<SummaryDisagreement[]> {
+  // PostgreSQL's reads in a transaction of their own, only to turn its JIT off; SQLite's need no lock.
+  return engineOf(db) === 'postgres' ? inSummaryTransaction(db, disagreementsIn) : disagreementsIn(db);
+}
+
+async function disagreementsIn(db: DbOrTx): Promise<SummaryDisagreement[]> {
   const zone = await readTimeZone(db);
   const state = await db.selectFrom('dashboard_state').select('zone').where('id', '=', 1).executeTakeFirst();
   const out: SummaryDisagreement[] = [];

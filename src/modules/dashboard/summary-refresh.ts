@@ -10,7 +10,14 @@ import {
   shopDayOf,
 } from '../../shared/dashboard-period.js';
 import { isTimeZone } from '../../shared/zoned-time.js';
-import { DAY_COLUMNS, dayRowsQuery, inChunks, MONTH_COLUMNS, monthRowsQuery } from './summary-rows.js';
+import {
+  DAY_COLUMNS,
+  dayRowsQuery,
+  inChunks,
+  inSummaryTransaction,
+  MONTH_COLUMNS,
+  monthRowsQuery,
+} from './summary-rows.js';
 
 /**
  * Brings the dashboard's summaries up to date with the orders before the owner's period is read (decision
@@ -24,8 +31,7 @@ export async function refreshSummary(db: DbOrTx, zone: string): Promise<void> {
     SELECT (SELECT zone FROM dashboard_state WHERE id = 1) AS zone,
       EXISTS (SELECT 1 FROM dashboard_dirty) AS dirty`.execute(db);
   if (rows[0]?.zone === shopZone && !Number(rows[0]?.dirty)) return;
-  if (db.isTransaction) await refreshLocked(db as Transaction<Database>, shopZone);
-  else await db.transaction().execute((tx) => refreshLocked(tx, shopZone));
+  await inSummaryTransaction(db, (tx) => refreshLocked(tx, shopZone));
 }
 
 /**
