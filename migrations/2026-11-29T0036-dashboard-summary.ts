@@ -47,6 +47,34 @@ const TABLES = [
      units INTEGER NOT NULL,
      PRIMARY KEY (month, currency, product_id, colour)
    ) WITHOUT ROWID`,
+  // A day's lines per product and colour: a payment sums one day's lines again and its month from these.
+  `CREATE TABLE dashboard_day_items (
+     day TEXT NOT NULL,
+     currency TEXT NOT NULL,
+     product_id TEXT NOT NULL,
+     colour TEXT NOT NULL,
+     title TEXT NOT NULL,
+     revenue_minor INTEGER NOT NULL,
+     units INTEGER NOT NULL,
+     PRIMARY KEY (day, currency, product_id, colour)
+   ) WITHOUT ROWID`,
+  // Sell-through's units kept (quantity − refunded_quantity) per size as the lines wrote it.
+  `CREATE TABLE dashboard_day_sizes (
+     day TEXT NOT NULL,
+     product_id TEXT NOT NULL,
+     size TEXT NOT NULL,
+     sold INTEGER NOT NULL,
+     PRIMARY KEY (day, product_id, size)
+   ) WITHOUT ROWID`,
+  'CREATE INDEX dashboard_day_sizes_product ON dashboard_day_sizes (product_id, day, size, sold)',
+  `CREATE TABLE dashboard_month_sizes (
+     month TEXT NOT NULL,
+     product_id TEXT NOT NULL,
+     size TEXT NOT NULL,
+     sold INTEGER NOT NULL,
+     PRIMARY KEY (month, product_id, size)
+   ) WITHOUT ROWID`,
+  'CREATE INDEX dashboard_month_sizes_product ON dashboard_month_sizes (product_id, month, size, sold)',
 ];
 
 /** Marks `instant`, and the next paid order of `email`'s address after it (whose firstness may change). */
@@ -76,7 +104,17 @@ const ORDER_COLUMNS = [
   'discount_minor',
   'customer_email',
 ];
-const LINE_COLUMNS = ['order_id', 'product_id', 'colour', 'title', 'quantity', 'line_total_minor'];
+const LINE_COLUMNS = [
+  'order_id',
+  'product_id',
+  'colour',
+  'title',
+  'quantity',
+  'line_total_minor',
+  // Sell-through's sold: a refund or a size corrected after payment moves it.
+  'refunded_quantity',
+  'size',
+];
 const changed = (columns: string[]) => columns.map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
 
 const TRIGGERS = [
@@ -108,6 +146,14 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     'line_delete',
   ])
     await sql.raw(`DROP TRIGGER IF EXISTS dashboard_${name}`).execute(db);
-  for (const table of ['dashboard_months', 'dashboard_days', 'dashboard_state', 'dashboard_dirty'])
+  for (const table of [
+    'dashboard_month_sizes',
+    'dashboard_day_sizes',
+    'dashboard_day_items',
+    'dashboard_months',
+    'dashboard_days',
+    'dashboard_state',
+    'dashboard_dirty',
+  ])
     await sql.raw(`DROP TABLE IF EXISTS ${table}`).execute(db);
 }

@@ -38,6 +38,32 @@ const TABLES = [
      units bigint NOT NULL,
      PRIMARY KEY (month, currency, product_id, colour)
    )`,
+  `CREATE TABLE dashboard_day_items (
+     day text NOT NULL,
+     currency text NOT NULL,
+     product_id text NOT NULL,
+     colour text NOT NULL,
+     title text NOT NULL,
+     revenue_minor bigint NOT NULL,
+     units bigint NOT NULL,
+     PRIMARY KEY (day, currency, product_id, colour)
+   )`,
+  `CREATE TABLE dashboard_day_sizes (
+     day text NOT NULL,
+     product_id text NOT NULL,
+     size text NOT NULL,
+     sold bigint NOT NULL,
+     PRIMARY KEY (day, product_id, size)
+   )`,
+  'CREATE INDEX dashboard_day_sizes_product ON dashboard_day_sizes (product_id, day, size, sold)',
+  `CREATE TABLE dashboard_month_sizes (
+     month text NOT NULL,
+     product_id text NOT NULL,
+     size text NOT NULL,
+     sold bigint NOT NULL,
+     PRIMARY KEY (month, product_id, size)
+   )`,
+  'CREATE INDEX dashboard_month_sizes_product ON dashboard_month_sizes (product_id, month, size, sold)',
 ];
 
 /** Marks the row's paid_at and the next paid order of its address after it (whose firstness may change). */
@@ -79,7 +105,16 @@ const ORDER_COLUMNS = [
   'discount_minor',
   'customer_email',
 ];
-const LINE_COLUMNS = ['order_id', 'product_id', 'colour', 'title', 'quantity', 'line_total_minor'];
+const LINE_COLUMNS = [
+  'order_id',
+  'product_id',
+  'colour',
+  'title',
+  'quantity',
+  'line_total_minor',
+  'refunded_quantity',
+  'size',
+];
 const changed = (columns: string[]) => columns.map((c) => `OLD.${c} IS DISTINCT FROM NEW.${c}`).join(' OR ');
 
 const TRIGGERS = [
@@ -108,6 +143,14 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`DROP TRIGGER IF EXISTS dashboard_line_update ON order_lines`.execute(db);
   await sql`DROP FUNCTION IF EXISTS dashboard_mark_order()`.execute(db);
   await sql`DROP FUNCTION IF EXISTS dashboard_mark_line()`.execute(db);
-  for (const table of ['dashboard_months', 'dashboard_days', 'dashboard_state', 'dashboard_dirty'])
+  for (const table of [
+    'dashboard_month_sizes',
+    'dashboard_day_sizes',
+    'dashboard_day_items',
+    'dashboard_months',
+    'dashboard_days',
+    'dashboard_state',
+    'dashboard_dirty',
+  ])
     await sql.raw(`DROP TABLE IF EXISTS ${table}`).execute(db);
 }

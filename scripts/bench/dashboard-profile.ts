@@ -78,7 +78,7 @@ for (const [label, input] of inputs) {
     await returnsAsked(db, range);
     await returnsAsked(db, previous);
   });
-  await time(`${label}: lineSales (top items)`, () => lineSales(db, range, ZONE));
+  await time(`${label}: lineSales (top items)`, () => lineSales(db, range));
   await time(`${label}: sellThrough catalogue`, () =>
     sellThrough(db, { productId: null, range, reorderPieces: 100 }),
   );

@@ -644,6 +644,29 @@ export interface DashboardMonthsTable {
   revenue_minor: number;
   units: number;
 }
+/** A shop day's paid lines per currency, product and colour; dashboard_months is summed from these. */
+export interface DashboardDayItemsTable {
+  day: string;
+  currency: string;
+  product_id: string;
+  colour: string;
+  title: string;
+  revenue_minor: number;
+  units: number;
+}
+/** A shop day's units kept (quantity − refunded_quantity) per product and size as the lines wrote it. */
+export interface DashboardDaySizesTable {
+  day: string;
+  product_id: string;
+  size: string;
+  sold: number;
+}
+export interface DashboardMonthSizesTable {
+  month: string;
+  product_id: string;
+  size: string;
+  sold: number;
+}
 
 export interface Database {
   products: ProductsTable;
@@ -685,6 +708,9 @@ export interface Database {
   dashboard_state: DashboardStateTable;
   dashboard_days: DashboardDaysTable;
   dashboard_months: DashboardMonthsTable;
+  dashboard_day_items: DashboardDayItemsTable;
+  dashboard_day_sizes: DashboardDaySizesTable;
+  dashboard_month_sizes: DashboardMonthSizesTable;
 }
 
 export type Db = Kysely<Database>;

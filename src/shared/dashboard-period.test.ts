@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PERIOD_DAYS } from './dashboard.js';
-import { daySpans, daysFromTo, PeriodError, resolvePeriod, wholeMonthsOf } from './dashboard-period.js';
+import {
+  daySpans,
+  daysFromTo,
+  PeriodError,
+  resolvePeriod,
+  summaryPartsOf,
+  wholeMonthsOf,
+} from './dashboard-period.js';
 
 const periodDays = (range: { from: string; to: string }, zone: string) =>
   daySpans(daysFromTo(range.from, range.to), zone);
@@ -191,5 +198,38 @@ describe('wholeMonthsOf: the shop months inside a period and the days left at it
       'UTC',
     );
     expect(wholeMonthsOf(leap.range, 'UTC').months).toEqual({ first: '2028-02', last: '2028-02' });
+  });
+});
+
+describe('summaryPartsOf: whole months and the runs of days at the edges, by name', () => {
+  const custom = (from: string, to: string) =>
+    resolvePeriod({ preset: 'custom', from, to }, at('2028-11-01'), 'Asia/Karachi').range;
+
+  it('names the edge days before and after the whole months (a year from 28 November)', () => {
+    expect(summaryPartsOf(custom('2025-11-28', '2026-11-28'))).toEqual({
+      months: { first: '2025-12', last: '2026-10' },
+      days: [
+        { first: '2025-11-28', last: '2025-11-30' },
+        { first: '2026-11-01', last: '2026-11-28' },
+      ],
+    });
+  });
+
+  it('has no runs for whole months, every day without one, and ends a leap February on the 29th', () => {
+    expect(summaryPartsOf(custom('2026-03-01', '2026-06-30'))).toEqual({
+      months: { first: '2026-03', last: '2026-06' },
+      days: [],
+    });
+    expect(summaryPartsOf(custom('2026-01-02', '2026-02-27'))).toEqual({
+      months: null,
+      days: [{ first: '2026-01-02', last: '2026-02-27' }],
+    });
+    expect(summaryPartsOf(custom('2028-01-15', '2028-03-01'))).toEqual({
+      months: { first: '2028-02', last: '2028-02' },
+      days: [
+        { first: '2028-01-15', last: '2028-01-31' },
+        { first: '2028-03-01', last: '2028-03-01' },
+      ],
+    });
   });
 });

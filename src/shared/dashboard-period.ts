@@ -162,3 +162,25 @@ export function wholeMonthsOf(
   if (last.endsAt < range.endsAt) edges.push({ startsAt: last.endsAt, endsAt: range.endsAt });
   return { months: { first: firstWhole, last: lastWhole }, edges };
 }
+
+/** A run of shop days by name, both included. */
+export type DayRun = { first: string; last: string };
+
+/**
+ * The range as the summaries hold it: its whole shop months (null when none) and the runs of days before
+ * the first and after the last (without a whole month: every day of it). Named days only, so no zone.
+ */
+export function summaryPartsOf(range: PeriodRange): {
+  months: { first: string; last: string } | null;
+  days: DayRun[];
+} {
+  const { months } = wholeMonthsOf(range, 'UTC');
+  if (!months) return { months: null, days: [{ first: range.from, last: range.to }] };
+  const days: DayRun[] = [];
+  const firstDay = dayNumber(`${months.first}-01`);
+  const afterLast = dayNumber(`${nextMonth(months.last)}-01`);
+  if (firstDay === null || afterLast === null) throw new PeriodError('Not a real period');
+  if (range.from < `${months.first}-01`) days.push({ first: range.from, last: dateOf(firstDay - 1) });
+  if (dateOf(afterLast) <= range.to) days.push({ first: dateOf(afterLast), last: range.to });
+  return { months, days };
+}

@@ -21,7 +21,7 @@ async function periodOf(
   await refreshSummary(db, zone);
   const [figures, sold, returns, returnsBefore] = await Promise.all([
     periodFigures(db, range, previous),
-    lineSales(db, range, zone),
+    lineSales(db, range),
     returnsAsked(db, range),
     returnsAsked(db, previous),
   ]);

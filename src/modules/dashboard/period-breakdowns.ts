@@ -1,8 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
-import { engineOf } from '../../db/engine-sql.js';
 import type { PeriodRange, TopItem } from '../../shared/dashboard.js';
-import { wholeMonthsOf } from '../../shared/dashboard-period.js';
+import { summaryPartsOf } from '../../shared/dashboard-period.js';
 import { num } from './sql-number.js';
 
 /** Rows per currency in the top products and top colours. */
@@ -11,42 +10,23 @@ export const TOP_ITEMS = 10;
 /** The top products and colours of the range's paid lines. */
 export type LineSales = { products: TopItem[]; colours: TopItem[] };
 
-/** `spans(starts_at, ends_at)`: the edge spans whose lines are read from order_lines. */
-function edgeSpans(db: DbOrTx, spans: readonly { startsAt: string; endsAt: string }[]): RawBuilder<unknown> {
-  const postgres = engineOf(db) === 'postgres';
-  const rows = spans.map((s) =>
-    postgres
-      ? sql`(CAST(${s.startsAt} AS timestamptz), CAST(${s.endsAt} AS timestamptz))`
-      : sql`(${s.startsAt}, ${s.endsAt})`,
-  );
-  return sql`spans(starts_at, ends_at) AS (VALUES ${sql.join(rows)})`;
-}
-
 /**
- * What the range's paid lines sold, per currency, product and colour ('' without one): the whole shop
- * months inside the range from the summary (dashboard_months), the days before the first and after the last
- * from the lines themselves (a range without a whole month: all of it), added together.
+ * What the range's paid lines sold, per currency, product and colour ('' without one), from the summaries
+ * alone (refreshSummary first): the whole shop months inside the range from dashboard_months, the days
+ * before the first and after the last from dashboard_day_items, added together. No line is read.
  */
-function soldParts(db: DbOrTx, range: PeriodRange, zone: string): RawBuilder<unknown> {
-  const { months, edges } = wholeMonthsOf(range, zone);
-  const parts: RawBuilder<unknown>[] = [];
-  if (edges.length > 0)
-    parts.push(sql`
-      SELECT o.currency AS currency, ol.product_id AS product_id, coalesce(ol.colour, '') AS colour,
-        max(ol.title) AS title, sum(ol.line_total_minor) AS revenue, sum(ol.quantity) AS units
-      FROM spans s
-      JOIN orders o ON o.paid_at >= s.starts_at AND o.paid_at < s.ends_at
-        AND o.paid_at >= ${range.startsAt} AND o.paid_at < ${range.endsAt}
-      JOIN order_lines ol ON ol.order_id = o.id
-      GROUP BY o.currency, ol.product_id, coalesce(ol.colour, '')`);
+function soldParts(range: PeriodRange): RawBuilder<unknown> {
+  const { months, days } = summaryPartsOf(range);
+  const parts: RawBuilder<unknown>[] = days.map(
+    (run) => sql`
+      SELECT currency, product_id, colour, title, revenue_minor AS revenue, units
+      FROM dashboard_day_items WHERE day >= ${run.first} AND day <= ${run.last}`,
+  );
   if (months)
     parts.push(sql`
-      SELECT currency, product_id, colour, max(title) AS title, sum(revenue_minor) AS revenue, sum(units) AS units
-      FROM dashboard_months
-      WHERE month >= ${months.first} AND month <= ${months.last}
-      GROUP BY currency, product_id, colour`);
-  const spans = edges.length > 0 ? sql`${edgeSpans(db, edges)},` : sql``;
-  return sql`WITH ${spans} sold AS MATERIALIZED (
+      SELECT currency, product_id, colour, title, revenue_minor AS revenue, units
+      FROM dashboard_months WHERE month >= ${months.first} AND month <= ${months.last}`);
+  return sql`WITH sold AS MATERIALIZED (
       SELECT currency, product_id, colour, max(title) AS title, sum(revenue) AS revenue, sum(units) AS units
       FROM (${sql.join(parts, sql` UNION ALL `)}) parts
       GROUP BY currency, product_id, colour
@@ -59,7 +39,7 @@ function soldParts(db: DbOrTx, range: PeriodRange, zone: string): RawBuilder<unk
  * colour. The title is the one the lines were bought under. Colours are only lines bought in one (a product
  * without colours has none). MATERIALIZED keeps both engines from summing `sold` once per use.
  */
-export async function lineSales(db: DbOrTx, range: PeriodRange, zone: string): Promise<LineSales> {
+export async function lineSales(db: DbOrTx, range: PeriodRange): Promise<LineSales> {
   const { rows } = await sql<{
     kind: 'product' | 'colour';
     product_id: string;
@@ -69,7 +49,7 @@ export async function lineSales(db: DbOrTx, range: PeriodRange, zone: string): P
     revenue: unknown;
     units: unknown;
   }>`
-    ${soldParts(db, range, zone)}
+    ${soldParts(range)}
     SELECT kind, product_id, title, colour, currency, revenue, units FROM (
       SELECT 'product' AS kind, product_id, max(title) AS title, '' AS colour, currency,
         sum(revenue) AS revenue, sum(units) AS units,

@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Database, DbOrTx } from '../../db/database.js';
 import { engineOf } from '../../db/engine-sql.js';
 import {
@@ -11,13 +11,23 @@ import {
 } from '../../shared/dashboard-period.js';
 import { isTimeZone } from '../../shared/zoned-time.js';
 import {
-  DAY_COLUMNS,
-  dayRowsQuery,
-  inChunks,
-  inSummaryTransaction,
-  MONTH_COLUMNS,
-  monthRowsQuery,
-} from './summary-rows.js';
+  ITEM_COLUMNS,
+  itemsFromLines,
+  monthItemsFromDays,
+  monthSizesFromDays,
+  SIZE_COLUMNS,
+  sizesFromLines,
+} from './summary-item-rows.js';
+import { DAY_COLUMNS, dayRowsQuery, inChunks, inSummaryTransaction } from './summary-rows.js';
+
+/** The tables summed from the orders, emptied by a rebuild. */
+const SUMMARY_TABLES = [
+  'dashboard_days',
+  'dashboard_day_items',
+  'dashboard_day_sizes',
+  'dashboard_months',
+  'dashboard_month_sizes',
+] as const;
 
 /**
  * Brings the dashboard's summaries up to date with the orders before the owner's period is read (decision
@@ -98,35 +108,36 @@ export function daysOfInstants(instants: readonly string[], zone: string): strin
   return [...found].sort();
 }
 
+/** INSERT INTO `table` (`columns`) `rows`. */
+function insert(table: string, columns: readonly string[], rows: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`INSERT INTO ${sql.table(table)} (${sql.raw(columns.join(', '))}) ${rows}`;
+}
+
+/** The days' rows deleted and summed again from their orders and lines. */
 async function sumDays(tx: Transaction<Database>, spans: readonly NamedSpan[]): Promise<void> {
   for (const chunk of inChunks(spans)) {
-    await tx
-      .deleteFrom('dashboard_days')
-      .where(
-        'day',
-        'in',
-        chunk.map((s) => s.name),
-      )
-      .execute();
-    await sql`INSERT INTO dashboard_days (${sql.raw(DAY_COLUMNS.join(', '))}) ${dayRowsQuery(tx, chunk)}`.execute(
+    const days = chunk.map((s) => s.name);
+    await tx.deleteFrom('dashboard_days').where('day', 'in', days).execute();
+    await tx.deleteFrom('dashboard_day_items').where('day', 'in', days).execute();
+    await tx.deleteFrom('dashboard_day_sizes').where('day', 'in', days).execute();
+    await insert('dashboard_days', DAY_COLUMNS, dayRowsQuery(tx, chunk)).execute(tx);
+    await insert('dashboard_day_items', ['day', ...ITEM_COLUMNS], itemsFromLines(tx, chunk, 'day')).execute(
+      tx,
+    );
+    await insert('dashboard_day_sizes', ['day', ...SIZE_COLUMNS], sizesFromLines(tx, chunk, 'day')).execute(
       tx,
     );
   }
 }
 
+/** The months' rows deleted and summed again from their days' rows: sum the days first. */
 async function sumMonths(tx: Transaction<Database>, spans: readonly NamedSpan[]): Promise<void> {
   for (const chunk of inChunks(spans)) {
-    await tx
-      .deleteFrom('dashboard_months')
-      .where(
-        'month',
-        'in',
-        chunk.map((s) => s.name),
-      )
-      .execute();
-    await sql`INSERT INTO dashboard_months (${sql.raw(MONTH_COLUMNS.join(', '))}) ${monthRowsQuery(tx, chunk)}`.execute(
-      tx,
-    );
+    const months = chunk.map((s) => s.name);
+    await tx.deleteFrom('dashboard_months').where('month', 'in', months).execute();
+    await tx.deleteFrom('dashboard_month_sizes').where('month', 'in', months).execute();
+    await insert('dashboard_months', ['month', ...ITEM_COLUMNS], monthItemsFromDays(months)).execute(tx);
+    await insert('dashboard_month_sizes', ['month', ...SIZE_COLUMNS], monthSizesFromDays(months)).execute(tx);
   }
 }
 
@@ -152,8 +163,7 @@ export async function paidSpans(
 /** The summaries emptied and summed again from every paid order, in `zone`'s days. */
 async function rebuild(tx: Transaction<Database>, zone: string): Promise<void> {
   await sql`DELETE FROM dashboard_dirty`.execute(tx);
-  await tx.deleteFrom('dashboard_days').execute();
-  await tx.deleteFrom('dashboard_months').execute();
+  for (const table of SUMMARY_TABLES) await tx.deleteFrom(table).execute();
   const { days, months } = await paidSpans(tx, zone);
   await sumDays(tx, days);
   await sumMonths(tx, months);

@@ -15,7 +15,7 @@ export const SPANS_PER_STATEMENT = 366;
  * `spans(name, starts_at, ends_at)`, one row a span, its instants computed in JS (neither engine knows the
  * zone's rules as Intl does); PostgreSQL compares timestamptz, SQLite the ISO text the store writes.
  */
-function spansCte(db: DbOrTx, spans: readonly NamedSpan[]): RawBuilder<unknown> {
+export function spansCte(db: DbOrTx, spans: readonly NamedSpan[]): RawBuilder<unknown> {
   if (spans.length === 0) throw new Error('At least one span');
   const postgres = engineOf(db) === 'postgres';
   const rows = spans.map((s) =>
@@ -31,7 +31,7 @@ function spansCte(db: DbOrTx, spans: readonly NamedSpan[]): RawBuilder<unknown> 
  * span and search its orders in the paid_at index: left to itself it read the range's orders and scanned
  * every span for each (a year at 18,000 orders: 745 ms). PostgreSQL plans it as the inner join it is.
  */
-function outerBounds(spans: readonly NamedSpan[]): { from: string; to: string } {
+export function outerBounds(spans: readonly NamedSpan[]): { from: string; to: string } {
   let from = spans[0]?.startsAt ?? '';
   let to = spans[0]?.endsAt ?? '';
   for (const s of spans) {
@@ -74,35 +74,6 @@ export function dayRowsQuery(db: DbOrTx, days: readonly NamedSpan[]): RawBuilder
     CROSS JOIN orders o
     WHERE o.paid_at >= s.starts_at AND o.paid_at < s.ends_at AND o.paid_at >= ${from} AND o.paid_at < ${to}
     GROUP BY s.name, o.currency, o.payment_method`;
-}
-
-export const MONTH_COLUMNS = [
-  'month',
-  'currency',
-  'product_id',
-  'colour',
-  'title',
-  'revenue_minor',
-  'units',
-] as const;
-
-/**
- * The months' rows: their paid lines per currency, product and colour ('' for lines bought without one),
- * what they were charged (line_total_minor) and their units; the title the lines were bought under (max, as
- * the top lists take it).
- */
-export function monthRowsQuery(db: DbOrTx, months: readonly NamedSpan[]): RawBuilder<unknown> {
-  const { from, to } = outerBounds(months);
-  return sql`
-    WITH ${spansCte(db, months)}
-    SELECT s.name AS month, o.currency AS currency, ol.product_id AS product_id,
-      coalesce(ol.colour, '') AS colour, max(ol.title) AS title,
-      sum(ol.line_total_minor) AS revenue_minor, sum(ol.quantity) AS units
-    FROM spans s
-    CROSS JOIN orders o
-    JOIN order_lines ol ON ol.order_id = o.id
-    WHERE o.paid_at >= s.starts_at AND o.paid_at < s.ends_at AND o.paid_at >= ${from} AND o.paid_at < ${to}
-    GROUP BY s.name, o.currency, ol.product_id, coalesce(ol.colour, '')`;
 }
 
 /** Spans cut into statements of at most SPANS_PER_STATEMENT. */
