@@ -6,6 +6,7 @@ import type { DashboardPeriodInput } from '../../shared/dashboard.js';
 import { resolvePeriod } from '../../shared/dashboard-period.js';
 import { figuresOfView, oracleFigures } from '../../test-support/dashboard-oracle.js';
 import { insertDashboardOrder } from '../../test-support/dashboard-orders.js';
+import { oracleSold, soldOfView } from '../../test-support/dashboard-sold-oracle.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { ownerSession } from '../../test-support/orders.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
@@ -14,6 +15,8 @@ import { summaryDisagreements } from './summary-check.js';
 const NOW = '2026-11-29T12:00:00.000Z';
 const PRODUCTS = ['p1', 'p2', 'p3', 'p4'];
 const EMAILS = ['a@x.com', ' A@X.com', 'b@x.com', 'B@x.com  ', 'c@x.com', null];
+/** Sizes as lines write them: a shopper's ' m' is M across the catalogue, its own spelling for one product. */
+const SIZES = ['S', 'M', ' m', 'L', 'xl'];
 /** Instants the days are cut at in the zones tested, and ones just before them. */
 const EDGES = [
   '2026-03-01T00:00:00.000Z', // UTC: the first of a month
@@ -53,7 +56,10 @@ describe('the dashboard’s summaries: always what the orders say', () => {
   const marks = async () =>
     Number((await sql<{ n: unknown }>`SELECT count(*) AS n FROM dashboard_dirty`.execute(db())).rows[0]?.n);
 
-  /** Every period read through the overview, held to the figures worked out in JS, and the summary checked. */
+  /**
+   * Every period read through the overview and sell-through (the catalogue and two products), held to the
+   * figures worked out in JS, and the summary checked.
+   */
   async function readAndCheck(step: string, zone: string): Promise<void> {
     for (const input of PERIODS) {
       const view = await owner().admin.dashboard.overview(input);
@@ -62,6 +68,18 @@ describe('the dashboard’s summaries: always what the orders say', () => {
       expect(figuresOfView(view.period), `${step}: ${JSON.stringify(input)}`).toEqual(
         await oracleFigures(db(), range, zone),
       );
+      for (const productId of [null, 'p1', 'p2']) {
+        const sold = await oracleSold(db(), range, productId);
+        const sizes = await owner().admin.dashboard.sellThrough({
+          ...input,
+          ...(productId ? { productId } : {}),
+          reorderPieces: 10,
+        });
+        expect(
+          soldOfView(sizes, sold),
+          `${step}: sold of ${productId ?? 'all'} ${JSON.stringify(input)}`,
+        ).toEqual(sold);
+      }
     }
     expect(await summaryDisagreements(db()), step).toEqual([]);
     expect(await marks(), `${step}: marks left`).toBe(0);
@@ -109,6 +127,7 @@ describe('the dashboard’s summaries: always what the orders say', () => {
         lines: Array.from({ length: 1 + Math.floor(next() * 3) }, () => ({
           productId: pick(PRODUCTS),
           colour: pick([null, 'Teal', 'Rose']),
+          size: pick(SIZES),
           quantity: 1 + Math.floor(next() * 3),
           unitPriceMinor: 100 + Math.floor(next() * 9_000),
         })),
@@ -126,6 +145,18 @@ describe('the dashboard’s summaries: always what the orders say', () => {
     await order(null);
     expect(await marks()).toBe(0);
 
+    /** A line of a paid order, picked at random (none when no paid order has one). */
+    const paidLine = async () =>
+      (
+        await db()
+          .selectFrom('order_lines')
+          .select('id')
+          .where('order_id', 'in', paid)
+          .orderBy('id')
+          .limit(1)
+          .offset(Math.floor(next() * paid.length))
+          .executeTakeFirst()
+      )?.id;
     const steps: Array<[string, () => Promise<unknown>]> = [
       ['paid order', () => order(instant())],
       [
@@ -201,6 +232,30 @@ describe('the dashboard’s summaries: always what the orders say', () => {
         'line quantity changed',
         () =>
           db().updateTable('order_lines').set({ quantity: 3 }).where('order_id', '=', pick(paid)).execute(),
+      ],
+      [
+        'units of a line refunded (sold moves, money does not)',
+        async () => {
+          const line = await paidLine();
+          if (line)
+            await db()
+              .updateTable('order_lines')
+              .set((eb) => ({ refunded_quantity: next() < 0.5 ? 1 : eb.ref('quantity') }))
+              .where('id', '=', line)
+              .execute();
+        },
+      ],
+      [
+        'size of a line changed',
+        async () => {
+          const line = await paidLine();
+          if (line)
+            await db()
+              .updateTable('order_lines')
+              .set({ size: pick([...SIZES, null]) })
+              .where('id', '=', line)
+              .execute();
+        },
       ],
       [
         'an earlier order of an address',
@@ -290,6 +345,26 @@ describe('the dashboard’s summaries: always what the orders say', () => {
     // A summary row edited by hand is found by the check.
     await db().updateTable('dashboard_days').set({ units: 99 }).where('day', '=', '2026-03-08').execute();
     expect(await summaryDisagreements(db())).toHaveLength(1);
+    // So is one of the items' or sizes' rows, of a day or of a month.
+    await db()
+      .updateTable('dashboard_day_items')
+      .set({ units: 99 })
+      .where('day', '=', '2026-03-09')
+      .execute();
+    await db().updateTable('dashboard_day_sizes').set({ sold: 99 }).where('day', '=', '2026-03-07').execute();
+    await db().deleteFrom('dashboard_month_sizes').where('month', '=', '2026-06').execute();
+    await db()
+      .updateTable('dashboard_months')
+      .set({ title: 'Edited' })
+      .where('month', '=', '2026-03')
+      .execute();
+    expect((await summaryDisagreements(db())).map((d) => `${d.table} ${d.key}`).sort()).toEqual([
+      'dashboard_day_items 2026-03-09 usd p1 ',
+      'dashboard_day_sizes 2026-03-07 p1 M',
+      'dashboard_days 2026-03-08 usd card',
+      'dashboard_month_sizes 2026-06 p1 M',
+      'dashboard_months 2026-03 usd p1 ',
+    ]);
   });
 
   it('answers concurrent first reads alike, without an error or a day counted twice', async () => {
