@@ -141,7 +141,16 @@ function cases(productId: string): Case[] {
       name: 'sellThrough one product 30d',
       call: (c) => c.admin.dashboard.sellThrough({ preset: '30d', productId, reorderPieces: 100 }),
     },
+    {
+      name: 'sellThrough catalogue custom 366 days',
+      call: (c) => c.admin.dashboard.sellThrough({ ...YEAR, reorderPieces: 100 }),
+    },
+    {
+      name: 'sellThrough one product custom 366 days',
+      call: (c) => c.admin.dashboard.sellThrough({ ...YEAR, productId, reorderPieces: 100 }),
+    },
     { name: 'health 30d', call: (c) => c.admin.dashboard.health({ preset: '30d' }) },
+    { name: 'health custom 366 days', call: (c) => c.admin.dashboard.health(YEAR) },
   ];
 }
 
