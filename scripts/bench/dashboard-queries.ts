@@ -330,7 +330,7 @@ const load = loadavg()
   .map((n) => n.toFixed(2))
   .join(', ');
 console.log(
-  `\nquery                           engine     median ms   max ms   (target < ${DASHBOARD_TARGET_MS} ms)`,
+  `\nquery                                     engine     median ms   max ms   (target < ${DASHBOARD_TARGET_MS} ms)`,
 );
 for (const t of all) {
   const flag = t.once
@@ -341,7 +341,7 @@ for (const t of all) {
         ? 'max over'
         : 'OVER';
   console.log(
-    `${t.query.padEnd(32)}${t.engine.padEnd(11)}${String(t.medianMs).padStart(9)}${String(t.maxMs).padStart(9)}   ${flag}`,
+    `${t.query.padEnd(42)}${t.engine.padEnd(11)}${String(t.medianMs).padStart(9)}${String(t.maxMs).padStart(9)}   ${flag}`,
   );
 }
 console.log(`load average (1, 5, 15 min): ${load}`);
