@@ -62,28 +62,62 @@ function monthsCte(months: readonly string[]): RawBuilder<unknown> {
 }
 
 /**
- * The months' item rows summed from their days' (dashboard_day_items, summed first). A month's shop days
- * span exactly its instants, so this equals the month's lines summed. `months CROSS JOIN` has SQLite take
- * each month and search its days by the primary key (PostgreSQL plans it as the inner join it is).
+ * `AND (columns) IN (VALUES …)`: only the given keys' rows, none when `keys` is null (every row). Key columns
+ * are NOT NULL, so IN is the plain match it reads as.
  */
-export function monthItemsFromDays(months: readonly string[]): RawBuilder<unknown> {
+function onlyKeys(
+  columns: readonly string[],
+  keys: readonly (readonly string[])[] | null,
+): RawBuilder<unknown> {
+  if (keys === null) return sql``;
+  if (keys.length === 0) return sql`AND 1 = 0`;
+  const rows = keys.map((k) => sql`(${sql.join(k)})`);
+  return sql`AND (${sql.raw(columns.map((c) => `d.${c}`).join(', '))}) IN (VALUES ${sql.join(rows)})`;
+}
+
+export const ITEM_KEYS = ['currency', 'product_id', 'colour'] as const;
+export const SIZE_KEYS = ['product_id', 'size'] as const;
+
+/**
+ * The months' item rows summed from their days' (dashboard_day_items, summed first), of every key or only
+ * `keys`. A month's shop days span exactly its instants, so this equals the month's lines summed.
+ * `months CROSS JOIN` has SQLite take each month and search its days by the primary key (PostgreSQL plans it
+ * as the inner join it is).
+ */
+export function monthItemsFromDays(
+  months: readonly string[],
+  keys: readonly (readonly string[])[] | null = null,
+): RawBuilder<unknown> {
   return sql`
     WITH ${monthsCte(months)}
     SELECT m.name AS month, d.currency AS currency, d.product_id AS product_id, d.colour AS colour,
       max(d.title) AS title, sum(d.revenue_minor) AS revenue_minor, sum(d.units) AS units
     FROM months m
     CROSS JOIN dashboard_day_items d
-    WHERE d.day >= m.first_day AND d.day < m.next_day
+    WHERE d.day >= m.first_day AND d.day < m.next_day ${onlyKeys(ITEM_KEYS, keys)}
     GROUP BY m.name, d.currency, d.product_id, d.colour`;
 }
 
-/** The months' size rows summed from their days' (dashboard_day_sizes). */
-export function monthSizesFromDays(months: readonly string[]): RawBuilder<unknown> {
+/** The months' size rows summed from their days' (dashboard_day_sizes), of every key or only `keys`. */
+export function monthSizesFromDays(
+  months: readonly string[],
+  keys: readonly (readonly string[])[] | null = null,
+): RawBuilder<unknown> {
   return sql`
     WITH ${monthsCte(months)}
     SELECT m.name AS month, d.product_id AS product_id, d.size AS size, sum(d.sold) AS sold
     FROM months m
     CROSS JOIN dashboard_day_sizes d
-    WHERE d.day >= m.first_day AND d.day < m.next_day
+    WHERE d.day >= m.first_day AND d.day < m.next_day ${onlyKeys(SIZE_KEYS, keys)}
     GROUP BY m.name, d.product_id, d.size`;
+}
+
+/** The months' rows of `keys` deleted, before they are summed again from their days. */
+export function deleteMonthKeys(
+  table: 'dashboard_months' | 'dashboard_month_sizes',
+  months: readonly string[],
+  keys: readonly (readonly string[])[],
+): RawBuilder<unknown> {
+  const columns = table === 'dashboard_months' ? ITEM_KEYS : SIZE_KEYS;
+  return sql`DELETE FROM ${sql.table(table)} AS d WHERE d.month IN (${sql.join(months)}) ${onlyKeys(columns, keys)}`;
 }
