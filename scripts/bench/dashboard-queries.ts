@@ -4,6 +4,9 @@
  * rows) on SQLite and on a throwaway PostgreSQL database, then times each dashboard procedure through the
  * tRPC caller as the owner: a warm-up call, then `--runs` calls, median and max. The rule: each under 200 ms.
  * Both engines' answers are compared too: the same trade must give the same figures on each.
+ * The dashboard's summaries (decision 0041 "Speed") are timed too: the first read after the orders were
+ * written (every day and month summed), and a year's read after one more order is paid (its day and month
+ * summed again); then summaryDisagreements must find the summaries equal to the orders, or the bench fails.
  *
  *   npm run bench:dashboard                        both engines, 100,000 orders
  *   npm run bench:dashboard -- --db sqlite --orders 20000
@@ -27,6 +30,7 @@ import { openPostgres } from '../../src/db/postgres/connect-postgres.js';
 import { LoginThrottle } from '../../src/modules/auth/login-throttle.js';
 import { memorySession } from '../../src/modules/auth/session.js';
 import { SecretBox } from '../../src/modules/auth/two-factor/secret-box.js';
+import { summaryDisagreements } from '../../src/modules/dashboard/summary-check.js';
 import { countingOutbox } from '../../src/modules/email/mail-worker.js';
 import { createTelemetryLimits } from '../../src/modules/limits/report-limits.js';
 import { createRequestLimits } from '../../src/modules/limits/request-limits.js';
@@ -137,13 +141,95 @@ function cases(productId: string): Case[] {
       name: 'sellThrough one product 30d',
       call: (c) => c.admin.dashboard.sellThrough({ preset: '30d', productId, reorderPieces: 100 }),
     },
+    {
+      name: 'sellThrough catalogue custom 366 days',
+      call: (c) => c.admin.dashboard.sellThrough({ ...YEAR, reorderPieces: 100 }),
+    },
+    {
+      name: 'sellThrough one product custom 366 days',
+      call: (c) => c.admin.dashboard.sellThrough({ ...YEAR, productId, reorderPieces: 100 }),
+    },
     { name: 'health 30d', call: (c) => c.admin.dashboard.health({ preset: '30d' }) },
+    { name: 'health custom 366 days', call: (c) => c.admin.dashboard.health(YEAR) },
   ];
 }
 
-type Timing = { engine: BenchEngine; query: string; medianMs: number; maxMs: number; runs: number[] };
+/**
+ * A timing; `once` marks the first read after the orders were written, which sums every day and month
+ * of the store once (after an upgrade or a zone change): reported, not held to the per-read target.
+ */
+type Timing = {
+  engine: BenchEngine;
+  query: string;
+  medianMs: number;
+  maxMs: number;
+  runs: number[];
+  once?: boolean;
+};
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
+
+function timingOf(engine: BenchEngine, query: string, times: number[], once?: boolean): Timing {
+  const sorted = [...times].sort((a, b) => a - b);
+  return {
+    engine,
+    query,
+    medianMs: round1(sorted[Math.floor(sorted.length / 2)] ?? 0),
+    maxMs: round1(sorted.at(-1) ?? 0),
+    runs: times.map(round1),
+    ...(once ? { once } : {}),
+  };
+}
+
+const YEAR: Parameters<Caller['admin']['dashboard']['overview']>[0] = {
+  preset: 'custom',
+  from: '2025-11-28',
+  to: '2026-11-28',
+};
+
+/** The first read of a store whose summaries were never summed (a kept store's are voided first). */
+async function timeFirstRead(engine: BenchEngine, db: Db, caller: Caller): Promise<Timing> {
+  await db.updateTable('dashboard_state').set({ zone: null }).where('id', '=', 1).execute();
+  const t = performance.now();
+  await caller.admin.dashboard.overview(YEAR);
+  return timingOf(engine, 'overview 366 days, first read', [performance.now() - t], true);
+}
+
+/**
+ * A year's read right after one more order is paid, `runs` times: each pays an unpaid order (a minute
+ * before the bench's now), so the read sums that day and month again. The orders are put back as they
+ * were afterwards (and the summaries read once more), so a kept store keeps its answers.
+ */
+async function timeReadAfterPayment(engine: BenchEngine, db: Db, caller: Caller): Promise<Timing> {
+  const unpaid = await db
+    .selectFrom('orders')
+    .select(['id', 'status'])
+    .where('paid_at', 'is', null)
+    .where('status', 'in', ['pending', 'processing'])
+    .orderBy('id')
+    .limit(runs)
+    .execute();
+  const paidAt = new Date(NOW.getTime() - 60_000).toISOString();
+  const times: number[] = [];
+  for (const order of unpaid) {
+    await db
+      .updateTable('orders')
+      .set({ status: 'paid', paid_at: paidAt })
+      .where('id', '=', order.id)
+      .execute();
+    const t = performance.now();
+    await caller.admin.dashboard.overview(YEAR);
+    times.push(performance.now() - t);
+  }
+  for (const order of unpaid)
+    await db
+      .updateTable('orders')
+      .set({ status: order.status, paid_at: null })
+      .where('id', '=', order.id)
+      .execute();
+  await caller.admin.dashboard.overview(YEAR);
+  return timingOf(engine, 'overview 366 days, one paid', times);
+}
 
 async function timeCases(engine: BenchEngine, caller: Caller, list: Case[]) {
   const timings: Timing[] = [];
@@ -156,14 +242,7 @@ async function timeCases(engine: BenchEngine, caller: Caller, list: Case[]) {
       await c.call(caller);
       times.push(performance.now() - t);
     }
-    const sorted = [...times].sort((a, b) => a - b);
-    timings.push({
-      engine,
-      query: c.name,
-      medianMs: round1(sorted[Math.floor(sorted.length / 2)] ?? 0),
-      maxMs: round1(sorted.at(-1) ?? 0),
-      runs: times.map(round1),
-    });
+    timings.push(timingOf(engine, c.name, times));
   }
   return { timings, answers };
 }
@@ -221,6 +300,8 @@ async function openStore(engine: BenchEngine) {
 
 const all: Timing[] = [];
 const answersByEngine = new Map<BenchEngine, Map<string, string>>();
+/** Summary rows that differ from the orders, per engine (none is the only acceptable answer). */
+const disagreements = new Map<BenchEngine, number>();
 console.log(
   `Dashboard queries at ${orderCount.toLocaleString('en')} orders, ${runs} runs each after a warm-up`,
 );
@@ -228,9 +309,17 @@ for (const engine of engines) {
   const store = await openStore(engine);
   try {
     const caller = ownerCaller(store.db, store.dataDir);
+    all.push(await timeFirstRead(engine, store.db, caller));
     const { timings, answers } = await timeCases(engine, caller, cases(await benchProduct(store.db)));
     all.push(...timings);
     answersByEngine.set(engine, answers);
+    all.push(await timeReadAfterPayment(engine, store.db, caller));
+    const t = performance.now();
+    const differ = await summaryDisagreements(store.db);
+    disagreements.set(engine, differ.length);
+    console.log(
+      `  ${engine}: summary check ${differ.length === 0 ? 'agrees with the orders' : `finds ${differ.length} rows that differ, e.g. ${JSON.stringify(differ.slice(0, 3))}`} (${((performance.now() - t) / 1000).toFixed(1)} s)`,
+    );
   } finally {
     await store.close();
     await store.drop();
@@ -241,12 +330,18 @@ const load = loadavg()
   .map((n) => n.toFixed(2))
   .join(', ');
 console.log(
-  `\nquery                           engine     median ms   max ms   (target < ${DASHBOARD_TARGET_MS} ms)`,
+  `\nquery                                     engine     median ms   max ms   (target < ${DASHBOARD_TARGET_MS} ms)`,
 );
 for (const t of all) {
-  const flag = t.maxMs < DASHBOARD_TARGET_MS ? 'ok' : t.medianMs < DASHBOARD_TARGET_MS ? 'max over' : 'OVER';
+  const flag = t.once
+    ? 'once'
+    : t.maxMs < DASHBOARD_TARGET_MS
+      ? 'ok'
+      : t.medianMs < DASHBOARD_TARGET_MS
+        ? 'max over'
+        : 'OVER';
   console.log(
-    `${t.query.padEnd(32)}${t.engine.padEnd(11)}${String(t.medianMs).padStart(9)}${String(t.maxMs).padStart(9)}   ${flag}`,
+    `${t.query.padEnd(42)}${t.engine.padEnd(11)}${String(t.medianMs).padStart(9)}${String(t.maxMs).padStart(9)}   ${flag}`,
   );
 }
 console.log(`load average (1, 5, 15 min): ${load}`);
@@ -279,8 +374,24 @@ if (!existsSync(outDir)) mkdirSync(outDir, { recursive: true });
 const file = path.join(outDir, `dashboard-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
 writeFileSync(
   file,
-  `${JSON.stringify({ orders: orderCount, runs, loadAverage: loadavg(), enginesAgree, answers: digests(), timings: all }, null, 2)}\n`,
+  `${JSON.stringify(
+    {
+      orders: orderCount,
+      runs,
+      loadAverage: loadavg(),
+      enginesAgree,
+      summaryDisagreements: Object.fromEntries(disagreements),
+      answers: digests(),
+      timings: all,
+    },
+    null,
+    2,
+  )}\n`,
 );
 console.log(`written to ${path.relative(appRoot, file)}`);
-const over = all.filter((t) => t.maxMs >= DASHBOARD_TARGET_MS);
+const over = all.filter((t) => !t.once && t.maxMs >= DASHBOARD_TARGET_MS);
 if (over.length > 0) process.exitCode = 1;
+if ([...disagreements.values()].some((n) => n > 0)) {
+  console.log('The dashboard’s summaries disagree with the orders.');
+  process.exitCode = 1;
+}

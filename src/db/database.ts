@@ -609,6 +609,65 @@ export interface EmailOutboxTable {
   message_id: string | null;
 }
 
+/** A paid_at instant whose shop day (and month) the dashboard's summaries must sum again (decision 0041). */
+export interface DashboardDirtyTable {
+  id: Generated<number>;
+  paid_at: string;
+}
+
+/** The one row saying in which zone's days the summaries are; zone null until first summed. */
+export interface DashboardStateTable {
+  id: number;
+  zone: string | null;
+}
+
+/** Paid orders per shop day ('YYYY-MM-DD'), currency and payment method. */
+export interface DashboardDaysTable {
+  day: string;
+  currency: string;
+  payment_method: string;
+  revenue_minor: number;
+  orders: number;
+  discounts_minor: number;
+  units: number;
+  /** Orders whose address had a paid order before them (the rest are new). */
+  returning_orders: number;
+}
+
+/** Paid lines per shop month ('YYYY-MM'), currency, product and colour ('' = bought without one). */
+export interface DashboardMonthsTable {
+  month: string;
+  currency: string;
+  product_id: string;
+  colour: string;
+  title: string;
+  revenue_minor: number;
+  units: number;
+}
+/** A shop day's paid lines per currency, product and colour; dashboard_months is summed from these. */
+export interface DashboardDayItemsTable {
+  day: string;
+  currency: string;
+  product_id: string;
+  colour: string;
+  title: string;
+  revenue_minor: number;
+  units: number;
+}
+/** A shop day's units kept (quantity − refunded_quantity) per product and size as the lines wrote it. */
+export interface DashboardDaySizesTable {
+  day: string;
+  product_id: string;
+  size: string;
+  sold: number;
+}
+export interface DashboardMonthSizesTable {
+  month: string;
+  product_id: string;
+  size: string;
+  sold: number;
+}
+
 export interface Database {
   products: ProductsTable;
   media: MediaTable;
@@ -645,6 +704,13 @@ export interface Database {
   cod_phone_trust: CodPhoneTrustTable;
   returns: ReturnsTable;
   return_lines: ReturnLinesTable;
+  dashboard_dirty: DashboardDirtyTable;
+  dashboard_state: DashboardStateTable;
+  dashboard_days: DashboardDaysTable;
+  dashboard_months: DashboardMonthsTable;
+  dashboard_day_items: DashboardDayItemsTable;
+  dashboard_day_sizes: DashboardDaySizesTable;
+  dashboard_month_sizes: DashboardMonthSizesTable;
 }
 
 export type Db = Kysely<Database>;

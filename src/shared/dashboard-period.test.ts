@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PERIOD_DAYS } from './dashboard.js';
-import { PeriodError, periodDays, resolvePeriod } from './dashboard-period.js';
+import {
+  daySpans,
+  daysFromTo,
+  PeriodError,
+  resolvePeriod,
+  summaryPartsOf,
+  wholeMonthsOf,
+} from './dashboard-period.js';
+
+const periodDays = (range: { from: string; to: string }, zone: string) =>
+  daySpans(daysFromTo(range.from, range.to), zone);
 
 const at = (iso: string) => new Date(iso);
 
@@ -97,9 +107,9 @@ describe('resolvePeriod: presets into the shop’s days and their instants', () 
       'Europe/London',
     );
     expect(periodDays(range, 'Europe/London')).toEqual([
-      { day: '2026-03-28', startsAt: '2026-03-28T00:00:00.000Z', endsAt: '2026-03-29T00:00:00.000Z' },
-      { day: '2026-03-29', startsAt: '2026-03-29T00:00:00.000Z', endsAt: '2026-03-29T23:00:00.000Z' },
-      { day: '2026-03-30', startsAt: '2026-03-29T23:00:00.000Z', endsAt: '2026-03-30T23:00:00.000Z' },
+      { name: '2026-03-28', startsAt: '2026-03-28T00:00:00.000Z', endsAt: '2026-03-29T00:00:00.000Z' },
+      { name: '2026-03-29', startsAt: '2026-03-29T00:00:00.000Z', endsAt: '2026-03-29T23:00:00.000Z' },
+      { name: '2026-03-30', startsAt: '2026-03-29T23:00:00.000Z', endsAt: '2026-03-30T23:00:00.000Z' },
     ]);
   });
 
@@ -108,7 +118,7 @@ describe('resolvePeriod: presets into the shop’s days and their instants', () 
     const days = periodDays(range, 'Asia/Karachi');
     expect(days).toHaveLength(7);
     expect(days[0]).toEqual({
-      day: '2026-11-23',
+      name: '2026-11-23',
       startsAt: '2026-11-22T19:00:00.000Z',
       endsAt: '2026-11-23T19:00:00.000Z',
     });
@@ -143,5 +153,83 @@ describe('resolvePeriod: presets into the shop’s days and their instants', () 
     expect(resolvePeriod({ preset: 'today' }, at('2026-11-29T23:30:00Z'), 'Mars/Olympus').range.from).toBe(
       '2026-11-29',
     );
+  });
+});
+
+describe('wholeMonthsOf: the shop months inside a period and the days left at its edges', () => {
+  it('splits a year into its whole months and the two edges, at Karachi’s midnights', () => {
+    const { range } = resolvePeriod(
+      { preset: 'custom', from: '2025-11-28', to: '2026-11-28' },
+      at('2026-11-28T12:00:00Z'),
+      'Asia/Karachi',
+    );
+    expect(wholeMonthsOf(range, 'Asia/Karachi')).toEqual({
+      months: { first: '2025-12', last: '2026-10' },
+      edges: [
+        { startsAt: '2025-11-27T19:00:00.000Z', endsAt: '2025-11-30T19:00:00.000Z' },
+        { startsAt: '2026-10-31T19:00:00.000Z', endsAt: '2026-11-28T19:00:00.000Z' },
+      ],
+    });
+  });
+
+  it('has no edge for a period of whole months, and no month for one without (2 January to 27 February)', () => {
+    const whole = resolvePeriod(
+      { preset: 'custom', from: '2026-03-01', to: '2026-06-30' },
+      at('2026-11-01'),
+      'UTC',
+    );
+    expect(wholeMonthsOf(whole.range, 'UTC')).toEqual({
+      months: { first: '2026-03', last: '2026-06' },
+      edges: [],
+    });
+    const none = resolvePeriod(
+      { preset: 'custom', from: '2026-01-02', to: '2026-02-27' },
+      at('2026-11-01'),
+      'UTC',
+    );
+    expect(wholeMonthsOf(none.range, 'UTC')).toEqual({
+      months: null,
+      edges: [{ startsAt: none.range.startsAt, endsAt: none.range.endsAt }],
+    });
+    // A leap February whole: 29 February is its last day.
+    const leap = resolvePeriod(
+      { preset: 'custom', from: '2028-02-01', to: '2028-02-29' },
+      at('2028-11-01'),
+      'UTC',
+    );
+    expect(wholeMonthsOf(leap.range, 'UTC').months).toEqual({ first: '2028-02', last: '2028-02' });
+  });
+});
+
+describe('summaryPartsOf: whole months and the runs of days at the edges, by name', () => {
+  const custom = (from: string, to: string) =>
+    resolvePeriod({ preset: 'custom', from, to }, at('2028-11-01'), 'Asia/Karachi').range;
+
+  it('names the edge days before and after the whole months (a year from 28 November)', () => {
+    expect(summaryPartsOf(custom('2025-11-28', '2026-11-28'))).toEqual({
+      months: { first: '2025-12', last: '2026-10' },
+      days: [
+        { first: '2025-11-28', last: '2025-11-30' },
+        { first: '2026-11-01', last: '2026-11-28' },
+      ],
+    });
+  });
+
+  it('has no runs for whole months, every day without one, and ends a leap February on the 29th', () => {
+    expect(summaryPartsOf(custom('2026-03-01', '2026-06-30'))).toEqual({
+      months: { first: '2026-03', last: '2026-06' },
+      days: [],
+    });
+    expect(summaryPartsOf(custom('2026-01-02', '2026-02-27'))).toEqual({
+      months: null,
+      days: [{ first: '2026-01-02', last: '2026-02-27' }],
+    });
+    expect(summaryPartsOf(custom('2028-01-15', '2028-03-01'))).toEqual({
+      months: { first: '2028-02', last: '2028-02' },
+      days: [
+        { first: '2028-01-15', last: '2028-01-31' },
+        { first: '2028-03-01', last: '2028-03-01' },
+      ],
+    });
   });
 });

@@ -94,21 +94,93 @@ export function resolvePeriod(
   };
 }
 
-/** One shop day of a period and the instants it spans: [startsAt, endsAt). */
-export type PeriodDay = { day: string; startsAt: string; endsAt: string };
+/** A span of instants named by the shop day ('YYYY-MM-DD') or month ('YYYY-MM') it is: [startsAt, endsAt). */
+export type NamedSpan = { name: string; startsAt: string; endsAt: string };
 
-/** Every day of a range in order (at most MAX_PERIOD_DAYS), for the database to bucket paid_at by. */
-export function periodDays(range: PeriodRange, zone: string): PeriodDay[] {
+/** The shop day an instant falls on, in the zone (an unknown zone is UTC, as for the periods). */
+export function shopDayOf(instant: string, zone: string): string {
+  return utcToLocal(instant, isTimeZone(zone) ? zone : 'UTC').slice(0, 10);
+}
+
+/** The given shop days ('YYYY-MM-DD') and the instants each spans. */
+export function daySpans(days: readonly string[], zone: string): NamedSpan[] {
   const safeZone = isTimeZone(zone) ? zone : 'UTC';
-  const first = dayNumber(range.from);
-  const last = dayNumber(range.to);
-  if (first === null || last === null) throw new PeriodError('Not a real period');
-  const out: PeriodDay[] = [];
-  let startsAt = dayStart(dateOf(first), safeZone);
-  for (let d = first; d <= last && out.length < MAX_PERIOD_DAYS; d++) {
-    const endsAt = dayStart(dateOf(d + 1), safeZone);
-    out.push({ day: dateOf(d), startsAt, endsAt });
-    startsAt = endsAt;
-  }
+  return days.map((day) => {
+    const n = dayNumber(day);
+    if (n === null) throw new PeriodError(`Not a real day: ${day}`);
+    return { name: day, startsAt: dayStart(day, safeZone), endsAt: dayStart(dateOf(n + 1), safeZone) };
+  });
+}
+
+/** Every day from `first` to `last` ('YYYY-MM-DD', both included), in order. */
+export function daysFromTo(first: string, last: string): string[] {
+  const a = dayNumber(first);
+  const b = dayNumber(last);
+  if (a === null || b === null) throw new PeriodError('Not a real day');
+  const out: string[] = [];
+  for (let d = a; d <= b; d++) out.push(dateOf(d));
   return out;
+}
+
+/** The month after 'YYYY-MM'. */
+export function nextMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+}
+
+/** The given shop months ('YYYY-MM') and the instants each spans, first day's start to the next month's. */
+export function monthSpans(months: readonly string[], zone: string): NamedSpan[] {
+  const safeZone = isTimeZone(zone) ? zone : 'UTC';
+  return months.map((month) => ({
+    name: month,
+    startsAt: dayStart(`${month}-01`, safeZone),
+    endsAt: dayStart(`${nextMonth(month)}-01`, safeZone),
+  }));
+}
+
+/**
+ * The whole shop months inside a range (first and last month, null when none) and the edge spans of the
+ * range outside them: before the first whole month and after the last. Without a whole month the edge is
+ * the whole range.
+ */
+export function wholeMonthsOf(
+  range: PeriodRange,
+  zone: string,
+): { months: { first: string; last: string } | null; edges: { startsAt: string; endsAt: string }[] } {
+  const firstWhole = range.from.endsWith('-01') ? range.from.slice(0, 7) : nextMonth(range.from.slice(0, 7));
+  const to = dayNumber(range.to);
+  if (to === null) throw new PeriodError('Not a real period');
+  const lastWhole = dateOf(to + 1).endsWith('-01')
+    ? range.to.slice(0, 7)
+    : // The month before the one `to` is in.
+      dateOf((dayNumber(`${range.to.slice(0, 7)}-01`) ?? to) - 1).slice(0, 7);
+  if (firstWhole > lastWhole)
+    return { months: null, edges: [{ startsAt: range.startsAt, endsAt: range.endsAt }] };
+  const [first, last] = monthSpans([firstWhole, lastWhole], zone) as [NamedSpan, NamedSpan];
+  const edges = [];
+  if (range.startsAt < first.startsAt) edges.push({ startsAt: range.startsAt, endsAt: first.startsAt });
+  if (last.endsAt < range.endsAt) edges.push({ startsAt: last.endsAt, endsAt: range.endsAt });
+  return { months: { first: firstWhole, last: lastWhole }, edges };
+}
+
+/** A run of shop days by name, both included. */
+export type DayRun = { first: string; last: string };
+
+/**
+ * The range as the summaries hold it: its whole shop months (null when none) and the runs of days before
+ * the first and after the last (without a whole month: every day of it). Named days only, so no zone.
+ */
+export function summaryPartsOf(range: PeriodRange): {
+  months: { first: string; last: string } | null;
+  days: DayRun[];
+} {
+  const { months } = wholeMonthsOf(range, 'UTC');
+  if (!months) return { months: null, days: [{ first: range.from, last: range.to }] };
+  const days: DayRun[] = [];
+  const firstDay = dayNumber(`${months.first}-01`);
+  const afterLast = dayNumber(`${nextMonth(months.last)}-01`);
+  if (firstDay === null || afterLast === null) throw new PeriodError('Not a real period');
+  if (range.from < `${months.first}-01`) days.push({ first: range.from, last: dateOf(firstDay - 1) });
+  if (dateOf(afterLast) <= range.to) days.push({ first: dateOf(afterLast), last: range.to });
+  return { months, days };
 }

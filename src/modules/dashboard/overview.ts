@@ -3,9 +3,10 @@ import type { AdminRole } from '../../shared/auth.js';
 import type { DashboardPeriod, DashboardPeriodInput, DashboardView } from '../../shared/dashboard.js';
 import { emailKindsHiddenFrom } from '../email/email-visibility.js';
 import { readStoredSettings } from '../settings/settings.repository.js';
-import { inCurrencyOrder, lineSales, newVersusReturning, returnsAsked } from './period-breakdowns.js';
+import { inCurrencyOrder, lineSales, returnsAsked } from './period-breakdowns.js';
 import { periodFigures } from './period-figures.js';
 import { periodIn } from './shop-period.js';
+import { refreshSummary } from './summary-refresh.js';
 import { todayCounts } from './today-counts.js';
 
 /** The period's figures in the shop's zone (owner only: all money). */
@@ -16,20 +17,13 @@ async function periodOf(
   zone: string,
 ): Promise<DashboardPeriod> {
   const { range, previous } = periodIn(input, now, zone);
-  // Every read of the period at once: the line pass gives the period's units to periodFigures as well.
-  const lines = lineSales(db, range);
-  const [figures, sold, returns, returnsBefore, customers] = await Promise.all([
-    periodFigures(
-      db,
-      range,
-      previous,
-      zone,
-      lines.then((l) => l.units),
-    ),
-    lines,
+  // The summaries first: every read below that sums days or months reads them.
+  await refreshSummary(db, zone);
+  const [figures, sold, returns, returnsBefore] = await Promise.all([
+    periodFigures(db, range, previous),
+    lineSales(db, range),
     returnsAsked(db, range),
     returnsAsked(db, previous),
-    newVersusReturning(db, range),
   ]);
   const order = figures.current.map((c) => c.currency);
   const topProducts = inCurrencyOrder(sold.products, order);
@@ -44,7 +38,7 @@ async function periodOf(
     topProducts,
     topColours,
     paymentMix: figures.paymentMix,
-    customers,
+    customers: figures.customers,
   };
 }
 

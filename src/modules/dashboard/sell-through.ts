@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
 import { parseJsonArray } from '../../db/json-columns.js';
 import type { PeriodRange, SellThroughView, SizeSellThrough } from '../../shared/dashboard.js';
+import { summaryPartsOf } from '../../shared/dashboard-period.js';
 import { reorderMix } from '../../shared/reorder-mix.js';
 import { productSpelling, sizeKey, sortSizes } from '../../shared/sizes.js';
 
@@ -17,9 +18,39 @@ import { productSpelling, sizeKey, sortSizes } from '../../shared/sizes.js';
  * - One product: its sizes in its own order (then any size it sold or counts but no longer offers, in size
  *   order); the whole catalogue: by size name (sizeKey: ' m ' is M), in size order (sortSizes).
  * - Two grouped queries, one for sales and one for stock; no order or line is read into JS one by one.
+ *   Sales are read from the summaries (refreshSummary first, decision 0041 "Speed"): the period's whole shop
+ *   months from dashboard_month_sizes, the days at its edges from dashboard_day_sizes; no line is read.
  */
 
 export type SellThroughQuery = { productId: string | null; range: PeriodRange; reorderPieces: number };
+
+/**
+ * Units kept per size in the range: one product's spellings as its lines wrote them, the catalogue's by size
+ * name (upper(trim(size))), as the lines themselves would be grouped.
+ */
+async function soldBySize(
+  db: DbOrTx,
+  productId: string | null,
+  range: PeriodRange,
+): Promise<{ size: string; sold: unknown }[]> {
+  const { months, days } = summaryPartsOf(range);
+  const ofProduct = productId === null ? sql`` : sql`AND product_id = ${productId}`;
+  const parts = days.map(
+    (run) => sql`
+      SELECT size, sold FROM dashboard_day_sizes
+      WHERE day >= ${run.first} AND day <= ${run.last} ${ofProduct}`,
+  );
+  if (months)
+    parts.push(sql`
+      SELECT size, sold FROM dashboard_month_sizes
+      WHERE month >= ${months.first} AND month <= ${months.last} ${ofProduct}`);
+  const size = productId === null ? sql`upper(trim(size))` : sql`size`;
+  const { rows } = await sql<{ size: string; sold: unknown }>`
+    SELECT ${size} AS size, sum(sold) AS sold
+    FROM (${sql.join(parts, sql` UNION ALL `)}) parts
+    GROUP BY ${size}`.execute(db);
+  return rows;
+}
 
 type Tally = { sold: number; onHand: number; tracked: boolean };
 
@@ -40,19 +71,7 @@ export async function sellThrough(db: DbOrTx, query: SellThroughQuery): Promise<
     productId ? sql<string>`${sql.ref(column)}` : sql<string>`upper(trim(${sql.ref(column)}))`;
 
   const [soldRows, stockRows] = await Promise.all([
-    db
-      .selectFrom('order_lines as ol')
-      .innerJoin('orders as o', 'o.id', 'ol.order_id')
-      .select((eb) => [
-        sizeOf('ol.size').as('size'),
-        eb.fn.sum<number | string>(eb('ol.quantity', '-', eb.ref('ol.refunded_quantity'))).as('sold'),
-      ])
-      .where('o.paid_at', '>=', range.startsAt)
-      .where('o.paid_at', '<', range.endsAt)
-      .where('ol.size', 'is not', null)
-      .$if(productId !== null, (qb) => qb.where('ol.product_id', '=', productId ?? ''))
-      .groupBy(sizeOf('ol.size'))
-      .execute(),
+    soldBySize(db, productId, range),
     db
       .selectFrom('size_stock')
       .select((eb) => [sizeOf('size').as('size'), eb.fn.sum<number | string>('on_hand').as('on_hand')])
@@ -79,7 +98,6 @@ export async function sellThrough(db: DbOrTx, query: SellThroughQuery): Promise<
   };
   for (const size of offered) name(size);
   for (const r of soldRows) {
-    if (r.size === null) continue;
     name(r.size);
     tallyOf(r.size).sold += Number(r.sold);
   }

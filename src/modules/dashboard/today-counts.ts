@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTx, EmailKind } from '../../db/database.js';
 import type { DashboardToday } from '../../shared/dashboard.js';
 import { stepCondition } from '../orders/payment-step-filter.js';
-import { num } from './day-boundaries.js';
+import { num } from './sql-number.js';
 
 /**
  * What needs doing now (no money in it: staff see it too). Each count is the list it links to, read with

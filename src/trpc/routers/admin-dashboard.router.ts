@@ -1,8 +1,10 @@
 import { TRPCError } from '@trpc/server';
 import { dashboardOverview } from '../../modules/dashboard/overview.js';
 import { sellThrough } from '../../modules/dashboard/sell-through.js';
-import { shopPeriod } from '../../modules/dashboard/shop-period.js';
+import { periodIn, shopPeriod } from '../../modules/dashboard/shop-period.js';
 import { storefrontHealth } from '../../modules/dashboard/storefront-health.js';
+import { refreshSummary } from '../../modules/dashboard/summary-refresh.js';
+import { readTimeZone } from '../../modules/settings/settings.repository.js';
 import { dashboardPeriodInput, sellThroughInput } from '../../shared/dashboard.js';
 import { adminProcedure, ownerProcedure, router } from '../init.js';
 
@@ -19,7 +21,10 @@ export const adminDashboardRouter = router({
 
   /** Units sold per size against on hand, and the reorder's size mix: no money in it, so staff see it too. */
   sellThrough: adminProcedure.input(sellThroughInput).query(async ({ ctx, input }) => {
-    const { range } = await shopPeriod(ctx.db, input, ctx.clock.now());
+    const zone = await readTimeZone(ctx.db);
+    const { range } = periodIn(input, ctx.clock.now(), zone);
+    // Sales are read from the summaries: brought up to date first (no money in them reaches staff).
+    await refreshSummary(ctx.db, zone);
     const view = await sellThrough(ctx.db, {
       productId: input.productId ?? null,
       range,
