@@ -11,7 +11,7 @@ import { num } from './sql-number.js';
  * passes about three quarters of the metric's samples whatever the period (a few ms for 40,000), the sort
  * grows with the period's samples: a day's 700 sort in under a millisecond, a year's 37,000 took 60 ms.
  */
-const SORTED_AT_MOST = 2_000;
+export const SORTED_AT_MOST = 2_000;
 
 /**
  * Storefront health for a period (issue 44, decision 0041 "Storefront health"), both figures computed by the
