@@ -35,6 +35,7 @@ import * as returnDifferences from './2026-11-29T0033-return-differences.js';
 import * as orderLineFit from './2026-11-29T0034-order-line-fit.js';
 import * as dashboardIndexes from './2026-11-29T0035-dashboard-indexes.js';
 import * as dashboardSummary from './2026-11-29T0036-dashboard-summary.js';
+import * as healthIndexes from './2026-11-29T0037-health-indexes.js';
 
 /**
  * Every migration, listed by hand so that the bundled server carries them (no directory scan at run time).
@@ -77,4 +78,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T0034-order-line-fit': orderLineFit,
   '2026-11-29T0035-dashboard-indexes': dashboardIndexes,
   '2026-11-29T0036-dashboard-summary': dashboardSummary,
+  '2026-11-29T0037-health-indexes': healthIndexes,
 };

@@ -24,6 +24,7 @@ import * as returnDifferences from './2026-11-29T0022-return-differences.js';
 import * as orderLineFit from './2026-11-29T0023-order-line-fit.js';
 import * as dashboardIndexes from './2026-11-29T0024-dashboard-indexes.js';
 import * as dashboardSummary from './2026-11-29T0025-dashboard-summary.js';
+import * as healthIndexes from './2026-11-29T0026-health-indexes.js';
 
 /** Every PostgreSQL migration, listed by hand so that the bundled server carries them. */
 export const postgresMigrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const postgresMigrations: Record<string, Migration> = {
   '2026-11-29T0023-order-line-fit': orderLineFit,
   '2026-11-29T0024-dashboard-indexes': dashboardIndexes,
   '2026-11-29T0025-dashboard-summary': dashboardSummary,
+  '2026-11-29T0026-health-indexes': healthIndexes,
 };
