@@ -547,29 +547,37 @@ export function filterMasks(
   const priced = f.priceMin !== undefined || f.priceMax !== undefined;
   const withPrice = priced ? intersect(base, priceMask(snap, f, take, prices), take(base.length)) : base;
 
-  // One mask per group with a choice: the products holding any chosen value.
+  // One mask per group with a choice: the products holding any chosen value. A single bitset (one colour,
+  // one maker) is used as it is, read only, rather than copied into a mask of its own.
   const chosen = new Map<FacetKind, Uint32Array>();
+  const parts: SlotSet[] = [];
   for (const { kind, field } of FACET_GROUPS) {
     const keys = new Set(facetKeys(kind, f[field]));
     if (keys.size === 0) continue;
-    const mask = take(base.length);
-    // A value's holders less its sold-out ones, worked out in one mask taken once for the group.
-    let held: Uint32Array | undefined;
+    parts.length = 0;
     for (const t of snap.terms.values()) {
       if (t.kind !== kind || !keys.has(t.key)) continue;
       if (kind === 'color') {
-        union(mask, sellableSlots(snap, t));
+        parts.push(sellableSlots(snap, t));
         continue;
       }
       const sold = unsoldSizes(snap, f, t);
       if (!sold) {
-        union(mask, t.slots);
+        parts.push(t.slots);
         continue;
       }
-      held = held ? held.fill(0) : take(base.length);
+      // A value's holders less its sold-out ones.
+      const held = take(base.length);
       union(held, t.slots);
-      union(mask, { bits: andNot(held, sold, held) });
+      parts.push({ bits: andNot(held, sold, held) });
     }
+    const only = parts.length === 1 ? parts[0] : undefined;
+    if (only && 'bits' in only && only.bits.length === base.length) {
+      chosen.set(kind, only.bits);
+      continue;
+    }
+    const mask = take(base.length);
+    for (const part of parts) union(mask, part);
     chosen.set(kind, mask);
   }
   // In stock only with no size chosen: any size that can be bought (or no sizes at all). Counted as the
