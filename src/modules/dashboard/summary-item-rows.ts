@@ -19,13 +19,13 @@ export type SpanKey = 'day' | 'month';
 
 /**
  * The lines of each order `o`. For a few days on PostgreSQL, looked up by order (order_lines_order), one
- * order at a time: left to itself the planner hashed the day's thousand orders and read every line of the
+ * order at a time (a refresh's few marked days): left to itself the planner hashed the day's thousand orders and read every line of the
  * shop in parallel to find theirs (100,000 orders: 90-110 ms a statement, against a few). OFFSET 0 keeps
- * it from flattening the lookup back into that join. Longer spans (a rebuild, the check) read everything
+ * it from flattening the lookup back into that join. Months and longer spans (a rebuild, the check) read everything
  * anyway, where the hash join is right; SQLite looks the lines up by order either way.
  */
-function linesOf(db: DbOrTx, spans: readonly NamedSpan[]): RawBuilder<unknown> {
-  if (engineOf(db) !== 'postgres' || spans.length > FEW_DAYS)
+function linesOf(db: DbOrTx, spans: readonly NamedSpan[], key: SpanKey): RawBuilder<unknown> {
+  if (engineOf(db) !== 'postgres' || key !== 'day' || spans.length > FEW_DAYS)
     return sql`JOIN order_lines ol ON ol.order_id = o.id`;
   return sql`CROSS JOIN LATERAL (
       SELECT l.product_id, l.colour, l.title, l.line_total_minor, l.quantity, l.refunded_quantity, l.size
@@ -50,7 +50,7 @@ export function itemsFromLines(db: DbOrTx, spans: readonly NamedSpan[], key: Spa
       sum(ol.line_total_minor) AS revenue_minor, sum(ol.quantity) AS units
     FROM spans s
     CROSS JOIN orders o
-    ${linesOf(db, spans)}
+    ${linesOf(db, spans, key)}
     WHERE o.paid_at >= s.starts_at AND o.paid_at < s.ends_at AND o.paid_at >= ${from} AND o.paid_at < ${to}
     GROUP BY s.name, o.currency, ol.product_id, coalesce(ol.colour, '')`;
 }
@@ -68,7 +68,7 @@ export function sizesFromLines(db: DbOrTx, spans: readonly NamedSpan[], key: Spa
       sum(ol.quantity - ol.refunded_quantity) AS sold
     FROM spans s
     CROSS JOIN orders o
-    ${linesOf(db, spans)}
+    ${linesOf(db, spans, key)}
     WHERE o.paid_at >= s.starts_at AND o.paid_at < s.ends_at AND o.paid_at >= ${from} AND o.paid_at < ${to}
       AND ol.size IS NOT NULL
     GROUP BY s.name, ol.product_id, ol.size`;
