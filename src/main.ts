@@ -8,6 +8,7 @@ import { ensureFirstAdmin } from './modules/auth/first-admin.js';
 import { loadSessionKeys } from './modules/auth/session-keys.js';
 import { SecretBox } from './modules/auth/two-factor/secret-box.js';
 import { resealWithCurrentKey } from './modules/auth/two-factor/two-factor.service.js';
+import { startSummaryKeeper } from './modules/dashboard/summary-keeper.js';
 import { loadDemoCatalogueIfEmpty } from './modules/demo/demo-loader.js';
 import { LogService } from './modules/logs/log-service.js';
 import { snapshotUploads } from './modules/media/orphan-sweep.js';
@@ -95,6 +96,8 @@ async function main(): Promise<void> {
     publicUrl: config.publicUrl,
     auditRetentionDays: config.audit.retentionDays,
   });
+  // The owner's dashboard's summaries follow the orders within seconds, not at the owner's next read.
+  const stopSummaryKeeper = startSummaryKeeper({ db: handle.db, log: app.log });
   // Sends what waited in the outbox (a restart, or SMTP_URL newly set), then on each nudge and every 30 s.
   const stopMail = app.mailWorker.start();
   const backups = startScheduledBackups({
@@ -121,6 +124,7 @@ async function main(): Promise<void> {
     try {
       sweepAbort.abort();
       await stopMaintenance();
+      stopSummaryKeeper();
       // An email in flight finishes (its outcome recorded) before the connections close.
       await stopMail();
       // Fastify closes the connections that are idle when the close starts; a keep-alive connection whose

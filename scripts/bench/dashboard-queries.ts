@@ -31,6 +31,7 @@ import { LoginThrottle } from '../../src/modules/auth/login-throttle.js';
 import { memorySession } from '../../src/modules/auth/session.js';
 import { SecretBox } from '../../src/modules/auth/two-factor/secret-box.js';
 import { summaryDisagreements } from '../../src/modules/dashboard/summary-check.js';
+import { sumMarkedDays } from '../../src/modules/dashboard/summary-refresh.js';
 import { countingOutbox } from '../../src/modules/email/mail-worker.js';
 import { createTelemetryLimits } from '../../src/modules/limits/report-limits.js';
 import { createRequestLimits } from '../../src/modules/limits/request-limits.js';
@@ -155,8 +156,9 @@ function cases(productId: string): Case[] {
 }
 
 /**
- * A timing; `once` marks the first read after the orders were written, which sums every day and month
- * of the store once (after an upgrade or a zone change): reported, not held to the per-read target.
+ * A timing; `once` marks what is not a read an owner waits for, reported and not held to the per-read
+ * target: the first read after the orders were written, which sums every day and month of the store once
+ * (after an upgrade or a zone change), and the keeper's background sum of a payment.
  */
 type Timing = {
   engine: BenchEngine;
@@ -196,30 +198,41 @@ async function timeFirstRead(engine: BenchEngine, db: Db, caller: Caller): Promi
 }
 
 /**
- * A year's read right after one more order is paid, `runs` times: each pays an unpaid order (a minute
- * before the bench's now), so the read sums that day and month again. The orders are put back as they
- * were afterwards (and the summaries read once more), so a kept store keeps its answers.
+ * A year's read after one more order is paid, `runs` times: each pays an unpaid order (a minute before the
+ * bench's now). Right after the payment the read sums that day and month again itself; a running store's
+ * keeper (summary-keeper.ts) does it within seconds in the background instead, timed apart, and the read after
+ * it finds nothing to sum. The orders are put back as they were afterwards (and the summaries read once
+ * more), so a kept store keeps its answers.
  */
-async function timeReadAfterPayment(engine: BenchEngine, db: Db, caller: Caller): Promise<Timing> {
+async function timeReadAfterPayment(engine: BenchEngine, db: Db, caller: Caller): Promise<Timing[]> {
   const unpaid = await db
     .selectFrom('orders')
     .select(['id', 'status'])
     .where('paid_at', 'is', null)
     .where('status', 'in', ['pending', 'processing'])
     .orderBy('id')
-    .limit(runs)
+    .limit(2 * runs)
     .execute();
   const paidAt = new Date(NOW.getTime() - 60_000).toISOString();
-  const times: number[] = [];
-  for (const order of unpaid) {
-    await db
-      .updateTable('orders')
-      .set({ status: 'paid', paid_at: paidAt })
-      .where('id', '=', order.id)
-      .execute();
-    const t = performance.now();
+  const pay = (id: string) =>
+    db.updateTable('orders').set({ status: 'paid', paid_at: paidAt }).where('id', '=', id).execute();
+  const right: number[] = [];
+  const keeper: number[] = [];
+  const after: number[] = [];
+  for (const [i, order] of unpaid.entries()) {
+    await pay(order.id);
+    if (i % 2 === 0) {
+      const t = performance.now();
+      await caller.admin.dashboard.overview(YEAR);
+      right.push(performance.now() - t);
+      continue;
+    }
+    let t = performance.now();
+    await sumMarkedDays(db, ZONE);
+    keeper.push(performance.now() - t);
+    t = performance.now();
     await caller.admin.dashboard.overview(YEAR);
-    times.push(performance.now() - t);
+    after.push(performance.now() - t);
   }
   for (const order of unpaid)
     await db
@@ -228,7 +241,11 @@ async function timeReadAfterPayment(engine: BenchEngine, db: Db, caller: Caller)
       .where('id', '=', order.id)
       .execute();
   await caller.admin.dashboard.overview(YEAR);
-  return timingOf(engine, 'overview 366 days, one paid', times);
+  return [
+    timingOf(engine, 'overview 366 days, right after a payment', right),
+    timingOf(engine, 'keeper: one payment summed (background)', keeper, true),
+    timingOf(engine, 'overview 366 days, after the keeper', after),
+  ];
 }
 
 async function timeCases(engine: BenchEngine, caller: Caller, list: Case[]) {
@@ -313,7 +330,7 @@ for (const engine of engines) {
     const { timings, answers } = await timeCases(engine, caller, cases(await benchProduct(store.db)));
     all.push(...timings);
     answersByEngine.set(engine, answers);
-    all.push(await timeReadAfterPayment(engine, store.db, caller));
+    all.push(...(await timeReadAfterPayment(engine, store.db, caller)));
     const t = performance.now();
     const differ = await summaryDisagreements(store.db);
     disagreements.set(engine, differ.length);
@@ -334,7 +351,9 @@ console.log(
 );
 for (const t of all) {
   const flag = t.once
-    ? 'once'
+    ? t.query.startsWith('keeper')
+      ? 'background'
+      : 'once'
     : t.maxMs < DASHBOARD_TARGET_MS
       ? 'ok'
       : t.medianMs < DASHBOARD_TARGET_MS

@@ -46,6 +46,26 @@ export async function refreshSummary(db: DbOrTx, zone: string): Promise<void> {
 }
 
 /**
+ * The marked days summed again, as refreshSummary does, but only where the summaries are already of `zone`:
+ * never the whole store (the first read after an upgrade or a change of zone does that, for an owner who
+ * asked). The background keeper's step (summary-keeper.ts), so that an owner's read seldom finds marks.
+ * True when it summed something.
+ */
+export async function sumMarkedDays(db: DbOrTx, zone: string): Promise<boolean> {
+  const shopZone = isTimeZone(zone) ? zone : 'UTC';
+  const { rows } = await sql<{ zone: string | null; dirty: unknown }>`
+    SELECT (SELECT zone FROM dashboard_state WHERE id = 1) AS zone,
+      EXISTS (SELECT 1 FROM dashboard_dirty) AS dirty`.execute(db);
+  if (rows[0]?.zone !== shopZone || !Number(rows[0]?.dirty)) return false;
+  return inSummaryTransaction(db, async (tx) => {
+    // Another process may have rebuilt in another zone meanwhile: then the read does it, not this.
+    if ((await lockedZone(tx)) !== shopZone) return false;
+    await refreshLocked(tx, shopZone);
+    return true;
+  });
+}
+
+/**
  * The summaries' zone, the state row locked: PostgreSQL's concurrent refreshers wait here for the one ahead
  * and then find its marks gone (SQLite's writer lock, taken at BEGIN IMMEDIATE, already serialises them).
  */
