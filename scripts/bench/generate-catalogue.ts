@@ -2,20 +2,13 @@ import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { demoDir } from '../../src/app-root.js';
+import { mulberry32 } from '../../src/core/seeded-random.js';
 import type { Database } from '../../src/db/database.js';
 import { colourKey } from '../../src/shared/colours.js';
 import { slugify } from '../../src/shared/slug.js';
 
-/** A deterministic PRNG so every run measures the same catalogue (the soak's shoppers use it too). */
-export function mulberry32(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// A deterministic PRNG so every run measures the same catalogue (the soak's shoppers use it too).
+export { mulberry32 };
 
 const COLOURS = [
   'Mint',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../core/seeded-random.js';
 import type { DashboardPeriodInput, PeriodRange } from '../../shared/dashboard.js';
 import { resolvePeriod } from '../../shared/dashboard-period.js';
 import { VITAL_NAMES, type VitalName } from '../../shared/web-vitals.js';
@@ -21,17 +22,6 @@ const year = resolvePeriod(YEAR, NOW, ZONE).range;
 const month = resolvePeriod(MONTH, NOW, ZONE).range;
 
 type Sample = { metric: VitalName; value: number; time: string };
-
-/** mulberry32: the same samples every run, so a failure can be replayed. */
-function randomFrom(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function samplesIn(
   random: () => number,
@@ -71,7 +61,7 @@ function nearestRankP75(samples: readonly Sample[], metric: VitalName, range: Pe
 
 describe('admin.dashboard.health p75 over many samples', () => {
   let store: TestStore;
-  const random = randomFrom(44);
+  const random = mulberry32(44);
   const stepOf = (step: number, steps: number) => () => Math.floor(random() * steps) * step;
   const samples: Sample[] = [
     // Across the year: the year's count above SORTED_AT_MOST, the month's below it.

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../core/clock.js';
+import { mulberry32 } from '../../core/seeded-random.js';
 import type { Db } from '../../db/database.js';
 import type { DashboardPeriodInput } from '../../shared/dashboard.js';
 import { resolvePeriod } from '../../shared/dashboard-period.js';
@@ -35,17 +36,6 @@ const PERIODS: DashboardPeriodInput[] = [
   { preset: '30d' },
   { preset: 'today' },
 ];
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('the dashboard’s summaries: always what the orders say', () => {
   let store: TestStore;
@@ -100,7 +90,7 @@ describe('the dashboard’s summaries: always what the orders say', () => {
   });
 
   it('agrees with the orders after every kind of write, through SQL and through the app', async () => {
-    const next = random(44);
+    const next = mulberry32(44);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
     const instant = () =>
       next() < 0.3

@@ -1,0 +1,13 @@
+/**
+ * mulberry32: a small deterministic generator of numbers in [0, 1), so a generated catalogue, a bench's
+ * trade or a test's random writes are the same on every run and a failure can be replayed.
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
