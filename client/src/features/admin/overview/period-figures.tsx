@@ -147,7 +147,7 @@ export function PeriodFigures({ period }: { period: DashboardPeriod }) {
           </dd>
         </div>
         <div className="rounded-xl border border-stone-line p-3" data-testid="figure-customers">
-          <dt className="text-sm text-muted">Customers</dt>
+          <dt className="text-sm text-muted">Orders from customers</dt>
           <dd className="mt-1 text-sm">
             <span className="text-2xl tabular-nums">{period.customers.newCustomers}</span> new,{' '}
             <span className="text-2xl tabular-nums">{period.customers.returning}</span> returning
