@@ -38,10 +38,8 @@ const SUMMARY_TABLES = [
  */
 export async function refreshSummary(db: DbOrTx, zone: string): Promise<void> {
   const shopZone = isTimeZone(zone) ? zone : 'UTC';
-  const { rows } = await sql<{ zone: string | null; dirty: unknown }>`
-    SELECT (SELECT zone FROM dashboard_state WHERE id = 1) AS zone,
-      EXISTS (SELECT 1 FROM dashboard_dirty) AS dirty`.execute(db);
-  if (rows[0]?.zone === shopZone && !Number(rows[0]?.dirty)) return;
+  const state = await summaryState(db);
+  if (state.zone === shopZone && !state.dirty) return;
   await inSummaryTransaction(db, (tx) => refreshLocked(tx, shopZone));
 }
 
@@ -53,16 +51,22 @@ export async function refreshSummary(db: DbOrTx, zone: string): Promise<void> {
  */
 export async function sumMarkedDays(db: DbOrTx, zone: string): Promise<boolean> {
   const shopZone = isTimeZone(zone) ? zone : 'UTC';
-  const { rows } = await sql<{ zone: string | null; dirty: unknown }>`
-    SELECT (SELECT zone FROM dashboard_state WHERE id = 1) AS zone,
-      EXISTS (SELECT 1 FROM dashboard_dirty) AS dirty`.execute(db);
-  if (rows[0]?.zone !== shopZone || !Number(rows[0]?.dirty)) return false;
+  const state = await summaryState(db);
+  if (state.zone !== shopZone || !state.dirty) return false;
   return inSummaryTransaction(db, async (tx) => {
     // Another process may have rebuilt in another zone meanwhile: then the read does it, not this.
     if ((await lockedZone(tx)) !== shopZone) return false;
     await refreshLocked(tx, shopZone);
     return true;
   });
+}
+
+/** The summaries' zone and whether any mark waits, in one small read without a lock. */
+async function summaryState(db: DbOrTx): Promise<{ zone: string | null; dirty: boolean }> {
+  const { rows } = await sql<{ zone: string | null; dirty: unknown }>`
+    SELECT (SELECT zone FROM dashboard_state WHERE id = 1) AS zone,
+      EXISTS (SELECT 1 FROM dashboard_dirty) AS dirty`.execute(db);
+  return { zone: rows[0]?.zone ?? null, dirty: Boolean(Number(rows[0]?.dirty)) };
 }
 
 /**
