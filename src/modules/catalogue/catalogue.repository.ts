@@ -241,10 +241,10 @@ export async function findProductDetail(
   }
   const firstImage = media.find((m) => m.mediaType === 'image');
   const sizes = parseJsonArray(row.sizes);
-  const [stockOf, running] = await Promise.all([
-    soldOutStockOf(db, [row.id]),
-    runningSalesOf(db, opts.revision ?? (await storefrontRevision(db))),
-  ]);
+  // The revision is read before either query starts: awaited inside the list, its failure would leave the
+  // first query's rejection with no handler, which ends the process (seen when PostgreSQL ended connections).
+  const revision = opts.revision ?? (await storefrontRevision(db));
+  const [stockOf, running] = await Promise.all([soldOutStockOf(db, [row.id]), runningSalesOf(db, revision)]);
   const stock = stockOf.get(row.id);
   const tags = parseJsonArray(row.tags);
   const saleOf = (colour: string | null, unitPriceMinor: number) => {
