@@ -46,6 +46,11 @@ export function saleSlots(
     return made;
   });
   slotsOf.set(snap, { revision, size, slots });
+  // A failed read (PostgreSQL ending a connection) is not kept: every later listing of this revision would
+  // get the same failure until a write moved the revision on. Its caller, and any sharing it, still see it.
+  slots.catch(() => {
+    if (slotsOf.get(snap)?.slots === slots) slotsOf.delete(snap);
+  });
   return slots;
 }
 
