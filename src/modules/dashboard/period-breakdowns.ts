@@ -1,8 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
 import type { PeriodRange, TopItem } from '../../shared/dashboard.js';
-import { summaryPartsOf } from '../../shared/dashboard-period.js';
 import { num } from './sql-number.js';
+import { summaryParts } from './summary-parts.js';
 
 /** Rows per currency in the top products and top colours. */
 export const TOP_ITEMS = 10;
@@ -12,20 +12,18 @@ export type LineSales = { products: TopItem[]; colours: TopItem[] };
 
 /**
  * What the range's paid lines sold, per currency, product and colour ('' without one), from the summaries
- * alone (refreshSummary first): the whole shop months inside the range from dashboard_months, the days
- * before the first and after the last from dashboard_day_items, added together. No line is read.
+ * alone (refreshSummary first): the range's months and edge days (summaryParts), added together. No line is
+ * read.
  */
 function soldParts(range: PeriodRange): RawBuilder<unknown> {
-  const { months, days } = summaryPartsOf(range);
-  const parts: RawBuilder<unknown>[] = days.map(
-    (run) => sql`
+  const parts = summaryParts(range, {
+    days: (run) => sql`
       SELECT currency, product_id, colour, title, revenue_minor AS revenue, units
       FROM dashboard_day_items WHERE day >= ${run.first} AND day <= ${run.last}`,
-  );
-  if (months)
-    parts.push(sql`
+    months: (first, last) => sql`
       SELECT currency, product_id, colour, title, revenue_minor AS revenue, units
-      FROM dashboard_months WHERE month >= ${months.first} AND month <= ${months.last}`);
+      FROM dashboard_months WHERE month >= ${first} AND month <= ${last}`,
+  });
   return sql`WITH sold AS MATERIALIZED (
       SELECT currency, product_id, colour, max(title) AS title, sum(revenue) AS revenue, sum(units) AS units
       FROM (${sql.join(parts, sql` UNION ALL `)}) parts

@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
 import { parseJsonArray } from '../../db/json-columns.js';
 import type { PeriodRange, SellThroughView, SizeSellThrough } from '../../shared/dashboard.js';
-import { summaryPartsOf } from '../../shared/dashboard-period.js';
 import { reorderMix } from '../../shared/reorder-mix.js';
 import { productSpelling, sizeKey, sortSizes } from '../../shared/sizes.js';
+import { summaryParts } from './summary-parts.js';
 
 /**
  * Sell-through per size (issue 44, decision 0041 "Sell-through and the reorder mix").
@@ -33,17 +33,15 @@ async function soldBySize(
   productId: string | null,
   range: PeriodRange,
 ): Promise<{ size: string; sold: unknown }[]> {
-  const { months, days } = summaryPartsOf(range);
   const ofProduct = productId === null ? sql`` : sql`AND product_id = ${productId}`;
-  const parts = days.map(
-    (run) => sql`
+  const parts = summaryParts(range, {
+    days: (run) => sql`
       SELECT size, sold FROM dashboard_day_sizes
       WHERE day >= ${run.first} AND day <= ${run.last} ${ofProduct}`,
-  );
-  if (months)
-    parts.push(sql`
+    months: (first, last) => sql`
       SELECT size, sold FROM dashboard_month_sizes
-      WHERE month >= ${months.first} AND month <= ${months.last} ${ofProduct}`);
+      WHERE month >= ${first} AND month <= ${last} ${ofProduct}`,
+  });
   const size = productId === null ? sql`upper(trim(size))` : sql`size`;
   const { rows } = await sql<{ size: string; sold: unknown }>`
     SELECT ${size} AS size, sum(sold) AS sold

@@ -15,7 +15,11 @@ export async function todayCounts(
   /** Email kinds this admin may not list (emailKindsHiddenFrom): not counted either. */
   hiddenEmailKinds: readonly EmailKind[] = [],
 ): Promise<DashboardToday> {
-  const [orders, returns, emails, lowStock] = await Promise.all([
+  // Only orders one of the three can count: pending or processing ones, and paid ones not yet shipped.
+  // Paid and shipped or delivered is every order of the shop's past, which the counts never need. Each part
+  // is its own query so that both engines search the index on (status, fulfilment) for it: PostgreSQL read
+  // the whole index for the two parts OR-ed together (100,000 orders: 10 ms, and 30 with a parallel worker).
+  const openOrders = (part: 'open' | 'paid') =>
     db
       .selectFrom('orders')
       .select((eb) => [
@@ -36,19 +40,18 @@ export async function todayCounts(
           ]),
         ])} THEN 1 ELSE 0 END), 0)`.as('payments_waiting'),
       ])
-      // Only orders one of the three can count: pending or processing ones, and paid ones not yet shipped.
-      // Paid and shipped or delivered is every order of the shop's past, which the counts never need, so
-      // the index on (status, fulfilment) is searched for the open ones only (100,000 orders: 51 → 3 ms on SQLite).
       .where((eb) =>
-        eb.or([
-          eb.and([
-            eb('status', 'in', ['pending', 'processing']),
-            eb('fulfilment', 'in', ['unfulfilled', 'shipped', 'delivered']),
-          ]),
-          eb.and([eb('status', '=', 'paid'), eb('fulfilment', '=', 'unfulfilled')]),
-        ]),
+        part === 'open'
+          ? eb.and([
+              eb('status', 'in', ['pending', 'processing']),
+              eb('fulfilment', 'in', ['unfulfilled', 'shipped', 'delivered']),
+            ])
+          : eb.and([eb('status', '=', 'paid'), eb('fulfilment', '=', 'unfulfilled')]),
       )
-      .executeTakeFirst(),
+      .executeTakeFirst();
+  const [open, paid, returns, emails, lowStock] = await Promise.all([
+    openOrders('open'),
+    openOrders('paid'),
     db
       .selectFrom('returns')
       .select(sql<number>`count(*)`.as('n'))
@@ -68,12 +71,12 @@ export async function todayCounts(
       .executeTakeFirst(),
   ]);
   return {
-    ordersToConfirm: num(orders?.to_confirm),
-    ordersToShip: num(orders?.to_ship),
+    ordersToConfirm: num(open?.to_confirm) + num(paid?.to_confirm),
+    ordersToShip: num(open?.to_ship) + num(paid?.to_ship),
     returnsWaiting: num(returns?.n),
     emailsFailed: num(emails?.n),
     lowStockSizes: num(lowStock?.n),
     lowStockThreshold,
-    paymentsWaiting: num(orders?.payments_waiting),
+    paymentsWaiting: num(open?.payments_waiting) + num(paid?.payments_waiting),
   };
 }
