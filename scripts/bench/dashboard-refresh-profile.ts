@@ -26,7 +26,7 @@ const ZONE = 'Asia/Karachi';
 
 const handle = args['sqlite-dir']
   ? openDatabase(databaseFile(args['sqlite-dir']))
-  : openPostgres(String(args["postgres-url"]), 1, { lockWaitMs: 0 });
+  : openPostgres(String(args['postgres-url']), 1, { lockWaitMs: 0 });
 const postgres = !args['sqlite-dir'];
 const db: Kysely<Database> = handle.db;
 await migrateToLatest(db, postgres ? 'postgres' : 'sqlite');
