@@ -1,24 +1,8 @@
-import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failReadsOf } from '../../test-support/fail-reads.js';
 import { insertProducts } from '../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../test-support/test-store.js';
 import { findProductDetail } from './catalogue.repository.js';
-
-/** Fails every query that reads one of `tables`, as a connection the database ends does. */
-function failReadsOf(tables: string[]): KyselyPlugin {
-  const doomed = new Set<object>();
-  return {
-    transformQuery: ({ node, queryId }) => {
-      const text = JSON.stringify(node);
-      if (tables.some((t) => text.includes(`"name":"${t}"`))) doomed.add(queryId);
-      return node;
-    },
-    transformResult: async ({ result, queryId }) => {
-      if (doomed.has(queryId)) throw new Error('terminating connection due to administrator command');
-      return result;
-    },
-  };
-}
 
 /**
  * A product page whose reads fail part-way (PostgreSQL ending the store's connections under load): the read

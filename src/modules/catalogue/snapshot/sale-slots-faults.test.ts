@@ -1,27 +1,11 @@
-import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failReadsOf } from '../../../test-support/fail-reads.js';
 import { insertProducts } from '../../../test-support/fixtures.js';
 import { createTestStore, type TestStore } from '../../../test-support/test-store.js';
 import { storefrontRevision } from '../../discounts/sale-timeline.js';
 import type { SaleReach } from '../on-sale.js';
 import { saleSlots } from './sale-slots.js';
 import { snapshotFor } from './snapshot-per-database.js';
-
-/** Fails every query that reads one of `tables`, as a connection the database ends does. */
-function failReadsOf(tables: string[]): KyselyPlugin {
-  const doomed = new Set<object>();
-  return {
-    transformQuery: ({ node, queryId }) => {
-      const text = JSON.stringify(node);
-      if (tables.some((t) => text.includes(`"name":"${t}"`))) doomed.add(queryId);
-      return node;
-    },
-    transformResult: async ({ result, queryId }) => {
-      if (doomed.has(queryId)) throw new Error('terminating connection due to administrator command');
-      return result;
-    },
-  };
-}
 
 /**
  * The sale slots are kept beside the snapshot, promise and all, so concurrent listings share the work. A read
