@@ -7,11 +7,6 @@
  *   npx tsx scripts/bench/dashboard-profile.ts --postgres-url URL
  */
 import { parseArgs } from 'node:util';
-import type { Kysely } from 'kysely';
-import { databaseFile, openDatabase } from '../../src/db/connect.js';
-import type { Database } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { openPostgres } from '../../src/db/postgres/connect-postgres.js';
 import { lineSales, returnsAsked } from '../../src/modules/dashboard/period-breakdowns.js';
 import { periodFigures } from '../../src/modules/dashboard/period-figures.js';
 import { sellThrough } from '../../src/modules/dashboard/sell-through.js';
@@ -20,6 +15,7 @@ import { refreshSummary } from '../../src/modules/dashboard/summary-refresh.js';
 import { todayCounts } from '../../src/modules/dashboard/today-counts.js';
 import type { DashboardPeriodInput } from '../../src/shared/dashboard.js';
 import { resolvePeriod } from '../../src/shared/dashboard-period.js';
+import { NOW, openKeptStore, ZONE } from './dashboard-bench-store.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,15 +23,10 @@ const { values: args } = parseArgs({
     'postgres-url': { type: 'string' },
   },
 });
-const NOW = new Date('2026-11-28T15:30:00.000Z');
-const ZONE = 'Asia/Karachi';
-
-const handle = args['sqlite-dir']
-  ? openDatabase(databaseFile(args['sqlite-dir']))
-  : openPostgres(String(args['postgres-url']), 4, { lockWaitMs: 0 });
-const postgres = !args['sqlite-dir'];
-const db: Kysely<Database> = handle.db;
-await migrateToLatest(db, postgres ? 'postgres' : 'sqlite');
+const { db, close } = await openKeptStore(
+  { sqliteDir: args['sqlite-dir'], postgresUrl: args['postgres-url'] },
+  4,
+);
 
 async function time(name: string, part: () => Promise<unknown>): Promise<void> {
   await part();
@@ -87,4 +78,4 @@ for (const [label, input] of inputs) {
   );
   await time(`${label}: storefrontHealth`, () => storefrontHealth(db, range));
 }
-await handle.close();
+await close();

@@ -42,6 +42,7 @@ import { LocalFileStorage } from '../../src/storage/local-file-storage.js';
 import { createCallerFactory } from '../../src/trpc/init.js';
 import { appRouter } from '../../src/trpc/router.js';
 import { type BenchEngine, openBenchDatabase } from './bench-database.js';
+import { NOW, payOrder, putBack, unpaidOrders, ZONE } from './dashboard-bench-store.js';
 import { generateCatalogue } from './generate-catalogue.js';
 import { generateTrade } from './generate-orders.js';
 
@@ -67,8 +68,6 @@ const runs = Number(args.runs);
 /** Each dashboard query's budget (issue 44). */
 export const DASHBOARD_TARGET_MS = 200;
 /** The bench's "now": fixed, so every run asks for the same days of the same trade. */
-const NOW = new Date('2026-11-28T15:30:00.000Z');
-const ZONE = 'Asia/Karachi';
 const SCALE = { orders: orderCount, days: 400, now: NOW, vitals: 2 * orderCount, logs: orderCount / 2 };
 
 const createCaller = createCallerFactory(appRouter);
@@ -205,22 +204,12 @@ async function timeFirstRead(engine: BenchEngine, db: Db, caller: Caller): Promi
  * more), so a kept store keeps its answers.
  */
 async function timeReadAfterPayment(engine: BenchEngine, db: Db, caller: Caller): Promise<Timing[]> {
-  const unpaid = await db
-    .selectFrom('orders')
-    .select(['id', 'status'])
-    .where('paid_at', 'is', null)
-    .where('status', 'in', ['pending', 'processing'])
-    .orderBy('id')
-    .limit(2 * runs + 2)
-    .execute();
-  const paidAt = new Date(NOW.getTime() - 60_000).toISOString();
-  const pay = (id: string) =>
-    db.updateTable('orders').set({ status: 'paid', paid_at: paidAt }).where('id', '=', id).execute();
+  const unpaid = await unpaidOrders(db, 2 * runs + 2);
   const right: number[] = [];
   const keeper: number[] = [];
   const after: number[] = [];
   for (const [i, order] of unpaid.entries()) {
-    await pay(order.id);
+    await payOrder(db, order.id);
     // The first pair is a warm-up, as every other case's first call: a process's first refresh runs code
     // not yet compiled, and a PostgreSQL connection's first plans read the catalogue into its caches (the
     // first of dashboard-refresh-profile.ts's payments: about 110 ms more on SQLite, 80-240 on PostgreSQL).
@@ -238,12 +227,7 @@ async function timeReadAfterPayment(engine: BenchEngine, db: Db, caller: Caller)
     await caller.admin.dashboard.overview(YEAR);
     if (timed) after.push(performance.now() - t);
   }
-  for (const order of unpaid)
-    await db
-      .updateTable('orders')
-      .set({ status: order.status, paid_at: null })
-      .where('id', '=', order.id)
-      .execute();
+  await putBack(db, unpaid);
   await caller.admin.dashboard.overview(YEAR);
   return [
     timingOf(engine, 'overview 366 days, right after a payment', right),

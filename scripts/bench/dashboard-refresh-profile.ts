@@ -7,12 +7,9 @@
  *   npx tsx scripts/bench/dashboard-refresh-profile.ts --postgres-url URL
  */
 import { parseArgs } from 'node:util';
-import type { Kysely, KyselyPlugin, QueryId, RootOperationNode } from 'kysely';
-import { databaseFile, openDatabase } from '../../src/db/connect.js';
-import type { Database } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { openPostgres } from '../../src/db/postgres/connect-postgres.js';
+import type { KyselyPlugin, QueryId, RootOperationNode } from 'kysely';
 import { refreshSummary, sumMarkedDays } from '../../src/modules/dashboard/summary-refresh.js';
+import { openKeptStore, payOrder, putBack, unpaidOrders, ZONE } from './dashboard-bench-store.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -21,15 +18,10 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '7' },
   },
 });
-const NOW = new Date('2026-11-28T15:30:00.000Z');
-const ZONE = 'Asia/Karachi';
-
-const handle = args['sqlite-dir']
-  ? openDatabase(databaseFile(args['sqlite-dir']))
-  : openPostgres(String(args['postgres-url']), 1, { lockWaitMs: 0 });
-const postgres = !args['sqlite-dir'];
-const db: Kysely<Database> = handle.db;
-await migrateToLatest(db, postgres ? 'postgres' : 'sqlite');
+const { db, postgres, close } = await openKeptStore(
+  { sqliteDir: args['sqlite-dir'], postgresUrl: args['postgres-url'] },
+  1,
+);
 await refreshSummary(db, ZONE);
 
 type Timed = { label: string; ms: number };
@@ -50,24 +42,12 @@ function timeStatements(into: Timed[]): KyselyPlugin {
 }
 
 const runs = Number(args.runs);
-const unpaid = await db
-  .selectFrom('orders')
-  .select(['id', 'status'])
-  .where('paid_at', 'is', null)
-  .where('status', 'in', ['pending', 'processing'])
-  .orderBy('id')
-  .limit(runs)
-  .execute();
-const paidAt = new Date(NOW.getTime() - 60_000).toISOString();
+const unpaid = await unpaidOrders(db, runs);
 const perRun: Timed[][] = [];
 const totals: number[] = [];
 try {
   for (const order of unpaid) {
-    await db
-      .updateTable('orders')
-      .set({ status: 'paid', paid_at: paidAt })
-      .where('id', '=', order.id)
-      .execute();
+    await payOrder(db, order.id);
     const timed: Timed[] = [];
     const t = performance.now();
     await sumMarkedDays(db.withPlugin(timeStatements(timed)), ZONE);
@@ -75,12 +55,7 @@ try {
     perRun.push(timed);
   }
 } finally {
-  for (const order of unpaid)
-    await db
-      .updateTable('orders')
-      .set({ status: order.status, paid_at: null })
-      .where('id', '=', order.id)
-      .execute();
+  await putBack(db, unpaid);
   await refreshSummary(db, ZONE);
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -93,4 +68,4 @@ first.forEach((s, i) => {
   const ms = median(perRun.map((r) => r[i]?.ms ?? 0));
   console.log(`${ms.toFixed(1).padStart(8)} ms ${s.ms.toFixed(1).padStart(8)} ms first  ${s.label}`);
 });
-await handle.close();
+await close();
