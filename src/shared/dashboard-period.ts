@@ -28,6 +28,13 @@ function dateOf(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10);
 }
 
+/** The day named `n` days after `day` (before it for a negative `n`): calendar arithmetic, no zone. */
+export function dayAfter(day: string, n: number): string {
+  const number = dayNumber(day);
+  if (number === null) throw new PeriodError(`Not a real day: ${day}`);
+  return dateOf(number + n);
+}
+
 /** The instant the shop's day starts (its first moment, a clock change at midnight included). */
 function dayStart(date: string, zone: string): string {
   const iso = localToUtc(`${date}T00:00`, zone);

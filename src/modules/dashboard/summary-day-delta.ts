@@ -2,8 +2,14 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { NamedSpan } from '../../shared/dashboard-period.js';
 import { num } from './sql-number.js';
-import { ITEM_COLUMNS, itemsFromLines, SIZE_COLUMNS, sizesFromLines } from './summary-item-rows.js';
-import { type DayRows, type ItemRow, readDayRows, type SizeRow } from './summary-month-delta.js';
+import {
+  ITEM_COLUMNS,
+  ITEM_KEYS,
+  itemsFromLines,
+  SIZE_COLUMNS,
+  SIZE_KEYS,
+  sizesFromLines,
+} from './summary-item-rows.js';
 
 /**
  * A refresh's few days summed again from their lines, but written by difference (decision 0041 "Speed"): a
@@ -27,6 +33,29 @@ export async function writeDaysByDifference(
   return { before, after: { items, sizes } };
 }
 
+export type ItemRow = { day: string; currency: string; product_id: string; colour: string; title: string } & {
+  revenue_minor: unknown;
+  units: unknown;
+};
+export type SizeRow = { day: string; product_id: string; size: string; sold: unknown };
+
+/** The days' item and size rows as they are (read before the days are summed again; summed after). */
+export type DayRows = { items: ItemRow[]; sizes: SizeRow[] };
+
+async function readDayRows(tx: Transaction<Database>, days: readonly string[]): Promise<DayRows> {
+  const items = await tx
+    .selectFrom('dashboard_day_items')
+    .select(['day', 'currency', 'product_id', 'colour', 'title', 'revenue_minor', 'units'])
+    .where('day', 'in', days)
+    .execute();
+  const sizes = await tx
+    .selectFrom('dashboard_day_sizes')
+    .select(['day', 'product_id', 'size', 'sold'])
+    .where('day', 'in', days)
+    .execute();
+  return { items, sizes };
+}
+
 type Table<R> = {
   name: 'dashboard_day_items' | 'dashboard_day_sizes';
   /** The primary key's columns, day first. */
@@ -38,14 +67,14 @@ type Table<R> = {
 
 const ITEMS: Table<ItemRow> = {
   name: 'dashboard_day_items',
-  keys: ['day', 'currency', 'product_id', 'colour'],
+  keys: ['day', ...ITEM_KEYS],
   columns: ['day', ...ITEM_COLUMNS],
   valuesOf: (r) => [r.day, r.currency, r.product_id, r.colour, r.title, num(r.revenue_minor), num(r.units)],
 };
 
 const SIZES: Table<SizeRow> = {
   name: 'dashboard_day_sizes',
-  keys: ['day', 'product_id', 'size'],
+  keys: ['day', ...SIZE_KEYS],
   columns: ['day', ...SIZE_COLUMNS],
   valuesOf: (r) => [r.day, r.product_id, r.size, num(r.sold)],
 };

@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.js';
 import { engineOf } from '../../db/engine-sql.js';
 import type { NamedSpan } from '../../shared/dashboard-period.js';
 import { num } from './sql-number.js';
+import type { DayRows } from './summary-day-delta.js';
 import {
   deleteMonthKeys,
   ITEM_COLUMNS,
@@ -23,29 +24,6 @@ import {
 
 /** Beyond this many changed keys the months are summed whole: a statement's parameters stay few. */
 const MAX_CHANGED_KEYS = 2_000;
-
-export type ItemRow = { day: string; currency: string; product_id: string; colour: string; title: string } & {
-  revenue_minor: unknown;
-  units: unknown;
-};
-export type SizeRow = { day: string; product_id: string; size: string; sold: unknown };
-
-/** The days' item and size rows as they are (read before the days are summed again, and after). */
-export type DayRows = { items: ItemRow[]; sizes: SizeRow[] };
-
-export async function readDayRows(tx: Transaction<Database>, days: readonly string[]): Promise<DayRows> {
-  const items = await tx
-    .selectFrom('dashboard_day_items')
-    .select(['day', 'currency', 'product_id', 'colour', 'title', 'revenue_minor', 'units'])
-    .where('day', 'in', days)
-    .execute();
-  const sizes = await tx
-    .selectFrom('dashboard_day_sizes')
-    .select(['day', 'product_id', 'size', 'sold'])
-    .where('day', 'in', days)
-    .execute();
-  return { items, sizes };
-}
 
 type Change = {
   month: string;

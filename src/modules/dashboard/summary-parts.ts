@@ -1,12 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { PeriodRange } from '../../shared/dashboard.js';
-import { type DayRun, nextMonth, summaryPartsOf } from '../../shared/dashboard-period.js';
-
-/** A day's name `n` days after `day` (UTC calendar arithmetic on names: no zone). */
-function dayAfter(day: string, n: number): string {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(Date.UTC(y ?? 0, (m ?? 1) - 1, (d ?? 1) + n)).toISOString().slice(0, 10);
-}
+import { type DayRun, dayAfter, nextMonth, summaryPartsOf } from '../../shared/dashboard-period.js';
 
 /** The run cut at month ends: each piece within one month. */
 function byMonth(run: DayRun): { month: string; run: DayRun }[] {

@@ -10,7 +10,7 @@ import {
   shopDayOf,
 } from '../../shared/dashboard-period.js';
 import { isTimeZone } from '../../shared/zoned-time.js';
-import { writeDaysByDifference } from './summary-day-delta.js';
+import { type DayRows, writeDaysByDifference } from './summary-day-delta.js';
 import {
   ITEM_COLUMNS,
   itemsFromLines,
@@ -19,7 +19,7 @@ import {
   SIZE_COLUMNS,
   sizesFromLines,
 } from './summary-item-rows.js';
-import { type DayRows, moveMonths } from './summary-month-delta.js';
+import { moveMonths } from './summary-month-delta.js';
 import { DAY_COLUMNS, dayRowsQuery, inChunks, inSummaryTransaction } from './summary-rows.js';
 
 /** The tables summed from the orders, emptied by a rebuild. */
